@@ -1,0 +1,3 @@
+from dnlint.cli import main
+
+main()

@@ -1,0 +1,143 @@
+"""Checks of [net] values that span several options (§6.2 N1–N12 of the reference)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dnlint.dialects import Dialect
+from dnlint.diagnostics import Severity, Sink
+from dnlint.options import Values
+
+
+def check_net(values: Values, dialect: Dialect, sink: Sink) -> None:
+    for check in NET_CHECKS:
+        check(values, dialect, sink)
+
+
+def _report(values: Values, sink: Sink, code: str, key: str | None, message: str,
+            hint: str | None = None, severity: Severity | None = None) -> None:
+    line, column = values.line_of(key)
+    sink.report(code, line, column, message, hint, severity)
+
+
+def check_batch(values: Values, dialect: Dialect, sink: Sink) -> None:
+    batch, subdivisions = values.int("batch"), values.int("subdivisions")
+    if subdivisions == 0:
+        _report(values, sink, "DN101", "subdivisions",
+                "subdivisions=0: Darknet computes batch/subdivisions and dies of SIGFPE")
+        return
+    if subdivisions < 0 or batch < 1:
+        return  # out of range, reported by the option stage
+    if subdivisions > batch:
+        consequence = ("the mini-batch is 0 and every buffer is empty" if dialect is Dialect.PJ
+                       else "the mini-batch 0 is clamped to 1")
+        _report(values, sink, "DN102", "subdivisions",
+                f"subdivisions={subdivisions} is larger than batch={batch}: {consequence}",
+                f"use subdivisions <= {batch}")
+    elif batch % subdivisions:
+        _report(values, sink, "DN103", "subdivisions",
+                f"batch={batch} is not a multiple of subdivisions={subdivisions}: Darknet trains "
+                f"on {batch // subdivisions * subdivisions} images per batch, not {batch}")
+
+
+def check_time_steps(values: Values, dialect: Dialect, sink: Sink) -> None:
+    steps = values.int("time_steps")
+    if values.given("time_steps") and steps < 1 and dialect is Dialect.PJ:
+        _report(values, sink, "DN104", "time_steps",
+                f"time_steps={steps}: the original Darknet's batch becomes {steps} and every "
+                "recurrent layer divides by time_steps (SIGFPE)")
+
+
+def check_inputs(values: Values, dialect: Dialect, sink: Sink) -> None:
+    w, h, c = values.int("width"), values.int("height"), values.int("channels")
+    if values.given("inputs"):
+        inputs = values.int("inputs")
+        if w and h and c and inputs != w * h * c:
+            _report(values, sink, "DN105", "inputs",
+                    f"inputs={inputs} but width*height*channels = {w}*{h}*{c} = {w * h * c}: the "
+                    "flat and image views of the input disagree")
+        return
+    if not (w and h and c):
+        missing = [k for k, x in (("width", w), ("height", h), ("channels", c)) if not x]
+        _report(values, sink, "DN106", None,
+                f"no input size: {', '.join(missing)} missing or 0 and no 'inputs'; Darknet stops "
+                "with 'No input parameters supplied'",
+                "set width, height and channels (or inputs for a vector network)")
+
+
+def check_crop_ratios(values: Values, dialect: Dialect, sink: Sink) -> None:
+    """N6: [pj] divides max_crop/min_crop by width in float; width 0 gives NaN ratios."""
+    if dialect is not Dialect.PJ or values.int("width"):
+        return
+    if values.given("max_crop") or values.given("min_crop") or values.given("height"):
+        _report(values, sink, "DN107", "width",
+                "width is 0 while the crop settings use it: the original Darknet's default "
+                "max_ratio/min_ratio become NaN or inf (max_crop/width)",
+                "set width (or drop height/max_crop/min_crop for a vector network)")
+
+
+def check_policy(values: Values, dialect: Dialect, sink: Sink) -> None:
+    policy = values.str("policy") or "constant"
+    if policy in ("steps", "sgdr"):
+        _check_steps(values, dialect, sink, required=policy == "steps")
+
+
+def _check_steps(values: Values, dialect: Dialect, sink: Sink, required: bool) -> None:
+    steps, scales = values.list("steps"), values.list("scales")
+    if required and (steps is None or scales is None):
+        missing = "steps" if steps is None else "scales"
+        _report(values, sink, "DN108", "policy",
+                f"policy=steps needs '{missing}'; Darknet stops with an error")
+        return
+    if steps is None:
+        return
+    if scales is not None and len(scales) != len(steps):
+        fewer = len(scales) < len(steps)
+        consequence = (
+            ("hank-ai's Darknet pads the missing scales with 0, stopping learning"
+             if dialect is Dialect.HANK else "Darknet reads the missing scale through a NULL "
+             "pointer (segmentation fault)") if fewer else "Darknet ignores the extra scales")
+        _report(values, sink, "DN109", "scales",
+                f"{len(steps)} steps but {len(scales)} scales: {consequence}",
+                "give one scale per step")
+    seq = values.list("seq_scales")
+    if seq is not None and len(seq) < len(steps) and dialect is not Dialect.HANK:
+        _report(values, sink, "DN109", "seq_scales",
+                f"{len(steps)} steps but {len(seq)} seq_scales: Darknet reads the missing ones "
+                "through a NULL pointer (segmentation fault)")
+    _check_step_order(values, steps, sink)
+
+
+def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
+    for before, after in zip(steps, steps[1:]):
+        if after <= before:
+            _report(values, sink, "DN110", "steps",
+                    f"steps must increase: {after} follows {before}")
+            return
+    if steps and steps[0] <= 0:
+        _report(values, sink, "DN110", "steps", f"step {steps[0]} is not positive")
+        return
+    max_batches = values.int("max_batches")
+    if steps and max_batches and steps[-1] > max_batches:
+        _report(values, sink, "DN110", "steps",
+                f"the last step {steps[-1]} is after max_batches={max_batches}: it never happens")
+
+
+def check_contrastive(values: Values, dialect: Dialect, sink: Sink) -> None:
+    if dialect is Dialect.PJ or not values.int("contrastive"):
+        return
+    batch, subdivisions = values.int("batch"), values.int("subdivisions")
+    if subdivisions > 0 and batch // subdivisions < 2:
+        _report(values, sink, "DN111", "contrastive",
+                f"contrastive=1 needs a mini-batch of at least 2 (batch/subdivisions = "
+                f"{batch}/{subdivisions}); AlexeyAB's Darknet stops with an error")
+
+
+NET_CHECKS: tuple[Callable[[Values, Dialect, Sink], None], ...] = (
+    check_batch,
+    check_time_steps,
+    check_inputs,
+    check_crop_ratios,
+    check_policy,
+    check_contrastive,
+)

@@ -1,0 +1,114 @@
+"""``--dialect auto``: decide from the layer types, options and values a cfg uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dnlint.dialects import Dialect
+from dnlint.layers import by_section, section_dialects
+from dnlint.net import NET_OPTIONS
+from dnlint.reader import CfgDocument
+from dnlint.schema import Kind
+
+# Where the two forks build different networks or files from the same text (§7 of the reference).
+_SENSITIVE = {
+    "batchnorm": "[batchnorm] stores 3*c floats in the original and 4*c in AlexeyAB's",
+    "rnn": "[rnn] has a 'hidden' size only in AlexeyAB's (default 1)",
+    "crnn": "[crnn] reads different keys in each fork",
+    "gru": "[gru] stores its sub-layers in a different order in each fork",
+    "lstm": "[lstm] stores its gates in a different order in each fork",
+}
+
+
+@dataclass
+class Detection:
+    dialect: Dialect
+    reason: str
+    ambiguous: list[str] = field(default_factory=list)
+    conflicting: bool = False
+
+
+def detect_dialect(doc: CfgDocument) -> Detection:
+    """Vote with every section, key and enum value that only one fork knows."""
+    evidence: dict[Dialect, list[str]] = {Dialect.PJ: [], Dialect.AB: []}
+    for section in doc.sections[1:]:
+        _vote_section(section.name, evidence)
+        for option in section.options:
+            _vote_option(section.name, option.key, option.value, evidence)
+    if doc.sections:
+        for option in doc.sections[0].options:
+            _vote_net_option(option.key, evidence)
+    pj, ab = evidence[Dialect.PJ], evidence[Dialect.AB]
+    if pj and not ab:
+        return Detection(Dialect.PJ, f"only the original Darknet has {_few(pj)}")
+    if ab and not pj:
+        return Detection(Dialect.AB, f"only AlexeyAB's Darknet has {_few(ab)}")
+    if pj and ab:
+        winner = Dialect.PJ if len(pj) > len(ab) else Dialect.AB
+        return Detection(
+            winner,
+            f"mixed evidence: original-only {_few(pj)}; AlexeyAB-only {_few(ab)}",
+            conflicting=True,
+        )
+    ambiguous = sorted({_SENSITIVE[t] for t in _types(doc) if t in _SENSITIVE})
+    return Detection(
+        Dialect.AB,
+        "nothing in the file is specific to one fork; using alexeyab, the fork most users run",
+        ambiguous,
+    )
+
+
+def _types(doc: CfgDocument) -> set[str]:
+    found = set()
+    for section in doc.sections[1:]:
+        layer_type = by_section(section.name, Dialect.AB) or by_section(section.name, Dialect.PJ)
+        if layer_type is not None:
+            found.add(layer_type.name)
+    return found
+
+
+def _vote_section(name: str, evidence: dict[Dialect, list[str]]) -> None:
+    dialects = section_dialects().get(name)
+    if not dialects:
+        return
+    if Dialect.PJ in dialects and Dialect.AB not in dialects:
+        evidence[Dialect.PJ].append(f"[{name}]")
+    elif Dialect.AB in dialects and Dialect.PJ not in dialects:
+        evidence[Dialect.AB].append(f"[{name}]")
+
+
+def _vote_option(
+    section: str, key: str, value: str | None, evidence: dict[Dialect, list[str]]
+) -> None:
+    layer_type = by_section(section, Dialect.AB) or by_section(section, Dialect.PJ)
+    if layer_type is None:
+        return
+    for spec in layer_type.options:
+        if spec.name != key:
+            continue
+        if Dialect.PJ in spec.dialects and Dialect.AB not in spec.dialects:
+            evidence[Dialect.PJ].append(f"'{key}' in [{section}]")
+        elif Dialect.AB in spec.dialects and Dialect.PJ not in spec.dialects:
+            evidence[Dialect.AB].append(f"'{key}' in [{section}]")
+        elif spec.kind is Kind.ENUM and value and spec.choices:
+            in_pj = value in spec.choices.get(Dialect.PJ, ())
+            in_ab = value in spec.choices.get(Dialect.AB, ())
+            if in_ab and not in_pj:
+                evidence[Dialect.AB].append(f"{key}={value}")
+        return
+
+
+def _vote_net_option(key: str, evidence: dict[Dialect, list[str]]) -> None:
+    for spec in NET_OPTIONS:
+        if spec.name == key:
+            if spec.dialects == frozenset({Dialect.PJ}):
+                evidence[Dialect.PJ].append(f"'{key}' in [net]")
+            elif Dialect.PJ not in spec.dialects:
+                evidence[Dialect.AB].append(f"'{key}' in [net]")
+            return
+
+
+def _few(items: list[str]) -> str:
+    unique = list(dict.fromkeys(items))
+    shown = ", ".join(unique[:3])
+    return shown + (f" and {len(unique) - 3} more" if len(unique) > 3 else "")

@@ -1,0 +1,61 @@
+"""Diagnostics: what every stage reports, and the sink that collects them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One finding. Sorts by position so reports are deterministic."""
+
+    line: int | None
+    column: int | None
+    code: str
+    severity: Severity = field(compare=False)
+    message: str = field(compare=False)
+    hint: str | None = field(default=None, compare=False)
+    path: str = field(default="", compare=False)
+
+    def sort_key(self) -> tuple[int, int, str]:
+        return (self.line or 0, self.column or 0, self.code)
+
+
+class Sink:
+    """Collects diagnostics for one file; severity comes from the rule registry."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def report(
+        self,
+        code: str,
+        line: int | None,
+        column: int | None,
+        message: str,
+        hint: str | None = None,
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        from dnlint.rules import get_rule
+
+        level = severity if severity is not None else get_rule(code).severity
+        diag = Diagnostic(line, column, code, level, message, hint)
+        self.items.append(diag)
+        return diag
+
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=Diagnostic.sort_key)

@@ -1,0 +1,209 @@
+"""What a layer type is made of: its options, its shape rule and its weight blocks.
+
+Each module of :mod:`dnlint.layers` declares one or a few :class:`LayerType` objects. The shape
+pass (:mod:`dnlint.network`) hands every layer section to its type's ``build`` function with a
+:class:`LayerContext`, which carries the input shape, the typed options, the layers built so
+far and a way to report diagnostics at the right line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dnlint.dialects import Dialect
+from dnlint.diagnostics import Severity, Sink
+from dnlint.options import Values
+from dnlint.schema import Opt
+
+INT32_MAX = 2**31 - 1
+
+
+def cdiv(a: int, b: int) -> int:
+    """C integer division: truncates toward zero. ``b`` must not be 0."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+@dataclass(frozen=True)
+class Block:
+    """One contiguous run of float32 values in a .weights file, e.g. ``biases`` of 64 floats."""
+
+    name: str
+    floats: int
+
+
+@dataclass
+class NetInfo:
+    """What layers need from [net]: the derived batch and the input geometry."""
+
+    width: int
+    height: int
+    channels: int
+    inputs: int
+    batch: int
+    time_steps: int
+
+
+@dataclass(frozen=True)
+class LayerType:
+    """A Darknet layer type: its section names per dialect, its options, and its builder."""
+
+    name: str
+    sections: Mapping[Dialect, tuple[str, ...]]
+    options: tuple[Opt, ...]
+    build: Callable[[LayerContext], None]
+    doc: str = ""
+
+    def options_for(self, dialect: Dialect) -> dict[str, Opt]:
+        return {o.name: o for o in self.options if dialect in o.dialects}
+
+
+@dataclass
+class Layer:
+    """A built layer: the shapes and weight blocks Darknet would give it."""
+
+    index: int
+    type: str
+    line: int
+    section_name: str
+    input: tuple[int, int, int]
+    inputs: int
+    output: tuple[int, int, int] = (0, 0, 0)
+    outputs: int = 0
+    saved: tuple[Block, ...] = ()
+    loaded: tuple[Block, ...] = ()
+    info: dict[str, Any] = field(default_factory=dict)
+    bflops: float = 0.0
+    # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h (parse_network_cfg)
+    next_shape: tuple[int, int, int, int] | None = None
+    values: Values | None = None
+    broken: bool = False
+
+    @property
+    def params(self) -> int:
+        return sum(b.floats for b in self.saved)
+
+    @property
+    def is_image(self) -> bool:
+        w, h, c = self.output
+        return w > 0 and h > 0 and c > 0
+
+
+class LayerContext:
+    """Everything a builder may read, and the slots it fills."""
+
+    def __init__(
+        self,
+        index: int,
+        type_name: str,
+        values: Values,
+        dialect: Dialect,
+        net: NetInfo,
+        previous: list[Layer],
+        carried: tuple[int, int, int, int],
+        sink: Sink,
+    ) -> None:
+        self.index = index
+        self.values = values
+        self.dialect = dialect
+        self.net = net
+        self.layers = previous
+        self.w, self.h, self.c, self.inputs = carried
+        self.sink = sink
+        self.layer = Layer(
+            index,
+            type_name,
+            values.section.line,
+            values.section.name,
+            (self.w, self.h, self.c),
+            self.inputs,
+            values=values,
+        )
+
+    # --- reading ---------------------------------------------------------------------------
+    @property
+    def v(self) -> Values:
+        return self.values
+
+    @property
+    def pj(self) -> bool:
+        return self.dialect is Dialect.PJ
+
+    # --- reporting -------------------------------------------------------------------------
+    def report(
+        self,
+        code: str,
+        message: str,
+        key: str | None = None,
+        hint: str | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        line, column = self.values.line_of(key)
+        self.sink.report(code, line, column, message, hint, severity)
+
+    def div(self, a: int, b: int, what: str, key: str | None = None) -> int:
+        """C division; a zero divisor is reported (Darknet dies of SIGFPE there) and gives 0."""
+        if b == 0:
+            self.report(
+                "DN305",
+                f"{what} divides by zero: Darknet crashes here (SIGFPE)",
+                key,
+            )
+            self.layer.broken = True
+            return 0
+        return cdiv(a, b)
+
+    # --- references ------------------------------------------------------------------------
+    def resolve(self, raw: int, key: str) -> int | None:
+        """Make a layer reference absolute (negative = relative) and check its range."""
+        target = self.index + raw if raw < 0 else raw
+        if target < 0:
+            self.report(
+                "DN302",
+                f"{key}={raw} points before layer 0 (resolves to {target}); Darknet reads "
+                "outside its layer array",
+                key,
+            )
+            return None
+        if target >= self.index:
+            where = "itself" if target == self.index else f"layer {target}, which comes later"
+            self.report(
+                "DN302",
+                f"{key}={raw} in layer {self.index} points at {where}; Darknet reads a layer "
+                "that is not built yet (all shapes 0)",
+                key,
+            )
+            return None
+        return target
+
+    def target(self, index: int) -> Layer:
+        return self.layers[index]
+
+    # --- results ---------------------------------------------------------------------------
+    def output(self, w: int, h: int, c: int, outputs: int | None = None) -> None:
+        self.layer.output = (w, h, c)
+        self.layer.outputs = w * h * c if outputs is None else outputs
+
+    def weights(self, *blocks: Block, loaded: tuple[Block, ...] | None = None) -> None:
+        self.layer.saved = tuple(b for b in blocks if b.floats)
+        self.layer.loaded = self.layer.saved if loaded is None else tuple(
+            b for b in loaded if b.floats
+        )
+
+    def describe(self, **info: Any) -> None:
+        self.layer.info.update(info)
+
+    def need_image(self) -> bool:
+        """'Layer before X must output image' (parse_convolutional and friends)."""
+        if self.w > 0 and self.h > 0 and self.c > 0:
+            return True
+        self.report(
+            "DN306",
+            f"[{self.values.section.name}] needs an image input but receives "
+            f"{self.w}x{self.h}x{self.c} (flat {self.inputs}); Darknet stops with 'Layer before "
+            f"{self.layer.type} layer must output image.'",
+        )
+        self.layer.broken = True
+        return False

@@ -1,0 +1,1 @@
+"""Layer types: connected (to be declared)."""

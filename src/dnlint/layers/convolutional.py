@@ -1,0 +1,233 @@
+"""``[convolutional]``/``[conv]``: parse_convolutional + make_convolutional_layer of both forks."""
+
+from __future__ import annotations
+
+from dnlint.dialects import ALL
+from dnlint.layers import register
+from dnlint.layers.base import Block, LayerContext, LayerType
+from dnlint.schema import (
+    AB_AND_HANK,
+    GENERIC_LAYER_OPTIONS,
+    Activation,
+    Float,
+    Int,
+    Ref,
+)
+
+OPTIONS = (
+    Int("filters", 1, min=1, doc="number of output channels"),
+    Int("size", 1, min=1, doc="kernel size"),
+    Int("stride", 1, min=1),
+    Int("stride_x", -1, only=AB_AND_HANK),
+    Int("stride_y", -1, only=AB_AND_HANK),
+    Int("pad", 0, doc="non-zero: padding = size/2"),
+    Int("padding", 0, min=0),
+    Int("groups", 1, min=1),
+    Int("dilation", 1, only=AB_AND_HANK, min=1),
+    Activation("logistic"),
+    Int("batch_normalize", 0),
+    Int("cbn", 0, only=AB_AND_HANK),
+    Int("binary", 0),
+    Int("xnor", 0),
+    Int("flipped", 0),
+    Float("dot", 0.0),
+    Int("antialiasing", 0, only=AB_AND_HANK, min=0, max=2),
+    Ref("share_index", only=AB_AND_HANK),
+    Int("bin_output", 0, only=AB_AND_HANK),
+    Int("sway", 0, only=AB_AND_HANK),
+    Int("rotate", 0, only=AB_AND_HANK),
+    Int("stretch", 0, only=AB_AND_HANK),
+    Int("stretch_sway", 0, only=AB_AND_HANK),
+    Int("grad_centr", 0, only=AB_AND_HANK),
+    Int("coordconv", 0, only=AB_AND_HANK),
+    Float("assisted_excitation", 0.0, only=AB_AND_HANK),
+    Float("angle", 15.0, only=AB_AND_HANK),
+    Float("reverse", 0.0, only=AB_AND_HANK),
+    Int("stream", -1, only=AB_AND_HANK),
+    Int("wait_stream", -1, only=AB_AND_HANK),
+    *GENERIC_LAYER_OPTIONS,
+)
+
+
+def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
+    """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights."""
+    blocks = [Block("biases", n)]
+    if bn:
+        blocks += [Block("scales", n), Block("rolling_mean", n), Block("rolling_variance", n)]
+    blocks.append(Block("weights", (cin // groups) * n * size * size if groups else 0))
+    return tuple(blocks)
+
+
+def conv_out(ctx: LayerContext, extent: int, pad: int, size: int, stride: int, axis: str) -> int:
+    """(extent + 2*pad - size)/stride + 1 with C truncation; flags shapes that collapse."""
+    numerator = extent + 2 * pad - size
+    out = ctx.div(numerator, stride, f"the {axis} stride") + 1 if stride else 0
+    if numerator < 0 or out < 1:
+        ctx.report(
+            "DN307",
+            f"output {axis} is {out} (({extent} + 2*{pad} - {size})/{stride} + 1): the input is "
+            f"too small for a {size}x{size} kernel; the network is too deep for this input size",
+            "size",
+        )
+        ctx.layer.broken = True
+    return out
+
+
+def _strides(ctx: LayerContext) -> tuple[int, int]:
+    v = ctx.v
+    if ctx.pj:
+        return v.int("stride"), v.int("stride")
+    sx, sy = v.int("stride_x"), v.int("stride_y")
+    stride = v.int("stride")
+    return (sx if sx >= 1 else stride), (sy if sy >= 1 else stride)
+
+
+def _groups(ctx: LayerContext) -> int:
+    groups = ctx.v.int("groups")
+    if ctx.pj:
+        if groups == 0:
+            ctx.report("DN308", "groups=0: the original Darknet divides by it (SIGFPE)", "groups")
+        return groups
+    if ctx.v.int("xnor"):
+        return 1
+    return max(groups, 1)
+
+
+def _check_groups(ctx: LayerContext, groups: int, filters: int) -> None:
+    if groups <= 1:
+        return
+    if ctx.c % groups or filters % groups:
+        ctx.report(
+            "DN309",
+            f"groups={groups} does not divide the {ctx.c} input channels and {filters} filters; "
+            f"Darknet floors {ctx.c}/{groups} to {ctx.c // groups} channels per group",
+            "groups",
+        )
+
+
+def _check_deform(ctx: LayerContext, size: int) -> None:
+    v = ctx.v
+    deform = [k for k in ("sway", "rotate", "stretch", "stretch_sway") if v.int(k)]
+    if len(deform) > 1:
+        ctx.report(
+            "DN314",
+            f"{', '.join(deform)} are set together; AlexeyAB's Darknet allows only one of sway, "
+            "rotate, stretch, stretch_sway",
+            deform[1],
+        )
+    elif deform and size == 1:
+        ctx.report(
+            "DN314",
+            f"{deform[0]}=1 needs size >= 3; AlexeyAB's Darknet stops with an error",
+            deform[0],
+        )
+
+
+def build(ctx: LayerContext) -> None:
+    v = ctx.v
+    filters, size = v.int("filters"), v.int("size")
+    sx, sy = _strides(ctx)
+    pad = size // 2 if v.int("pad") else v.int("padding")
+    groups = _groups(ctx)
+    dilation = 1 if size == 1 or ctx.pj else v.int("dilation")
+    antialiasing = 0 if ctx.pj else v.int("antialiasing")
+    bn = bool(v.int("batch_normalize") or (not ctx.pj and v.int("cbn")))
+    ctx.describe(filters=filters, size=size, stride=(sx, sy), groups=groups, dilation=dilation)
+    if not ctx.pj:
+        _check_deform(ctx, size)
+    if not ctx.need_image():
+        return
+    _check_groups(ctx, groups, filters)
+    if size % 2 == 0 and v.int("pad"):
+        ctx.report(
+            "DN310",
+            f"even size={size} with pad=1 pads {size // 2} on each side, so the output grows by "
+            "one pixel per stride",
+            "size",
+        )
+    if dilation > 1 and size != 2 * pad + 1:
+        ctx.report(
+            "DN311",
+            f"dilation={dilation} with size={size} and padding {pad}: Darknet declares the output "
+            "from the undilated kernel but computes with the dilated one, so the buffers disagree",
+            "dilation",
+        )
+    run_sx, run_sy = (1, 1) if antialiasing else (sx, sy)
+    out_w = conv_out(ctx, ctx.w, pad, size, run_sx, "width")
+    out_h = conv_out(ctx, ctx.h, pad, size, run_sy, "height")
+    ctx.output(out_w, out_h, filters)
+    if antialiasing:
+        blur_size, blur_pad = (2, 0) if antialiasing == 2 else (3, 1)
+        next_w = conv_out(ctx, out_w, blur_pad, blur_size, sx, "width")
+        next_h = conv_out(ctx, out_h, blur_pad, blur_size, sy, "height")
+        ctx.layer.next_shape = (next_w, next_h, filters, next_w * next_h * filters)
+    nweights = (ctx.c // groups) * filters * size * size if groups else 0
+    ctx.layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if v.int("xnor") else 1)
+    if _shared(ctx, filters, size, nweights):
+        return
+    record = conv_record(ctx.c, filters, size, groups, bn)
+    ctx.weights(*record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
+
+
+def _loaded_record(
+    ctx: LayerContext,
+    filters: int,
+    size: int,
+    groups: int,
+    bn: bool,
+    record: tuple[Block, ...],
+) -> tuple[Block, ...]:
+    """load_convolutional_weights: ``numload`` [pj] and ``dontloadscales`` change what is read."""
+    v = ctx.v
+    count = filters
+    if ctx.pj and v.int("numload"):
+        count = v.int("numload")
+        if count > filters:
+            ctx.report(
+                "DN501",
+                f"numload={count} is larger than filters={filters}: the original Darknet reads past "
+                "the end of the layer's arrays (heap overflow)",
+                "numload",
+            )
+        record = conv_record(ctx.c, count, size, groups, bn)
+    if bn and v.int("dontloadscales"):
+        record = tuple(b for b in record if b.name not in {"scales", "rolling_mean",
+                                                              "rolling_variance"})
+    return record
+
+
+def _shared(ctx: LayerContext, filters: int, size: int, nweights: int) -> bool:
+    """[ab] ``share_index``: the layer uses another layer's weights and stores none."""
+    if ctx.pj or not ctx.v.given("share_index"):
+        return False
+    target = ctx.resolve(ctx.v.int("share_index"), "share_index")
+    if target is None:
+        ctx.layer.broken = True
+        return True
+    other = ctx.target(target)
+    same = (
+        other.type == "convolutional"
+        and other.info.get("filters") == filters
+        and other.info.get("size") == size
+        and other.input[2] == ctx.c
+    )
+    if not same:
+        ctx.report(
+            "DN304",
+            f"share_index points at layer {target} ({other.type}), whose size, channels or "
+            "filters differ; AlexeyAB's Darknet stops with an error",
+            "share_index",
+        )
+    ctx.describe(shares=target)
+    return True
+
+
+register(
+    LayerType(
+        "convolutional",
+        {d: ("conv", "convolutional") for d in ALL},
+        OPTIONS,
+        build,
+        doc="2-D convolution",
+    )
+)

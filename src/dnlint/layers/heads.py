@@ -1,0 +1,1 @@
+"""Layer types: heads (to be declared)."""

@@ -1,0 +1,1 @@
+"""Layer types: misc (to be declared)."""

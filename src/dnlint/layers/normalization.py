@@ -1,0 +1,1 @@
+"""Layer types: normalization (to be declared)."""

@@ -1,0 +1,1 @@
+"""Layer types: passthrough (to be declared)."""

@@ -1,0 +1,1 @@
+"""Layer types: pooling (to be declared)."""

@@ -1,0 +1,1 @@
+"""Layer types: recurrent (to be declared)."""

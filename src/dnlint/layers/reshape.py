@@ -1,0 +1,1 @@
+"""Layer types: reshape (to be declared)."""

@@ -1,0 +1,1 @@
+"""Layer types: route (to be declared)."""

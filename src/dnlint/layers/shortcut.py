@@ -1,0 +1,1 @@
+"""Layer types: shortcut (to be declared)."""

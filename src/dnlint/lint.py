@@ -1,0 +1,78 @@
+"""The pipeline for one file: bytes -> sections -> typed options -> layers -> diagnostics.
+
+Weights checking is a later, optional stage (:mod:`dnlint.weights`), and reporters only ever
+see a :class:`FileResult`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dnlint.detect import Detection, detect_dialect
+from dnlint.dialects import Dialect
+from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.network import Network, build_network
+from dnlint.reader import CfgDocument, read_cfg
+
+if TYPE_CHECKING:
+    from dnlint.weights.layout import WeightsReport
+
+
+@dataclass
+class FileResult:
+    path: str
+    dialect: Dialect | None
+    dialect_reason: str
+    diagnostics: list[Diagnostic]
+    network: Network | None = None
+    document: CfgDocument | None = None
+    weights: WeightsReport | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+
+def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
+    """Lint one cfg given as bytes. ``dialect=None`` detects it."""
+    sink = Sink()
+    doc = read_cfg(data)
+    if dialect is None:
+        detection = detect_dialect(doc) if not doc.fatal else Detection(Dialect.AB, "default")
+        chosen, reason = detection.dialect, detection.reason
+        _report_detection(detection, doc, sink)
+    else:
+        chosen, reason = dialect, "chosen with --dialect"
+    for finding in doc.findings:
+        override = finding.by_dialect.get(chosen) if finding.by_dialect else None
+        sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
+                    override)
+    network = build_network(doc, chosen, sink)
+    diagnostics = [_with_path(d, path) for d in sink.sorted()]
+    return FileResult(path, chosen, reason, diagnostics, network, doc)
+
+
+def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> None:
+    line = doc.sections[0].line if doc.sections else None
+    if detection.conflicting:
+        sink.report("DN025", line, 1, f"this cfg mixes the dialects ({detection.reason}); "
+                    f"checking it as {detection.dialect.value}",
+                    "name the dialect with --dialect")
+    elif detection.ambiguous:
+        sink.report("DN026", line, 1, "the dialect decides this network's shapes or weights ("
+                    + "; ".join(detection.ambiguous) + "); nothing in the file says which fork it "
+                    "is for, so it is checked as alexeyab", "name the dialect with --dialect")
+
+
+def _with_path(diagnostic: Diagnostic, path: str) -> Diagnostic:
+    return Diagnostic(
+        diagnostic.line,
+        diagnostic.column,
+        diagnostic.code,
+        diagnostic.severity,
+        diagnostic.message,
+        diagnostic.hint,
+        path,
+    )

@@ -1,0 +1,148 @@
+"""Stage 3: typed sections -> the network Darknet builds, layer by layer.
+
+Mirrors ``parse_network_cfg`` (src/parser.c): every section after the first becomes a layer,
+each layer receives the previous layer's ``(out_w, out_h, out_c, outputs)``, and unknown
+sections become all-zero layers. Nothing is allocated from cfg numbers: shapes are plain ints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dnlint.dialects import Dialect, names
+from dnlint.diagnostics import Sink
+from dnlint.layers import all_types, by_section, section_dialects
+from dnlint.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInfo
+from dnlint.net import parse_net
+from dnlint.options import Values, suggest, type_section
+from dnlint.reader import CfgDocument, Section
+from dnlint.schema import Opt
+
+
+@dataclass
+class Network:
+    net: NetInfo
+    net_values: Values
+    layers: list[Layer] = field(default_factory=list)
+
+    @property
+    def total_params(self) -> int:
+        return sum(layer.params for layer in self.layers)
+
+    @property
+    def total_bflops(self) -> float:
+        return sum(layer.bflops for layer in self.layers)
+
+
+def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+    """Build every layer of ``doc``; ``None`` when there is no usable [net]."""
+    if doc.fatal or not doc.sections:
+        return None
+    net, net_values = parse_net(doc.sections[0], dialect, sink)
+    network = Network(net, net_values)
+    carried = (net.width, net.height, net.channels, net.inputs)
+    for index, section in enumerate(doc.layer_sections):
+        layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
+        network.layers.append(layer)
+        carried = layer.next_shape or (*layer.output, layer.outputs)
+    from dnlint.checks.network import check_network
+
+    check_network(network, doc, dialect, sink)
+    return network
+
+
+def _build_layer(
+    index: int,
+    section: Section,
+    dialect: Dialect,
+    net: NetInfo,
+    previous: list[Layer],
+    carried: tuple[int, int, int, int],
+    sink: Sink,
+) -> Layer:
+    layer_type = _resolve_type(section, dialect, sink)
+    if layer_type is None:
+        return _zero_layer(index, section, carried, dialect)
+    values = type_section(
+        section,
+        layer_type.options_for(dialect),
+        _foreign_options(layer_type, dialect),
+        dialect,
+        sink,
+    )
+    ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
+    layer_type.build(ctx)
+    _check_overflow(ctx)
+    return ctx.layer
+
+
+def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType | None:
+    if not section.header_ok:
+        return None  # the reader reported the malformed header
+    name = section.name
+    if name in ("net", "network"):
+        sink.report(
+            "DN022",
+            section.line,
+            section.column,
+            f"a second [{name}] section: Darknet builds it as an unknown, all-zero layer",
+            "a cfg has exactly one [net], at the top",
+        )
+        return None
+    layer_type = by_section(name, dialect)
+    if layer_type is not None:
+        return layer_type
+    elsewhere = section_dialects().get(name)
+    if elsewhere:
+        sink.report(
+            "DN021",
+            section.line,
+            section.column,
+            f"[{name}] exists only in {names(elsewhere)}; {dialect.label} does not know it and "
+            + ("stops with an error" if dialect is Dialect.HANK else "builds an all-zero layer"),
+            "choose the dialect this cfg is for with --dialect",
+        )
+        return None
+    guess = suggest(name, section_dialects())
+    sink.report(
+        "DN020",
+        section.line,
+        section.column,
+        f"unknown section [{name}]: Darknet prints 'Type not recognized' and builds an all-zero "
+        "layer in its place",
+        f"did you mean [{guess}]?" if guess else None,
+    )
+    return None
+
+
+def _foreign_options(layer_type: LayerType, dialect: Dialect) -> dict[str, Opt]:
+    """Options this type reads in other dialects only, to say which dialect has them."""
+    return {o.name: o for o in layer_type.options if dialect not in o.dialects}
+
+
+def _zero_layer(
+    index: int, section: Section, carried: tuple[int, int, int, int], dialect: Dialect
+) -> Layer:
+    """parse_network_cfg's fallback for an unknown type: a zeroed convolutional layer."""
+    w, h, c, inputs = carried
+    layer = Layer(index, "convolutional", section.line, section.name, (w, h, c), inputs)
+    layer.broken = True
+    layer.info["unknown"] = True
+    return layer
+
+
+def _check_overflow(ctx: LayerContext) -> None:
+    layer = ctx.layer
+    for what, value in (("outputs", layer.outputs), ("parameter count", layer.params)):
+        if value > INT32_MAX:
+            ctx.report(
+                "DN312",
+                f"the {what} of this layer is {value:,}, more than a 32-bit C int holds: Darknet's "
+                "int arithmetic overflows",
+            )
+            layer.broken = True
+            return
+
+
+def known_layer_names() -> list[str]:
+    return sorted({t.name for t in all_types()})

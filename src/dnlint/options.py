@@ -1,0 +1,456 @@
+"""Stage 2: sections -> typed options.
+
+Checks every option of a section against its declaration (:mod:`dnlint.schema`) and produces
+:class:`Values`: what Darknet's getters (``option_find_int``, ``atoi``, ``atof``, the hand-made
+list parsers of src/parser.c) would actually read, so the shape pass sees Darknet's network,
+not the one the text seems to describe.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from dnlint.dialects import Dialect, names
+from dnlint.diagnostics import Severity, Sink
+from dnlint.reader import Option, Section
+from dnlint.schema import Kind, Opt
+
+_STRICT_INT = re.compile(r"[+-]?\d+\Z")
+_STRICT_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
+_INT_PREFIX = re.compile(r"[ \t]*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_HANK_NUMERIC = re.compile(r"[-.0-9]+\Z")
+_HANK_INT_RUN = re.compile(r"-?[0-9]+")
+_HANK_FLOAT_RUN = re.compile(r"[-.0-9]+")
+INT32_MAX = 2**31 - 1
+
+
+def c_atoi(text: str) -> int:
+    """C ``atoi``: optional sign and digits, stops at the first other character, never fails."""
+    match = _INT_PREFIX.match(text)
+    if not match:
+        return 0
+    value = int(match.group())
+    # atoi overflow is undefined; glibc's strtol saturates, then the int cast truncates.
+    value = max(-(2**63), min(2**63 - 1, value))
+    value &= 0xFFFFFFFF
+    return value - 2**32 if value >= 2**31 else value
+
+
+def c_atof(text: str) -> float:
+    """C ``atof`` on the prefix forms dnlint accepts (``inf``/``nan``/hex floats included)."""
+    lowered = text.lower()
+    for word, value in (("infinity", math.inf), ("inf", math.inf), ("nan", math.nan)):
+        for sign, factor in (("", 1.0), ("+", 1.0), ("-", -1.0)):
+            if lowered.startswith(sign + word):
+                return factor * value
+    match = _FLOAT_PREFIX.match(text)
+    if not match:
+        return 0.0
+    try:
+        return float(match.group())
+    except OverflowError:  # pragma: no cover - float() returns inf rather than raising
+        return math.inf
+
+
+def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> list[Any]:
+    """Darknet's hand-made list parse: count commas, then convert each comma-separated piece."""
+    if stops_at_hash and "#" in value:
+        value = value[: value.index("#")]
+    return [convert(piece) for piece in value.split(",")]
+
+
+def hank_list(value: str, is_float: bool) -> list[Any]:
+    """hank-ai's ``find_int_array``/``find_float_array``: every numeric run is one item."""
+    value = value.split("#", 1)[0]
+    if is_float:
+        return [c_atof(run) for run in _HANK_FLOAT_RUN.findall(value) if _FLOAT_PREFIX.match(run)]
+    return [int(run) for run in _HANK_INT_RUN.findall(value)]
+
+
+class Values:
+    """The typed options of one section, read with Darknet's semantics."""
+
+    def __init__(self, section: Section, specs: Mapping[str, Opt], dialect: Dialect) -> None:
+        self.section = section
+        self.specs = specs
+        self.dialect = dialect
+        self._parsed: dict[str, Any] = {}
+
+    def given(self, name: str) -> bool:
+        option = self.section.find(name)
+        return option is not None and option.value is not None
+
+    def option(self, name: str) -> Option | None:
+        return self.section.find(name)
+
+    def line_of(self, name: str | None) -> tuple[int, int]:
+        option = self.section.find(name) if name else None
+        if option is not None:
+            return option.line, option.value_column
+        return self.section.line, self.section.column
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
+        if name in self._parsed:
+            return self._parsed[name]
+        if default is not None:
+            return default
+        spec = self.specs.get(name)
+        return spec.default_for(self.dialect) if spec else None
+
+    def int(self, name: str, default: int | None = None) -> int:
+        value = self.get(name, default)
+        return int(value) if value is not None else 0
+
+    def float(self, name: str, default: float | None = None) -> float:
+        value = self.get(name, default)
+        return float(value) if value is not None else 0.0
+
+    def str(self, name: str, default: str | None = None) -> str | None:
+        value = self.get(name, default)
+        return None if value is None else str(value)
+
+    def list(self, name: str) -> list[Any] | None:
+        value = self._parsed.get(name)
+        return list(value) if value is not None else None
+
+    def set(self, name: str, value: Any) -> None:
+        self._parsed[name] = value
+
+
+def type_section(
+    section: Section,
+    specs: Mapping[str, Opt],
+    other_dialect_specs: Mapping[str, Opt],
+    dialect: Dialect,
+    sink: Sink,
+) -> Values:
+    """Check every option of ``section`` against ``specs`` and return Darknet's values."""
+    values = Values(section, specs, dialect)
+    seen: set[str] = set()
+    for option in section.options:
+        if option.key in seen or option.value is None or option.key == "":
+            continue  # duplicates, bare keys and empty keys are the reader's findings
+        seen.add(option.key)
+        spec = specs.get(option.key)
+        if spec is None:
+            _unknown(option, section, specs, other_dialect_specs, dialect, sink)
+            continue
+        values.set(spec.name, _convert(option, spec, dialect, sink))
+    for spec in specs.values():
+        if spec.required and section.find(spec.name) is None:
+            sink.report(
+                "DN211",
+                section.line,
+                section.column,
+                f"[{section.name}] needs '{spec.name}' ({spec.kind.value})",
+                spec.doc or None,
+            )
+    return values
+
+
+def _unknown(
+    option: Option,
+    section: Section,
+    specs: Mapping[str, Opt],
+    other: Mapping[str, Opt],
+    dialect: Dialect,
+    sink: Sink,
+) -> None:
+    foreign = other.get(option.key)
+    if foreign is not None:
+        sink.report(
+            "DN202",
+            option.line,
+            option.column,
+            f"'{option.key}' is read by {names(foreign.dialects)} only; {dialect.label} ignores "
+            f"it in [{section.name}]",
+            "choose the dialect this cfg is for with --dialect, or remove the option",
+        )
+        return
+    hint = suggest(option.key, specs)
+    sink.report(
+        "DN201",
+        option.line,
+        option.column,
+        f"unknown option '{option.key}' in [{section.name}]; Darknet ignores it",
+        f"did you mean '{hint}'?" if hint else None,
+    )
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str | None:
+    pool = list(candidates)
+    lowered = {c.lower(): c for c in pool}
+    if word.lower() in lowered:
+        return lowered[word.lower()]
+    match = difflib.get_close_matches(word, pool, n=1, cutoff=0.7)
+    if match:
+        return match[0]
+    prefixed = [c for c in pool if c.startswith(word) or word.startswith(c)]
+    return prefixed[0] if len(prefixed) == 1 and len(word) >= 3 else None
+
+
+def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
+    value = option.value or ""
+    if dialect is Dialect.HANK:
+        value = value.split("#", 1)[0] if option.comment_at > 0 and "#" in value else value
+    if spec.kind in (Kind.INT, Kind.REF):
+        return _convert_int(option, value, spec, dialect, sink)
+    if spec.kind is Kind.FLOAT:
+        return _convert_float(option, value, spec, dialect, sink)
+    if spec.is_list:
+        return _convert_list(option, value, spec, dialect, sink)
+    return _convert_string(option, value, spec, dialect, sink)
+
+
+def _comment_prefix(option: Option, value: str) -> str | None:
+    """The part of ``value`` before an inline comment, or ``None`` when there is none."""
+    at = option.comment_at
+    return value[:at] if at > 0 and at <= len(value) else None
+
+
+def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> int:
+    result = c_atoi(value)
+    body = _comment_prefix(option, value)
+    if body is not None and _STRICT_INT.match(body):
+        _inline_comment_survives(option, result, sink)
+        body_ok = True
+    else:
+        body = value
+        body_ok = bool(_STRICT_INT.match(body))
+    if not body_ok:
+        _bad_int(option, value, result, sink)
+    elif dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
+        _hank_number(option, body, sink)
+    elif abs(int(body)) > INT32_MAX:
+        sink.report(
+            "DN206",
+            option.line,
+            option.value_column,
+            f"{option.key}={body} does not fit a 32-bit C int (atoi gives {result})",
+        )
+        return result
+    _check_range(option, spec, result, sink)
+    return result
+
+
+def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
+    col = option.value_column
+    if _STRICT_FLOAT.match(value):
+        sink.report(
+            "DN205",
+            option.line,
+            col,
+            f"{option.key}={value} is not an integer; Darknet's atoi reads {result}",
+            f"write {option.key}={result}",
+        )
+    elif _INT_PREFIX.match(value):
+        sink.report(
+            "DN204",
+            option.line,
+            col,
+            f"{option.key}={value} has trailing text; Darknet's atoi reads {result}",
+            f"write {option.key}={result}",
+        )
+    else:
+        sink.report(
+            "DN203",
+            option.line,
+            col,
+            f"{option.key}={value} is not a number; Darknet's atoi silently reads 0",
+        )
+
+
+def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> float:
+    result = c_atof(value)
+    body = _comment_prefix(option, value)
+    if body is not None and _STRICT_FLOAT.match(body):
+        _inline_comment_survives(option, result, sink)
+    else:
+        body = value
+        if not _STRICT_FLOAT.match(body):
+            code = "DN204" if _FLOAT_PREFIX.match(body) else "DN203"
+            reads = "silently reads 0" if code == "DN203" else f"reads {result:g}"
+            sink.report(
+                code,
+                option.line,
+                option.value_column,
+                f"{option.key}={value} is not a plain decimal number; Darknet's atof {reads}",
+            )
+            return result
+    if dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
+        _hank_number(option, body, sink)
+    if not math.isfinite(result):
+        sink.report(
+            "DN206",
+            option.line,
+            option.value_column,
+            f"{option.key}={body} overflows a C float",
+        )
+        return result
+    _check_range(option, spec, result, sink)
+    return result
+
+
+def _hank_number(option: Option, body: str, sink: Sink) -> None:
+    sink.report(
+        "DN213",
+        option.line,
+        option.value_column,
+        f"{option.key}={body}: hank-ai's Darknet accepts only the characters '-.0123456789' in "
+        "numbers and stops with 'should be numeric'",
+        "write the number in plain decimal notation",
+    )
+
+
+def _check_range(option: Option, spec: Opt, result: float, sink: Sink) -> None:
+    low, high = spec.min, spec.max
+    if (low is not None and result < low) or (high is not None and result > high):
+        bounds = _bounds(low, high)
+        sink.report(
+            "DN206",
+            option.line,
+            option.value_column,
+            f"{option.key}={option.value} is out of range: {option.key} must be {bounds}",
+            spec.doc or None,
+        )
+
+
+def _bounds(low: float | None, high: float | None) -> str:
+    def fmt(x: float) -> str:
+        return f"{x:g}"
+
+    if low is not None and high is not None:
+        return f"between {fmt(low)} and {fmt(high)}"
+    if low is not None:
+        return f">= {fmt(low)}"
+    return f"<= {fmt(high or 0)}"
+
+
+def _inline_comment_survives(option: Option, result: float, sink: Sink) -> None:
+    sink.report(
+        "DN012",
+        option.line,
+        option.value_column + (option.raw[option.value_column - 1 :].find("#") if "#" in option.raw
+                                else 0),
+        f"inline comment after {option.key}: Darknet has no inline comments and keeps "
+        f"'{option.value}' as the value; the number still reads as {result:g}",
+        "put the comment on a line of its own",
+    )
+
+
+def _inline_comment_breaks(option: Option, reads: str, sink: Sink) -> None:
+    sink.report(
+        "DN011",
+        option.line,
+        option.value_column,
+        f"inline comment after {option.key}: Darknet has no inline comments and reads {reads}",
+        "put the comment on a line of its own",
+    )
+
+
+def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> str:
+    if option.comment_at > 0 and dialect is not Dialect.HANK:
+        _inline_comment_breaks(option, f"the string '{value}'", sink)
+    choices = spec.choices_for(dialect)
+    if choices is not None and value not in choices:
+        _unknown_choice(option, value, spec, dialect, choices, sink)
+    return value
+
+
+def _unknown_choice(
+    option: Option, value: str, spec: Opt, dialect: Dialect, choices: frozenset[str], sink: Sink
+) -> None:
+    if option.comment_at > 0 and dialect is not Dialect.HANK:
+        return  # already reported as an inline comment that changes the value
+    others = [d for d, c in (spec.choices or {}).items() if value in c and d is not dialect]
+    if others:
+        message = (
+            f"{option.key}={value} exists only in {names(frozenset(others))}; "
+            f"{dialect.label} does not know it"
+        )
+    else:
+        message = f"unknown {option.key} '{value}'"
+    fallback = spec.default_for(dialect)
+    if dialect is Dialect.HANK:
+        message += " (hank-ai's Darknet stops with an error)"
+    elif fallback is not None:
+        message += f"; Darknet falls back to '{fallback}'"
+    hint = suggest(value, choices)
+    sink.report(
+        "DN207",
+        option.line,
+        option.value_column,
+        message,
+        f"did you mean '{hint}'?" if hint else f"one of: {', '.join(sorted(choices))}",
+    )
+
+
+def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> list[Any]:
+    is_float = spec.kind is Kind.FLOAT_LIST
+    if dialect is Dialect.HANK:
+        return hank_list(value, is_float)
+    stops = spec.stops_at_hash and dialect is Dialect.AB
+    convert: Callable[[str], Any] = c_atof if is_float else c_atoi
+    result = c_list(value, convert, stops)
+    body = value
+    at = option.comment_at
+    if at > 0:
+        comment = value[at:]
+        body = value[:at]
+        if "," in comment and not stops:
+            _inline_comment_breaks(
+                option, f"the commas of the comment as {len(result) - len(c_list(body, convert, False))} "
+                "extra list item(s)", sink)
+        else:
+            _inline_comment_survives_list(option, sink)
+    _check_list_items(option, body, is_float, sink)
+    return result
+
+
+def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
+    sink.report(
+        "DN012",
+        option.line,
+        option.value_column,
+        f"inline comment after {option.key}: Darknet has no inline comments; the list still "
+        "reads the same, but a comma in the comment would add items",
+        "put the comment on a line of its own",
+    )
+
+
+def _check_list_items(option: Option, body: str, is_float: bool, sink: Sink) -> None:
+    pieces = body.split(",")
+    pattern = _STRICT_FLOAT if is_float else _STRICT_INT
+    for index, piece in enumerate(pieces):
+        if piece == "":
+            trailing = index == len(pieces) - 1 and index > 0
+            sink.report(
+                "DN209" if trailing else "DN208",
+                option.line,
+                option.value_column,
+                f"{option.key}={body} has {'a trailing comma' if trailing else 'an empty item'}; "
+                "Darknet reads the empty item as 0"
+                + (" (for a layer reference: absolute layer 0)" if not is_float else ""),
+                "remove the extra comma",
+            )
+            return
+        if not pattern.match(piece):
+            reads = c_atof(piece) if is_float else c_atoi(piece)
+            sink.report(
+                "DN203",
+                option.line,
+                option.value_column,
+                f"item '{piece}' of {option.key} is not a{' number' if is_float else 'n integer'}; "
+                f"Darknet reads {reads:g}",
+            )
+            return
+
+
+def severity_for(dialect: Dialect, by_dialect: Mapping[Dialect, Severity] | None) -> Severity | None:
+    return by_dialect.get(dialect) if by_dialect else None

@@ -1,0 +1,455 @@
+"""Stage 1: bytes -> sections with positions.
+
+Reproduces what Darknet's ``read_cfg``/``fgetl``/``strip``/``read_option`` (src/parser.c,
+src/utils.c, src/option_list.c) make of a file, and keeps, for every section and option, the
+line and column it came from. Everything Darknet would silently accept or misread is recorded
+as a :class:`LexFinding`; the dialect decides the severity of a few of them later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dnlint.dialects import Dialect
+from dnlint.diagnostics import Severity
+
+_STRIPPED = str.maketrans("", "", " \t\n\r")
+_HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
+_LFS_MARKER = b"version https://git-lfs"
+
+
+@dataclass
+class Option:
+    """One ``key=value`` line, as Darknet's ``read_option`` splits the stripped line."""
+
+    key: str
+    value: str | None
+    line: int
+    column: int
+    value_column: int
+    raw: str
+
+    @property
+    def comment_at(self) -> int:
+        """Index in ``value`` of a ``#``/``;`` that starts an inline comment, or -1."""
+        if not self.value:
+            return -1
+        positions = [p for p in (self.value.find("#", 1), self.value.find(";", 1)) if p > 0]
+        return min(positions) if positions else -1
+
+
+@dataclass
+class Section:
+    """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
+
+    name: str
+    line: int
+    column: int
+    options: list[Option] = field(default_factory=list)
+    header_ok: bool = True
+
+    def find(self, key: str) -> Option | None:
+        """The option Darknet's ``option_find`` returns: the first with that key."""
+        for option in self.options:
+            if option.key == key:
+                return option
+        return None
+
+
+@dataclass
+class LexFinding:
+    """A lexical problem; ``by_dialect`` overrides the rule's default severity per dialect."""
+
+    code: str
+    line: int | None
+    column: int | None
+    message: str
+    hint: str | None = None
+    by_dialect: dict[Dialect, Severity] | None = None
+
+
+@dataclass
+class Comment:
+    line: int
+    text: str
+
+
+@dataclass
+class CfgDocument:
+    sections: list[Section]
+    lines: list[str]
+    comments: list[Comment]
+    findings: list[LexFinding]
+    fatal: bool = False
+
+    @property
+    def layer_sections(self) -> list[Section]:
+        return self.sections[1:]
+
+
+def read_cfg(data: bytes) -> CfgDocument:
+    """Split ``data`` into sections and options the way Darknet does, recording every quirk."""
+    findings: list[LexFinding] = []
+    if _sniff_fatal(data, findings):
+        return CfgDocument([], [], [], findings, fatal=True)
+    if data.startswith(b"\xef\xbb\xbf"):
+        findings.append(
+            LexFinding(
+                "DN014",
+                1,
+                1,
+                "file starts with a UTF-8 byte-order mark; Darknet reads it as part of the first "
+                "line, so '[net]' becomes an option line before any section (SIGSEGV)",
+                "save the file as UTF-8 without BOM",
+            )
+        )
+        data = data[3:]
+    lexer = _Lexer(findings)
+    lexer.run(data)
+    doc = CfgDocument(lexer.sections, lexer.lines, lexer.comments, findings)
+    _check_structure(doc)
+    return doc
+
+
+def _sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
+    """Recognise inputs that are not a cfg at all; report them once and stop."""
+    if not data.strip(b" \t\r\n"):
+        findings.append(LexFinding("DN001", None, None, "file is empty", None))
+        return True
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
+        findings.append(
+            LexFinding(
+                "DN015",
+                1,
+                1,
+                "file is UTF-16 encoded; Darknet reads bytes and sees NUL after every character",
+                "re-save the file as UTF-8 (or ASCII)",
+            )
+        )
+        return True
+    head = data[:4096].lstrip().lower()
+    if head.startswith(_LFS_MARKER):
+        findings.append(
+            LexFinding(
+                "DN018",
+                1,
+                1,
+                "file is a Git LFS pointer, not a cfg: the real file was never downloaded",
+                "run 'git lfs pull' to fetch the content",
+            )
+        )
+        return True
+    if head.startswith(_HTML_MARKERS):
+        findings.append(
+            LexFinding(
+                "DN018",
+                1,
+                1,
+                "file is an HTML/XML page, not a cfg (a web page saved instead of the raw file?)",
+                "download the raw file (on GitHub: the 'Raw' button)",
+            )
+        )
+        return True
+    if _looks_binary(data[:4096]):
+        what = "a Darknet .weights file" if _looks_like_weights(data) else "binary data"
+        findings.append(
+            LexFinding("DN023", None, None, f"file is {what}, not a text cfg", None)
+        )
+        return True
+    return False
+
+
+def _looks_utf16(data: bytes) -> bool:
+    sample = data[:512]
+    if len(sample) < 8:
+        return False
+    odd_nuls = sample[1::2].count(0)
+    even_nuls = sample[0::2].count(0)
+    half = len(sample) // 2
+    return max(odd_nuls, even_nuls) > 0.8 * half and min(odd_nuls, even_nuls) < 0.1 * half
+
+
+def _looks_binary(sample: bytes) -> bool:
+    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 13))
+    return control > max(8, len(sample) // 20)
+
+
+def _looks_like_weights(data: bytes) -> bool:
+    if len(data) < 16:
+        return False
+    major, minor = (int.from_bytes(data[i : i + 4], "little") for i in (0, 4))
+    return major in (0, 1) and minor < 1100
+
+
+class _Lexer:
+    def __init__(self, findings: list[LexFinding]) -> None:
+        self.findings = findings
+        self.sections: list[Section] = []
+        self.lines: list[str] = []
+        self.comments: list[Comment] = []
+        self.crlf_lines = 0
+        self.first_crlf = 0
+        self.bad_utf8_reported = 0
+
+    def run(self, data: bytes) -> None:
+        raw_lines = data.split(b"\n")
+        if raw_lines and raw_lines[-1] == b"":
+            raw_lines.pop()
+        pending = ""
+        pending_line = 0
+        for number, raw in enumerate(raw_lines, start=1):
+            text = self._decode(raw, number)
+            self.lines.append(text.rstrip("\r"))
+            if text.endswith("\r"):
+                self.crlf_lines += 1
+                self.first_crlf = self.first_crlf or number
+            if "\0" in text:
+                # fgetl: a NUL ends the string early; the next physical line is glued on.
+                col = text.index("\0") + 1
+                self.findings.append(
+                    LexFinding(
+                        "DN017",
+                        number,
+                        col,
+                        "NUL byte: Darknet's fgetl drops the rest of this line and glues the "
+                        "next line onto it",
+                        "remove the NUL byte",
+                    )
+                )
+                pending += text[: col - 1]
+                pending_line = pending_line or number
+                continue
+            if pending:
+                text, number = pending + text, pending_line
+                pending, pending_line = "", 0
+            self._line(text, number)
+        if pending:
+            self._line(pending, pending_line)
+        self._report_crlf()
+
+    def _decode(self, raw: bytes, number: int) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if self.bad_utf8_reported < 5:
+                self.bad_utf8_reported += 1
+                self.findings.append(
+                    LexFinding(
+                        "DN016",
+                        number,
+                        len(raw[: exc.start].decode("utf-8", "replace")) + 1,
+                        f"byte 0x{raw[exc.start]:02x} is not valid UTF-8",
+                        "save the file as UTF-8 (or plain ASCII)",
+                    )
+                )
+            return raw.decode("utf-8", "replace")
+
+    def _report_crlf(self) -> None:
+        if not self.crlf_lines:
+            return
+        self.findings.append(
+            LexFinding(
+                "DN013",
+                self.first_crlf,
+                None,
+                f"{self.crlf_lines} line(s) end in CRLF; the original Darknet keeps the '\\r', so "
+                "'[net]\\r' is not [net] and string values gain a '\\r' (AlexeyAB's fork strips it)",
+                "convert the file to LF line endings (dos2unix)",
+                by_dialect={Dialect.PJ: Severity.ERROR},
+            )
+        )
+
+    def _line(self, text: str, number: int) -> None:
+        stripped = text.translate(_STRIPPED)
+        if not stripped:
+            return
+        first = stripped[0]
+        if first in "#;":
+            self.comments.append(Comment(number, text.strip()))
+        elif first == "[":
+            self._header(text, stripped, number)
+        else:
+            self._option(text, stripped, number)
+
+    def _header(self, text: str, stripped: str, number: int) -> None:
+        column = text.index("[") + 1
+        close = stripped.find("]")
+        name = stripped[1:close] if close > 0 else stripped[1:]
+        section = Section(name, number, column)
+        self.sections.append(section)
+        if close < 0:
+            self._bad_header(section, f"section header '{stripped}' has no closing ']'")
+        elif not name:
+            self._bad_header(section, "section header '[]' names no section")
+        elif close != len(stripped) - 1:
+            trailing = stripped[close + 1 :]
+            self._bad_header(
+                section,
+                f"text '{trailing}' after ']': Darknet takes the whole line '{stripped}' as the "
+                "section name, which matches no layer type",
+                hint=f"put comments on a line of their own above [{name}]",
+            )
+        elif text.strip().replace(" ", "").replace("\t", "") != text.strip():
+            self.findings.append(
+                LexFinding(
+                    "DN024",
+                    number,
+                    column,
+                    f"whitespace inside the section header; Darknet deletes it and reads [{name}] "
+                    "(hank-ai's Darknet keeps it and rejects the name)",
+                    f"write [{name}]",
+                    by_dialect={Dialect.HANK: Severity.ERROR},
+                )
+            )
+
+    def _bad_header(self, section: Section, message: str, hint: str | None = None) -> None:
+        section.header_ok = False
+        self.findings.append(LexFinding("DN019", section.line, section.column, message, hint))
+
+    def _option(self, text: str, stripped: str, number: int) -> None:
+        key_column = len(text) - len(text.lstrip(" \t")) + 1
+        eq = stripped.find("=")
+        raw_eq = text.find("=")
+        value_column = _value_column(text, raw_eq)
+        if eq < 0:
+            option = Option(stripped, None, number, key_column, key_column, text)
+        else:
+            option = Option(stripped[:eq], stripped[eq + 1 :], number, key_column, value_column, text)
+        if not self.sections:
+            self.findings.append(
+                LexFinding(
+                    "DN002",
+                    number,
+                    key_column,
+                    f"option '{stripped}' comes before any [section]; Darknet dereferences a "
+                    "NULL section here (segmentation fault)",
+                    "start the file with [net]",
+                )
+            )
+            return
+        if eq >= 0 and option.value == "":
+            self.findings.append(
+                LexFinding(
+                    "DN007",
+                    number,
+                    key_column,
+                    f"option '{option.key}' has an empty value; Darknet drops the line "
+                    "('Config file error') and uses the default",
+                    f"give {option.key} a value or delete the line",
+                )
+            )
+            return
+        self._check_whitespace(text, raw_eq, number)
+        self.sections[-1].options.append(option)
+
+
+    def _check_whitespace(self, text: str, raw_eq: int, number: int) -> None:
+        """L4: Darknet's strip() deletes whitespace anywhere, gluing the pieces together."""
+        key_part = text[:raw_eq] if raw_eq >= 0 else text
+        value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
+        cut = min((p for p in (value_part.find("#"), value_part.find(";")) if p >= 0), default=-1)
+        if cut >= 0:
+            value_part = value_part[:cut]
+        for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
+            gap = _inner_gap(part)
+            if gap >= 0:
+                glued = part.translate(_STRIPPED)
+                self.findings.append(
+                    LexFinding(
+                        "DN010",
+                        number,
+                        offset + gap + 1,
+                        f"whitespace inside '{part.strip()}': Darknet deletes it and reads "
+                        f"'{glued}' (hank-ai's Darknet keeps it)",
+                        f"write '{glued}' if that is what you mean",
+                        by_dialect={Dialect.HANK: Severity.ERROR},
+                    )
+                )
+                return
+
+
+def _value_column(text: str, raw_eq: int) -> int:
+    if raw_eq < 0:
+        return 1
+    rest = text[raw_eq + 1 :]
+    return raw_eq + 2 + (len(rest) - len(rest.lstrip(" \t")))
+
+
+def _inner_gap(part: str) -> int:
+    """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
+    body = part.rstrip(" \t\r")
+    start = len(body) - len(body.lstrip(" \t"))
+    for i in range(start + 1, len(body) - 1):
+        if body[i] in " \t":
+            before = body[:i].rstrip(" \t")[-1:]
+            after = body[i:].lstrip(" \t")[:1]
+            if before and after and before not in ",=" and after not in ",=":
+                return i
+    return -1
+
+
+def _check_structure(doc: CfgDocument) -> None:
+    if not doc.sections:
+        doc.findings.append(
+            LexFinding("DN003", None, None, "file has no [section]: a cfg starts with [net]", None)
+        )
+        doc.fatal = True
+        return
+    first = doc.sections[0]
+    if first.name not in ("net", "network"):
+        doc.findings.append(
+            LexFinding(
+                "DN004",
+                first.line,
+                first.column,
+                f"first section is [{first.name}]; Darknet stops with 'First section must be "
+                "[net] or [network]'",
+                "start the file with a [net] section",
+            )
+        )
+    seen: dict[str, Option] = {}
+    for section in doc.sections:
+        seen.clear()
+        for option in section.options:
+            _check_option_shape(option, section, seen, doc.findings)
+
+
+def _check_option_shape(
+    option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
+) -> None:
+    if option.value is None:
+        findings.append(
+            LexFinding(
+                "DN006",
+                option.line,
+                option.column,
+                f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
+                "ignores it and lets it hide any later line with the same key",
+                "write key=value",
+            )
+        )
+    elif option.key == "":
+        findings.append(
+            LexFinding(
+                "DN008",
+                option.line,
+                option.column,
+                f"option '={option.value}' has no key; Darknet ignores it",
+                "write key=value",
+            )
+        )
+    first = seen.get(option.key)
+    if first is None:
+        seen[option.key] = option
+        return
+    if option.key:
+        findings.append(
+            LexFinding(
+                "DN009",
+                option.line,
+                option.column,
+                f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
+                "Darknet uses the first one and ignores this",
+                "delete one of the two lines",
+            )
+        )

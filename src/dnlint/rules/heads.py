@@ -1,0 +1,1 @@
+"""DN4xx: detection heads ([yolo], [Gaussian_yolo], [region], [detection], [iseg])."""

@@ -1,0 +1,1 @@
+"""DN9xx: dnlint's own directives."""
