@@ -15,7 +15,7 @@ def _layer_mismatches(expected: list[dict[str, Any]], layers: list[Any]) -> list
     problems = []
     if len(expected) != len(layers):
         problems.append(f"{len(layers)} layers, oracle has {len(expected)}")
-    for want, got in zip(expected, layers):
+    for want, got in zip(expected, layers, strict=False):
         mine = {
             "type": got.type,
             "out": list(got.output),

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dnlint.detect import Detection, detect_dialect
-from dnlint.dialects import Dialect
 from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.dialects import Dialect
 from dnlint.network import Network, build_network
 from dnlint.reader import CfgDocument, read_cfg
 

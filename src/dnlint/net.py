@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
 from dnlint.diagnostics import Sink
+from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
 from dnlint.layers.base import NetInfo
 from dnlint.options import Values, type_section
 from dnlint.reader import Section

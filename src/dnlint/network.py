@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dnlint.dialects import Dialect, names
 from dnlint.diagnostics import Sink
+from dnlint.dialects import Dialect, names
 from dnlint.layers import all_types, by_section, section_dialects
 from dnlint.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInfo
 from dnlint.net import parse_net

@@ -8,14 +8,15 @@ not the one the text seems to describe.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
-from dnlint.diagnostics import Severity, Sink
 from dnlint.reader import Option, Section
 from dnlint.schema import Kind, Opt
 
@@ -115,11 +116,11 @@ class Values:
         value = self.get(name, default)
         return None if value is None else str(value)
 
-    def list(self, name: str) -> list[Any] | None:
+    def list(self, name: builtins.str) -> builtins.list[Any] | None:
         value = self._parsed.get(name)
         return list(value) if value is not None else None
 
-    def set(self, name: str, value: Any) -> None:
+    def set(self, name: builtins.str, value: Any) -> None:
         self._parsed[name] = value
 
 
@@ -404,9 +405,10 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
         comment = value[at:]
         body = value[:at]
         if "," in comment and not stops:
+            extra = len(result) - len(c_list(body, convert, False))
             _inline_comment_breaks(
-                option, f"the commas of the comment as {len(result) - len(c_list(body, convert, False))} "
-                "extra list item(s)", sink)
+                option, f"the commas of the comment as {extra} extra list item(s)", sink
+            )
         else:
             _inline_comment_survives_list(option, sink)
     _check_list_items(option, body, is_float, sink)
@@ -451,6 +453,3 @@ def _check_list_items(option: Option, body: str, is_float: bool, sink: Sink) -> 
             )
             return
 
-
-def severity_for(dialect: Dialect, by_dialect: Mapping[Dialect, Severity] | None) -> Severity | None:
-    return by_dialect.get(dialect) if by_dialect else None

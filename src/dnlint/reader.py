@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dnlint.dialects import Dialect
 from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
 
 _STRIPPED = str.maketrans("", "", " \t\n\r")
 _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
@@ -253,7 +253,8 @@ class _Lexer:
                 self.first_crlf,
                 None,
                 f"{self.crlf_lines} line(s) end in CRLF; the original Darknet keeps the '\\r', so "
-                "'[net]\\r' is not [net] and string values gain a '\\r' (AlexeyAB's fork strips it)",
+                "'[net]\\r' is not [net] and string values gain a '\\r' (AlexeyAB's fork "
+                "strips it)",
                 "convert the file to LF line endings (dos2unix)",
                 by_dialect={Dialect.PJ: Severity.ERROR},
             )
@@ -314,7 +315,8 @@ class _Lexer:
         if eq < 0:
             option = Option(stripped, None, number, key_column, key_column, text)
         else:
-            option = Option(stripped[:eq], stripped[eq + 1 :], number, key_column, value_column, text)
+            key, value = stripped[:eq], stripped[eq + 1 :]
+            option = Option(key, value, number, key_column, value_column, text)
         if not self.sections:
             self.findings.append(
                 LexFinding(

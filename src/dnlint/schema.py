@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum as _Enum
 
-from dnlint.dialects import ALL, AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
+from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
 
 
 class Kind(str, _Enum):
@@ -69,7 +69,7 @@ def _dialects(only: frozenset[Dialect] | None) -> frozenset[Dialect]:
     return ALL if only is None else only
 
 
-def Int(  # noqa: N802 - declaration helpers read like types
+def Int(
     name: str,
     default: Default | Mapping[Dialect, Default] = 0,
     *,
@@ -82,7 +82,7 @@ def Int(  # noqa: N802 - declaration helpers read like types
     return Opt(name, Kind.INT, default, _dialects(only), required, min, max, doc=doc)
 
 
-def Float(  # noqa: N802
+def Float(
     name: str,
     default: Default | Mapping[Dialect, Default] = 0.0,
     *,
@@ -94,7 +94,7 @@ def Float(  # noqa: N802
     return Opt(name, Kind.FLOAT, default, _dialects(only), False, min, max, doc=doc)
 
 
-def Str(  # noqa: N802
+def Str(
     name: str,
     default: str | None = None,
     *,
@@ -105,7 +105,7 @@ def Str(  # noqa: N802
     return Opt(name, Kind.PATH if path else Kind.STR, default, _dialects(only), doc=doc)
 
 
-def Enum(  # noqa: N802
+def Enum(
     name: str,
     choices: Mapping[Dialect, Iterable[str]],
     default: str | Mapping[Dialect, Default],
@@ -117,7 +117,7 @@ def Enum(  # noqa: N802
     return Opt(name, Kind.ENUM, default, _dialects(only), choices=frozen, doc=doc)
 
 
-def IntList(  # noqa: N802
+def IntList(
     name: str,
     *,
     only: frozenset[Dialect] | None = None,
@@ -130,7 +130,7 @@ def IntList(  # noqa: N802
     )
 
 
-def FloatList(  # noqa: N802
+def FloatList(
     name: str,
     *,
     only: frozenset[Dialect] | None = None,
@@ -149,7 +149,7 @@ def FloatList(  # noqa: N802
     )
 
 
-def Ref(  # noqa: N802
+def Ref(
     name: str,
     *,
     many: bool = False,
@@ -164,11 +164,16 @@ def Ref(  # noqa: N802
 
 # Activation names of get_activation (src/activations.c) in each code base.
 _PJ_ACTIVATIONS = frozenset(
-    "logistic loggy relu elu selu relie plse hardtan lhtan linear ramp leaky tanh stair".split()
+    (
+        "logistic", "loggy", "relu", "elu", "selu", "relie", "plse", "hardtan", "lhtan",
+        "linear", "ramp", "leaky", "tanh", "stair",
+    )
 )
 _AB_ACTIVATIONS = _PJ_ACTIVATIONS | frozenset(
-    "relu6 gelu swish mish hard_mish revleaky normalize_channels normalize_channels_softmax "
-    "normalize_channels_softmax_maxval".split()
+    (
+        "relu6", "gelu", "swish", "mish", "hard_mish", "revleaky", "normalize_channels",
+        "normalize_channels_softmax", "normalize_channels_softmax_maxval",
+    )
 )
 ACTIVATIONS: dict[Dialect, frozenset[str]] = {
     Dialect.PJ: _PJ_ACTIVATIONS,
@@ -177,7 +182,7 @@ ACTIVATIONS: dict[Dialect, frozenset[str]] = {
 }
 
 
-def Activation(  # noqa: N802
+def Activation(
     default: str = "logistic", name: str = "activation"
 ) -> Opt:
     return Enum(name, ACTIVATIONS, default)

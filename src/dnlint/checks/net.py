@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
-from dnlint.dialects import Dialect
 from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
 from dnlint.options import Values
 
 
@@ -109,7 +110,7 @@ def _check_steps(values: Values, dialect: Dialect, sink: Sink, required: bool) -
 
 
 def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
-    for before, after in zip(steps, steps[1:]):
+    for before, after in itertools.pairwise(steps):
         if after <= before:
             _report(values, sink, "DN110", "steps",
                     f"steps must increase: {after} follows {before}")

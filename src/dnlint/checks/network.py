@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dnlint.dialects import Dialect
 from dnlint.diagnostics import Sink
+from dnlint.dialects import Dialect
 from dnlint.reader import CfgDocument
 
 if TYPE_CHECKING:

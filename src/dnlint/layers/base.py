@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dnlint.dialects import Dialect
 from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
 from dnlint.options import Values
 from dnlint.schema import Opt
 

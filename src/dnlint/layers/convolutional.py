@@ -185,8 +185,8 @@ def _loaded_record(
         if count > filters:
             ctx.report(
                 "DN501",
-                f"numload={count} is larger than filters={filters}: the original Darknet reads past "
-                "the end of the layer's arrays (heap overflow)",
+                f"numload={count} is larger than filters={filters}: the original Darknet reads "
+                "past the end of the layer's arrays (heap overflow)",
                 "numload",
             )
         record = conv_record(ctx.c, count, size, groups, bn)

@@ -101,4 +101,4 @@ def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.strip("\n").splitlines())
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - rule tables

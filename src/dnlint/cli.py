@@ -1,0 +1,175 @@
+"""The ``dnlint`` command: parse flags, run, pick a reporter, choose the exit status.
+
+Exit status: 0 no error (warnings allowed), 1 at least one error (with ``--strict``, warnings
+too), 2 usage error or a path that cannot be read.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+import click
+
+from dnlint import __version__
+from dnlint.diagnostics import Severity
+from dnlint.dialects import ALIASES, parse_dialect
+from dnlint.engine import (
+    Input,
+    InputError,
+    RunOptions,
+    RunResult,
+    collect_inputs,
+    lint_input,
+)
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def _use_color(choice: str, stream: TextIO) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _explain(code: str) -> None:
+    from dnlint.rules import find_rule
+
+    found = find_rule(code)
+    if found is None:
+        raise click.UsageError(f"no such rule: {code!r} (see dnlint --list-rules)")
+    click.echo(found.explanation())
+
+
+def _list_rules(output_format: str) -> None:
+    from dnlint.rules import all_rules
+
+    if output_format == "json":
+        import json
+
+        rows = [{"code": r.code, "name": r.name, "severity": r.severity.value,
+                 "summary": r.summary} for r in all_rules()]
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in all_rules():
+        click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}")
+
+
+def run_paths(paths: tuple[str, ...], options: RunOptions) -> RunResult:
+    run = RunResult()
+    inputs = collect_inputs(paths, run.notes)
+    for item in inputs:
+        if item.kind == "weights":
+            continue
+        run.files.append(lint_input(item, options))
+    _attach_weights(run, inputs, options)
+    return run
+
+
+def _attach_weights(run: RunResult, inputs: list[Input], options: RunOptions) -> None:
+    weights = list(options.weights) + [i.path for i in inputs if i.kind == "weights"]
+    if not weights:
+        return
+    from dnlint.weights.pairing import attach_weights
+
+    attach_weights(run, weights, options)
+
+
+def _exit_status(run: RunResult, strict: bool, exit_zero: bool) -> int:
+    if exit_zero:
+        return EXIT_OK
+    failing = run.count(Severity.ERROR) + (run.count(Severity.WARNING) if strict else 0)
+    return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, type=str)
+@click.option("--dialect", default="auto", show_default=True,
+              type=click.Choice(sorted(ALIASES), case_sensitive=False),
+              help="Which Darknet reads the files: pjreddie (pj), alexeyab (ab), hank, or auto.")
+@click.option("--format", "output_format", default="text", show_default=True,
+              type=click.Choice(["text", "json"]), help="Output format.")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of stdout.")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              show_default=True, help="Colour the text output.")
+@click.option("--no-color", is_flag=True, help="Same as --color=never.")
+@click.option("--strict", is_flag=True, help="Warnings also make the exit status 1.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option("--layers", "show_layers", is_flag=True, help="Print the layer table.")
+@click.option("--weights", "weights", multiple=True, metavar="FILE",
+              help="Check this .weights file against the cfg (repeatable).")
+@click.option("--cfg", "cfg", metavar="FILE", help="The cfg for weights given alone.")
+@click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
+@click.option("--data", "data", metavar="FILE",
+              help="An obj.data file: check classes and the names file against every head.")
+@click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
+@click.option("--explain", metavar="CODE", help="Explain a rule and exit.")
+@click.option("--list-rules", is_flag=True, help="List every rule and exit.")
+@click.option("-v", "--verbose", is_flag=True, help="Say which dialect was chosen and why.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line.")
+@click.version_option(__version__, "--version", prog_name="dnlint")
+def main(
+    paths: tuple[str, ...],
+    dialect: str,
+    output_format: str,
+    output_file: str | None,
+    color: str,
+    no_color: bool,
+    strict: bool,
+    exit_zero: bool,
+    show_layers: bool,
+    weights: tuple[str, ...],
+    cfg: str | None,
+    scan: bool,
+    data: str | None,
+    statistics: bool,
+    explain: str | None,
+    list_rules: bool,
+    verbose: bool,
+    quiet: bool,
+) -> None:
+    """Check Darknet .cfg (and .weights) files before a GPU hour is spent on them.
+
+    PATHS are cfg files, directories (every Darknet *.cfg below them), .weights files, or - for
+    standard input.
+    """
+    if explain:
+        _explain(explain)
+        return
+    if list_rules:
+        _list_rules(output_format)
+        return
+    if not paths and not weights:
+        raise click.UsageError("no files given (try: dnlint model.cfg)")
+    options = RunOptions(parse_dialect(dialect), weights, cfg, scan, data, verbose)
+    try:
+        run = run_paths(paths, options)
+    except InputError as exc:
+        click.echo(f"dnlint: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    _write_report(run, output_format, output_file, color, no_color, verbose, quiet, show_layers,
+                  statistics)
+    sys.exit(_exit_status(run, strict, exit_zero))
+
+
+def _write_report(run: RunResult, output_format: str, output_file: str | None, color: str,
+                  no_color: bool, verbose: bool, quiet: bool, show_layers: bool,
+                  statistics: bool) -> None:
+    from dnlint.reporters import ReportContext, get_reporter
+
+    if verbose:
+        for note in run.notes:
+            click.echo(note, err=True)
+    reporter = get_reporter(output_format)
+    if output_file:
+        with open(output_file, "w", encoding="utf-8") as handle:
+            reporter(run, ReportContext(handle, False, quiet, verbose, show_layers, statistics))
+        return
+    use_color = output_format == "text" and not no_color and _use_color(color, sys.stdout)
+    reporter(run, ReportContext(sys.stdout, use_color, quiet, verbose, show_layers, statistics))

@@ -1,0 +1,134 @@
+"""Turning command-line paths into linted files: discovery, safe reading, and the run itself.
+
+Reading is defensive: only regular files are read (a FIFO or a device would hang or never end),
+and a cfg is read up to :data:`MAX_CFG_BYTES` so a multi-GB file passed by mistake cannot exhaust
+memory. A path that cannot be read at all raises :class:`InputError` (exit 2).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.dialects import Dialect
+from dnlint.lint import FileResult, lint_cfg_bytes
+
+MAX_CFG_BYTES = 256 * 1024 * 1024
+WEIGHTS_SUFFIXES = (".weights",)
+
+
+class InputError(Exception):
+    """A path that cannot be read at all: reported on one line, exit status 2."""
+
+
+@dataclass(frozen=True)
+class Input:
+    path: str
+    kind: str  # "cfg", "weights" or "stdin"
+    explicit: bool = True
+
+
+@dataclass
+class RunOptions:
+    dialect: Dialect | None = None
+    weights: tuple[str, ...] = ()
+    cfg: str | None = None
+    scan: bool = False
+    data: str | None = None
+    verbose: bool = False
+
+
+@dataclass
+class RunResult:
+    files: list[FileResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for f in self.files for d in f.diagnostics]
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+
+def is_weights_path(path: str) -> bool:
+    name = os.path.basename(path)
+    return name.endswith(WEIGHTS_SUFFIXES) or ".conv." in name
+
+
+def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
+    """Expand directories to the Darknet cfgs below them; classify every path by its suffix."""
+    inputs: list[Input] = []
+    for path in paths:
+        if path == "-":
+            inputs.append(Input("-", "stdin"))
+        elif os.path.isdir(path):
+            inputs += _walk(path, notes)
+        else:
+            inputs.append(Input(path, "weights" if is_weights_path(path) else "cfg"))
+    return inputs
+
+
+def _walk(root: str, notes: list[str]) -> Iterator[Input]:
+    found = sorted(Path(root).rglob("*.cfg"))
+    for path in found:
+        if path.is_file() and not looks_like_darknet(path):
+            notes.append(f"{path}: skipped, not a Darknet cfg (no [net] or [network] section)")
+            continue
+        yield Input(str(path), "cfg", explicit=False)
+
+
+def looks_like_darknet(path: Path) -> bool:
+    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return True  # let the real read report it
+    for raw in head.splitlines():
+        line = raw.strip().lstrip(b"\xef\xbb\xbf").replace(b" ", b"").replace(b"\t", b"")
+        if not line or line[:1] in (b"#", b";"):
+            continue
+        return line.startswith((b"[net]", b"[network]"))
+    return False
+
+
+def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
+    """Read a regular file (or stdin), refusing what cannot be read; at most ``limit`` bytes."""
+    if path == "-":
+        return sys.stdin.buffer.read(limit + 1)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file or directory") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{path}: not a regular file")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def lint_input(item: Input, options: RunOptions) -> FileResult:
+    data = read_input(item.path)
+    display = "<stdin>" if item.kind == "stdin" else item.path
+    if len(data) > MAX_CFG_BYTES:
+        return _too_large(display)
+    return lint_cfg_bytes(data, display, options.dialect)
+
+
+def _too_large(path: str) -> FileResult:
+    message = (
+        f"file is larger than {MAX_CFG_BYTES // (1024 * 1024)} MiB: not a cfg (a weights file "
+        "passed as the cfg?)"
+    )
+    diagnostic = Diagnostic(None, None, "DN023", Severity.ERROR, message, None, path)
+    return FileResult(path, None, "", [diagnostic])

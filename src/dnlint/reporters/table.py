@@ -1,0 +1,69 @@
+"""``--layers``: the network table, like Darknet's start-up print-out but computed exactly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dnlint.engine import RunResult
+from dnlint.layers.base import Layer
+from dnlint.reporters import ReportContext
+
+
+def _shape(shape: tuple[int, int, int]) -> str:
+    w, h, c = shape
+    return f"{w} x {h} x {c}"
+
+
+def _geometry(layer: Layer) -> str:
+    info: dict[str, Any] = layer.info
+    parts = []
+    if "filters" in info:
+        parts.append(str(info["filters"]))
+    if "size" in info:
+        parts.append(f"{info['size']}x{info['size']}")
+    stride = info.get("stride")
+    if stride is not None:
+        sx, sy = stride if isinstance(stride, tuple) else (stride, stride)
+        parts.append(f"/{sx}" if sx == sy else f"/{sx}x{sy}")
+    if "layers" in info:
+        parts.append(" ".join(str(i) for i in info["layers"]))
+    return " ".join(parts)
+
+
+def print_layer_tables(run: RunResult, ctx: ReportContext) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=ctx.stream, force_terminal=ctx.color, no_color=not ctx.color,
+                      highlight=False, width=200 if not ctx.color else None)
+    for file in run.files:
+        if file.network is None:
+            continue
+        table = Table(title=f"{file.path} ({file.dialect.value if file.dialect else '?'})")
+        for column in ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs",
+                       "line"):
+            table.add_column(column, justify="right" if column in ("#", "params", "line",
+                                                                    "BFLOPs") else "left")
+        for layer in file.network.layers:
+            table.add_row(
+                str(layer.index),
+                layer.type,
+                _geometry(layer),
+                _shape(layer.input),
+                _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
+                                        else f" ({layer.outputs})"),
+                f"{layer.params:,}",
+                f"{layer.bflops:.3f}" if layer.bflops else "",
+                str(layer.line),
+                style="red" if layer.broken else None,
+            )
+        network = file.network
+        table.caption = (f"{len(network.layers)} layers, {network.total_params:,} parameters "
+                         f"({4 * network.total_params:,} bytes), "
+                         f"{network.total_bflops:.3f} BFLOPs")
+        console.print(table)
+
+
+def _product(shape: tuple[int, int, int]) -> int:
+    w, h, c = shape
+    return w * h * c
