@@ -46,6 +46,8 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
     else:
         chosen, reason = dialect, "chosen with --dialect"
     for finding in doc.findings:
+        if finding.only is not None and chosen not in finding.only:
+            continue
         override = finding.by_dialect.get(chosen) if finding.by_dialect else None
         sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
                     override)

@@ -18,8 +18,8 @@ POLICIES = {
 
 NET_OPTIONS: tuple[Opt, ...] = (
     Int("batch", 1, min=1),
-    Int("subdivisions", 1, min=1),
-    Int("time_steps", 1, min=1),
+    Int("subdivisions", 1),
+    Int("time_steps", 1),
     Int("max_batches", 0, min=0),
     Float("learning_rate", 0.001, min=0),
     Float("momentum", 0.9),

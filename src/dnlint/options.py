@@ -226,7 +226,8 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
         body_ok = bool(_STRICT_INT.match(body))
     if not body_ok:
         _bad_int(option, value, result, sink)
-    elif dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
+        return result
+    if dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
         _hank_number(option, body, sink)
     elif abs(int(body)) > INT32_MAX:
         sink.report(
@@ -395,6 +396,7 @@ def _unknown_choice(
 def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> list[Any]:
     is_float = spec.kind is Kind.FLOAT_LIST
     if dialect is Dialect.HANK:
+        _check_hank_list(option, value, is_float, sink)
         return hank_list(value, is_float)
     stops = spec.stops_at_hash and dialect is Dialect.AB
     convert: Callable[[str], Any] = c_atof if is_float else c_atoi
@@ -413,6 +415,23 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
             _inline_comment_survives_list(option, sink)
     _check_list_items(option, body, is_float, sink)
     return result
+
+
+def _check_hank_list(option: Option, value: str, is_float: bool, sink: Sink) -> None:
+    """hank-ai splits items on any non-numeric character: '1.5' in an int list is [1, 5]."""
+    pattern = _HANK_NUMERIC if is_float else _STRICT_INT
+    for piece in value.split("#", 1)[0].split(","):
+        if piece and not (pattern.match(piece) and not piece.startswith("+")):
+            reads = hank_list(piece, is_float)
+            sink.report(
+                "DN214",
+                option.line,
+                option.value_column,
+                f"item '{piece}' of {option.key}: hank-ai's Darknet reads it as "
+                f"{len(reads)} item(s) {reads}",
+                "write plain decimal numbers",
+            )
+            return
 
 
 def _inline_comment_survives_list(option: Option, sink: Sink) -> None:

@@ -66,6 +66,7 @@ class LexFinding:
     message: str
     hint: str | None = None
     by_dialect: dict[Dialect, Severity] | None = None
+    only: frozenset[Dialect] | None = None
 
 
 @dataclass
@@ -190,6 +191,7 @@ class _Lexer:
         self.crlf_lines = 0
         self.first_crlf = 0
         self.bad_utf8_reported = 0
+        self.option_before_section = False
 
     def run(self, data: bytes) -> None:
         raw_lines = data.split(b"\n")
@@ -318,6 +320,9 @@ class _Lexer:
             key, value = stripped[:eq], stripped[eq + 1 :]
             option = Option(key, value, number, key_column, value_column, text)
         if not self.sections:
+            if self.option_before_section:
+                return
+            self.option_before_section = True
             self.findings.append(
                 LexFinding(
                     "DN002",
@@ -398,6 +403,18 @@ def _check_structure(doc: CfgDocument) -> None:
         doc.fatal = True
         return
     first = doc.sections[0]
+    if not first.options and len(doc.sections) > 1:
+        doc.findings.append(
+            LexFinding(
+                "DN027",
+                first.line,
+                first.column,
+                f"[{first.name}] has no options: hank-ai's reader lets the next header "
+                f"[{doc.sections[1].name}] overwrite it, so the network fails to build",
+                "give [net] its options (width, height, channels, batch, ...)",
+                only=frozenset({Dialect.HANK}),
+            )
+        )
     if first.name not in ("net", "network"):
         doc.findings.append(
             LexFinding(
@@ -409,6 +426,8 @@ def _check_structure(doc: CfgDocument) -> None:
                 "start the file with a [net] section",
             )
         )
+        doc.fatal = True
+        return
     seen: dict[str, Option] = {}
     for section in doc.sections:
         seen.clear()

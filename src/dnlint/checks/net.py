@@ -23,11 +23,13 @@ def _report(values: Values, sink: Sink, code: str, key: str | None, message: str
 
 def check_batch(values: Values, dialect: Dialect, sink: Sink) -> None:
     batch, subdivisions = values.int("batch"), values.int("subdivisions")
-    if subdivisions == 0:
+    if subdivisions <= 0:
+        consequence = ("Darknet computes batch/subdivisions and dies of SIGFPE" if subdivisions == 0
+                       else "the mini-batch batch/subdivisions is negative")
         _report(values, sink, "DN101", "subdivisions",
-                "subdivisions=0: Darknet computes batch/subdivisions and dies of SIGFPE")
+                f"subdivisions={subdivisions}: {consequence}", "use subdivisions >= 1")
         return
-    if subdivisions < 0 or batch < 1:
+    if batch < 1:
         return  # out of range, reported by the option stage
     if subdivisions > batch:
         consequence = ("the mini-batch is 0 and every buffer is empty" if dialect is Dialect.PJ
@@ -43,10 +45,17 @@ def check_batch(values: Values, dialect: Dialect, sink: Sink) -> None:
 
 def check_time_steps(values: Values, dialect: Dialect, sink: Sink) -> None:
     steps = values.int("time_steps")
-    if values.given("time_steps") and steps < 1 and dialect is Dialect.PJ:
+    if not values.given("time_steps") or steps >= 1:
+        return
+    if dialect is Dialect.PJ:
         _report(values, sink, "DN104", "time_steps",
-                f"time_steps={steps}: the original Darknet's batch becomes {steps} and every "
-                "recurrent layer divides by time_steps (SIGFPE)")
+                f"time_steps={steps}: the original Darknet's batch becomes "
+                f"{'0' if steps == 0 else 'negative'} and every recurrent layer divides by "
+                "time_steps (SIGFPE)", "use time_steps >= 1")
+    else:
+        _report(values, sink, "DN104", "time_steps",
+                f"time_steps={steps}: {dialect.label} silently uses 1 instead",
+                "use time_steps >= 1", Severity.WARNING)
 
 
 def check_inputs(values: Values, dialect: Dialect, sink: Sink) -> None:

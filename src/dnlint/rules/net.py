@@ -2,9 +2,10 @@
 
 from dnlint.rules import E, W, rule
 
-rule("DN101", "subdivisions-zero", E,
-     summary="subdivisions=0.",
-     darknet="parse_net_options divides batch by subdivisions: SIGFPE.",
+rule("DN101", "subdivisions-not-positive", E,
+     summary="subdivisions is 0 or negative.",
+     darknet="parse_net_options divides batch by subdivisions: SIGFPE for 0, a negative "
+             "mini-batch otherwise.",
      bad="[net]\nbatch=64\nsubdivisions=0", good="[net]\nbatch=64\nsubdivisions=16",
      reference="N1")
 rule("DN102", "subdivisions-over-batch", E,
@@ -19,9 +20,9 @@ rule("DN103", "batch-not-divisible", W,
      bad="[net]\nbatch=64\nsubdivisions=24", good="[net]\nbatch=64\nsubdivisions=16",
      reference="N2")
 rule("DN104", "time-steps-not-positive", E,
-     summary="time_steps <= 0 (original Darknet).",
-     darknet="The batch becomes 0 or negative, and recurrent layers divide by time_steps "
-             "(SIGFPE).",
+     summary="time_steps <= 0.",
+     darknet="The original Darknet's batch becomes 0 or negative, and recurrent layers divide by "
+             "time_steps (SIGFPE). AlexeyAB's and hank-ai's silently use 1 (a warning there).",
      bad="[net]\ntime_steps=0", good="[net]\ntime_steps=1", reference="N3")
 rule("DN105", "inputs-mismatch", E,
      summary="inputs disagrees with width*height*channels.",
