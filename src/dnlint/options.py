@@ -413,7 +413,7 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
             )
         else:
             _inline_comment_survives_list(option, sink)
-    _check_list_items(option, body, is_float, sink)
+    _check_list_items(option, body, is_float, spec.kind is Kind.REF_LIST, sink)
     return result
 
 
@@ -445,7 +445,9 @@ def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
     )
 
 
-def _check_list_items(option: Option, body: str, is_float: bool, sink: Sink) -> None:
+def _check_list_items(
+    option: Option, body: str, is_float: bool, is_ref: bool, sink: Sink
+) -> None:
     pieces = body.split(",")
     pattern = _STRICT_FLOAT if is_float else _STRICT_INT
     for index, piece in enumerate(pieces):
@@ -457,7 +459,7 @@ def _check_list_items(option: Option, body: str, is_float: bool, sink: Sink) -> 
                 option.value_column,
                 f"{option.key}={body} has {'a trailing comma' if trailing else 'an empty item'}; "
                 "Darknet reads the empty item as 0"
-                + (" (for a layer reference: absolute layer 0)" if not is_float else ""),
+                + (" (as a layer reference: absolute layer 0)" if is_ref else ""),
                 "remove the extra comma",
             )
             return
