@@ -68,3 +68,36 @@ rule("DN314", "deform-options", E,
              "any with size=1.",
      bad="[convolutional]\nsize=3\nsway=1\nrotate=1", good="[convolutional]\nsize=3\nsway=1",
      reference="S35")
+
+# --- recurrent layers and the remaining types (DN370-DN399) ---------------------------------
+rule("DN370", "crnn-transposed", W,
+     summary="[crnn] on a non-square input in the original Darknet.",
+     darknet="parse_crnn passes width and height to make_crnn_layer in swapped order: a 6x4 "
+             "input comes out 4x6.",
+     bad="[net]\nwidth=64\nheight=32\n...\n[crnn]",
+     good="[net]\nwidth=64\nheight=64\n...\n[crnn]", reference="S25")
+rule("DN371", "crnn-size-not-preserved", E,
+     summary="[crnn] convolutions that do not keep the spatial size (AlexeyAB's).",
+     darknet="make_crnn_layer asserts that the input convolution's outputs equal the output "
+             "convolution's inputs, which holds only for stride 1 and padding size/2. The "
+             "defaults (size=3, pad=0) fail the assert.",
+     bad="[crnn]\nsize=3\noutput=64\nhidden=64",
+     good="[crnn]\nsize=3\npad=1\noutput=64\nhidden=64", reference="S26")
+rule("DN372", "conv-lstm-size-not-preserved", E,
+     summary="[conv_lstm] convolutions that do not keep the spatial size.",
+     darknet="The state (W, V) convolutions run on the output of the previous step, so stride "
+             "must be 1 and the padding size/2. Nothing checks it: the buffers disagree.",
+     bad="[conv_lstm]\nsize=3\noutput=64", good="[conv_lstm]\nsize=3\npad=1\noutput=64",
+     reference="S27")
+rule("DN373", "rnn-hidden-default", W,
+     summary="[rnn] without 'hidden' in AlexeyAB's Darknet.",
+     darknet="AlexeyAB's parse_rnn reads hidden with default 1: the state is a single number. "
+             "An original-Darknet rnn cfg gets this silently.",
+     bad="[rnn]\noutput=1024", good="[rnn]\noutput=1024\nhidden=1024", reference="§4.27")
+rule("DN374", "recurrent-needs-image", E,
+     summary="A convolutional recurrent or history layer receives a flat input.",
+     darknet="[crnn], [conv_lstm] and [history] use the carried width, height and channels "
+             "without checking them: a flat input builds empty convolutions and a zero-sized "
+             "output.",
+     bad="[connected]\noutput=64\n\n[crnn]", good="[convolutional]\nfilters=64\n\n[crnn]",
+     reference="§4.30")
