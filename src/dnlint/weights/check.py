@@ -1,0 +1,362 @@
+"""Check a cfg's weights layout, and an actual .weights file against it (stat + header only).
+
+The file check never reads the payload: its cost is one ``stat`` and one read of the first
+kilobyte, whatever the file's size. Everything else is arithmetic on the prediction.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.dialects import Dialect
+from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header, parse_header, seen_bytes
+from dnlint.weights.layout import FLOAT, LayerLayout, WeightsReport
+from dnlint.weights.sniff import SNIFF_BYTES, identify
+
+# Layer types whose record size or order differs between the forks (§5.4 of the reference).
+FORK_SENSITIVE = frozenset({"batchnorm", "rnn", "gru", "lstm", "crnn"})
+_HEADS = frozenset({"yolo", "gaussian_yolo", "region"})
+# What each fork's save_weights writes as (major, minor, revision).
+_WRITERS = {(0, 2, 0): Dialect.PJ, (0, 2, 5): Dialect.AB}
+
+
+def diagnostic(
+    code: str,
+    message: str,
+    path: str,
+    line: int | None = None,
+    hint: str | None = None,
+    severity: Severity | None = None,
+) -> Diagnostic:
+    from dnlint.rules import get_rule
+
+    level = severity if severity is not None else get_rule(code).severity
+    return Diagnostic(line, 1 if line else None, code, level, message, hint, path)
+
+
+# --- the cfg alone --------------------------------------------------------------------------
+def check_layout(report: WeightsReport) -> list[Diagnostic]:
+    """What the cfg's load flags and layer types do to any weights file (W1, W2, W4, W5)."""
+    found: list[Diagnostic] = []
+    for position, lay in enumerate(report.layers):
+        later_loads = any(other.loaded_floats for other in report.layers[position + 1 :])
+        found += _flag_diagnostics(report, lay, later_loads)
+    return found
+
+
+def _flag_diagnostics(report: WeightsReport, lay: LayerLayout, later: bool) -> list[Diagnostic]:
+    path, out = report.cfg_path, []
+    code = _crash_code(lay)
+    if code:
+        out.append(diagnostic(code, f"layer {lay.index} [{lay.section}]: {lay.crash}; no "
+                              "weights file can be loaded with this cfg", path, lay.line,
+                              "add dontload=1 to this layer" if code == "DN502" else None))
+    for note in lay.notes:
+        if note.startswith("dontloadscales"):
+            out.append(diagnostic(
+                "DN504", f"layer {lay.index} [{lay.section}]: {note}; the saver wrote them, so "
+                "this layer's weights and every later layer are read from the wrong offset",
+                path, lay.line, "remove dontloadscales, or convert the file for it"))
+        elif note.startswith("dontload=") and lay.saved and later:
+            out.append(diagnostic(
+                "DN505", f"layer {lay.index} [{lay.section}]: {note}, but save_weights writes "
+                f"its {lay.saved_floats:,} floats, so the later layers read them as their own",
+                path, lay.line, _dontload_hint(report.dialect)))
+        elif note.startswith("dontsave=") and lay.loaded:
+            out.append(diagnostic(
+                "DN506", f"layer {lay.index} [{lay.section}]: {note}, but load_weights still "
+                f"reads {lay.loaded_floats:,} floats for it: a file this cfg saves does not "
+                "load back with it", path, lay.line, "set dontload=1 as well"))
+    return out
+
+
+def _crash_code(lay: LayerLayout) -> str | None:
+    if not lay.crash:
+        return None
+    if lay.type == "deconvolutional":
+        return "DN502"
+    # a negative numload is DN501's (the convolutional layer reports it)
+    return "DN503" if lay.values is None else None
+
+
+def _dontload_hint(dialect: Dialect) -> str:
+    if dialect is Dialect.PJ:
+        return "set dontsave=1 as well, or move the layer after all layers that load"
+    return "only the last layers with weights can be skipped this way"
+
+
+# --- an actual file -------------------------------------------------------------------------
+def check_file(
+    report: WeightsReport,
+    path: str | os.PathLike[str],
+    alternatives: Iterable[WeightsReport] = (),
+) -> list[Diagnostic]:
+    """Check a .weights file's header and size against ``report``; never reads the payload.
+
+    Records ``path``, ``actual_bytes`` and ``header`` on ``report`` and returns the findings,
+    each with the weights file as its path and the byte offset in the message.
+    ``alternatives`` are predictions of the same cfg in other dialects, to name a likely cause.
+    Raises ``OSError`` when the file cannot be read.
+    """
+    name = os.fspath(path)
+    size = os.stat(name).st_size
+    with open(name, "rb") as stream:
+        head = stream.read(SNIFF_BYTES)
+    report.path, report.actual_bytes = name, size
+    found = _check_format(head, size, name)
+    if found is not None:
+        return [found]
+    header = parse_header(head, report.dialect)
+    assert header is not None  # _check_format rejects files under 12 bytes
+    report.header = header
+    found_header = _check_header(header, size, report, name)
+    if header.is_absurd() or not header.complete:
+        return found_header
+    return found_header + _check_size(report, header, size, name, tuple(alternatives))
+
+
+def _check_format(head: bytes, size: int, path: str) -> Diagnostic | None:
+    what = identify(head)
+    if what is not None:
+        kind, hint = what
+        return diagnostic("DN513", f"this is {kind}, not a Darknet weights file "
+                          f"({size:,} bytes)", path, hint=hint)
+    if size < 12:
+        return diagnostic("DN510", f"the file has {size} bytes, fewer than the 12 of the version "
+                          "header: Darknet reads uninitialised version numbers and no weights",
+                          path, hint="the download or copy was interrupted")
+    return None
+
+
+def _check_header(header: Header, size: int, report: WeightsReport, path: str) -> list[Diagnostic]:
+    out = []
+    if header.is_absurd():
+        kind = "negative" if header.is_negative() else "absurd"
+        out.append(diagnostic(
+            "DN511", f"the header at byte 0 reads version {header.version}: {kind} numbers no "
+            "Darknet writes (0.1.0, 0.2.0, 0.2.5); this file has no Darknet header", path,
+            hint="was it written by another tool, or did it lose its first bytes?"))
+        return out
+    if not header.complete:
+        out.append(diagnostic(
+            "DN510", f"the file has {size} bytes and ends inside the header: version "
+            f"{header.version} is followed by a {header.seen_bytes}-byte seen at byte 12", path))
+        return out
+    if header.forks_disagree() or header.transpose:
+        widths = {d: seen_bytes(header.major, header.minor, d) for d in (Dialect.PJ, Dialect.AB)}
+        out.append(diagnostic(
+            "DN512", f"header version {header.version} at byte 0: connected weights are read "
+            f"transposed, and the original Darknet reads a {widths[Dialect.PJ]}-byte seen where "
+            f"AlexeyAB's reads {widths[Dialect.AB]} bytes ({report.dialect.value}: "
+            f"{header.seen_bytes}, so the weights start at byte {header.size})", path,
+            hint="rewrite the header as 0.2.x after transposing the connected weights"))
+    out += _check_writer(header, report, path)
+    return out
+
+
+def _check_writer(header: Header, report: WeightsReport, path: str) -> list[Diagnostic]:
+    writer = _WRITERS.get((header.major, header.minor, header.revision))
+    reader = Dialect.AB if report.dialect is Dialect.HANK else report.dialect
+    if writer is None or writer is reader:
+        return []
+    sensitive = sorted({lay.type for lay in report.layers if lay.type in FORK_SENSITIVE})
+    if not sensitive:
+        return []
+    return [diagnostic(
+        "DN517", f"header version {header.version} is what {writer.label} writes, but the file "
+        f"is read as {report.dialect.value}, and the layout of "
+        f"{', '.join('[' + t + ']' for t in sensitive)} differs between the forks", path,
+        hint=f"check with --dialect {writer.value} if the file comes from that fork")]
+
+
+def _check_size(
+    report: WeightsReport,
+    header: Header,
+    size: int,
+    path: str,
+    alternatives: tuple[WeightsReport, ...],
+) -> list[Diagnostic]:
+    if not report.loadable:
+        return []  # check_layout already says the loader dies; no size can be right
+    payload = size - header.size
+    expected = report.expected_payload
+    if payload == expected:
+        return []
+    causes = likely_causes(report, header, payload, alternatives)
+    hint = "; ".join(causes) if causes else None
+    if payload > expected:
+        surplus = payload - expected
+        return [diagnostic(
+            "DN516", f"{size:,} bytes, but load_weights reads {header.size + expected:,} "
+            f"({report.dialect.value}, {header.size}-byte header): {_amount(surplus)} left over "
+            f"from byte {header.size + expected:,}", path, hint=hint, severity=None)]
+    return [_short_file(report, header, payload, size, path, hint)]
+
+
+def _short_file(
+    report: WeightsReport, header: Header, payload: int, size: int, path: str, hint: str | None
+) -> Diagnostic:
+    hank = Severity.ERROR if report.dialect is Dialect.HANK else None
+    loaded = [lay for lay in report.layers if lay.loaded_floats]
+    covered = [lay for lay in loaded if _end(lay) <= payload]
+    if payload == 0 or any(_end(lay) == payload for lay in loaded):
+        rest = loaded[len(covered):]
+        return diagnostic(
+            "DN515", f"{size:,} bytes end exactly after layer "
+            + (f"{covered[-1].index} (line {covered[-1].line})" if covered else "header")
+            + f": a partial file (pretrained backbone) covering {_span(covered)}; "
+            f"{_span(rest)} keep their random initial weights "
+            f"({_amount(report.expected_payload - payload)} missing)", path,
+            hint=hint or "fine to start training from; for inference use the complete file",
+            severity=hank)
+    inside = next(lay for lay in loaded if _start(lay) <= payload < _end(lay))
+    block, missing_in_block = _block_at(inside, payload - _start(inside))
+    return diagnostic(
+        "DN514", f"{size:,} bytes end at byte {size:,} inside layer {inside.index} "
+        f"[{inside.section}] (line {inside.line}), in its {block!r} block: "
+        f"{_floats(_end(inside) - payload)} of the layer are missing "
+        f"({missing_in_block} in that block), {_amount(report.expected_payload - payload)} in all",
+        path, hint=hint or "the file is truncated: download or copy it again", severity=hank)
+
+
+def _start(lay: LayerLayout) -> int:
+    return lay.load_offset - WRITTEN_HEADER_BYTES
+
+
+def _end(lay: LayerLayout) -> int:
+    return lay.load_end - WRITTEN_HEADER_BYTES
+
+
+def _block_at(lay: LayerLayout, offset: int) -> tuple[str, str]:
+    at = 0
+    for block in lay.loaded:
+        at += FLOAT * block.floats
+        if offset < at:
+            return block.name, _floats(at - offset)
+    return lay.loaded[-1].name, "0 floats"
+
+
+def _floats(nbytes: int) -> str:
+    whole, part = divmod(nbytes, FLOAT)
+    return f"{whole:,} floats" + (f" and {part} bytes" if part else "")
+
+
+def _amount(nbytes: int) -> str:
+    return f"{nbytes:,} bytes ({_floats(nbytes)})"
+
+
+def _span(layers: list[LayerLayout]) -> str:
+    if not layers:
+        return "no layers"
+    if len(layers) == 1:
+        return f"layer {layers[0].index}"
+    return f"{len(layers)} layers with weights ({layers[0].index}-{layers[-1].index})"
+
+
+# --- why a size is off ----------------------------------------------------------------------
+def likely_causes(
+    report: WeightsReport,
+    header: Header,
+    payload: int,
+    alternatives: tuple[WeightsReport, ...] = (),
+) -> list[str]:
+    """Explanations that account for the size difference exactly."""
+    delta = payload - report.expected_payload
+    causes = []
+    if report.saved_payload != report.expected_payload and payload == report.saved_payload:
+        causes.append("the file is exactly what save_weights writes for this cfg; the loader "
+                      "reads less because of " + "; ".join(report.differences()))
+    causes += _seen_cause(report, header, delta)
+    causes += [f"the file fits this cfg as {alt.dialect.value} exactly ({alt.expected_bytes:,} "
+               "bytes with a 20-byte header): choose that dialect with --dialect"
+               for alt in alternatives
+               if alt.loadable and alt.expected_payload == payload]
+    if delta % FLOAT == 0:
+        causes += _classes_cause(report, delta // FLOAT)
+        causes += _filters_cause(report, delta // FLOAT)
+    return causes
+
+
+def _seen_cause(report: WeightsReport, header: Header, delta: int) -> list[str]:
+    other = 12 - header.seen_bytes  # 4 <-> 8
+    if delta != header.seen_bytes - other:
+        return []
+    return [f"the header (version {header.version}) makes {report.dialect.value} read a "
+            f"{header.seen_bytes}-byte seen, but the layers fit exactly after a {other}-byte "
+            "one: the version in the header does not match the writer"]
+
+
+def _classes_cause(report: WeightsReport, delta: int) -> list[str]:
+    """Does a different ``classes`` in every detection head account for ``delta`` floats?"""
+    per_class, classes = 0, set()
+    layers = report.layers
+    for position, lay in enumerate(layers):
+        if lay.type.lower() not in _HEADS or position == 0:
+            continue
+        anchors, head_classes = _head_shape(lay)
+        per_filter = _per_filter(layers[position - 1])
+        if anchors is None or per_filter is None:
+            return []
+        per_class += anchors * per_filter
+        classes.add(head_classes)
+    if not per_class or len(classes) != 1 or delta % per_class:
+        return []
+    (current,) = classes
+    fitted = current + delta // per_class
+    if fitted < 1:
+        return []
+    return [f"the file fits classes={fitted} in every detection head (this cfg has "
+            f"classes={current}): the cfg was edited for a different dataset, or the file was "
+            "trained for another one"]
+
+
+def _filters_cause(report: WeightsReport, delta: int) -> list[str]:
+    """Does a different filter/output count of the last layer with weights account for it?"""
+    loaded = [lay for lay in report.layers if lay.loaded_floats]
+    if not loaded:
+        return []
+    last = loaded[-1]
+    per_filter = _per_filter(last)
+    count = _filters(last)
+    if per_filter is None or count is None or delta % per_filter:
+        return []
+    fitted = count + delta // per_filter
+    if fitted < 1:
+        return []
+    key = "filters" if last.type == "convolutional" else "output"
+    return [f"the file fits {key}={fitted} in layer {last.index} (line {last.line}; the cfg has "
+            f"{key}={count}), the last layer with weights: a classifier trained for "
+            "another number of classes?"]
+
+
+def _head_shape(lay: LayerLayout) -> tuple[int | None, int]:
+    values = lay.values
+    if values is None:
+        return None, 0
+    classes = values.int("classes")
+    if lay.type.lower() == "region":
+        return values.int("num"), classes
+    mask = values.list("mask")
+    return (len(mask) if mask else values.int("num")), classes
+
+
+def _filters(lay: LayerLayout) -> int | None:
+    values = lay.values
+    if values is None:
+        return None
+    if lay.type == "convolutional":
+        return values.int("filters")
+    if lay.type == "connected":
+        return values.int("output")
+    return None
+
+
+def _per_filter(lay: LayerLayout) -> int | None:
+    """Floats per output filter, for convolutional and connected layers without numload."""
+    count = _filters(lay)
+    if not count or not lay.loaded_floats or lay.loaded_floats % count or lay.notes:
+        return None
+    return lay.loaded_floats // count
+

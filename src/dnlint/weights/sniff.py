@@ -1,0 +1,95 @@
+"""Recognise files that are not Darknet weights at all, from their first bytes.
+
+A Darknet file starts with three small little-endian int32, so its first bytes are mostly zero:
+none of the signatures below can be a plausible Darknet header, and a text file cannot either.
+"""
+
+from __future__ import annotations
+
+SNIFF_BYTES = 1024
+
+# (prefix, what it is, what to do)
+_MAGIC: tuple[tuple[bytes, str, str], ...] = (
+    (b"version https://git-lfs", "a Git LFS pointer, not the weights",
+     "run 'git lfs pull' (or download the file itself)"),
+    (b"\x89HDF\r\n\x1a\n", "an HDF5 file (Keras .h5?)", "convert it to Darknet weights first"),
+    (b"\x93NUMPY", "a NumPy .npy array", "Darknet weights have no array header"),
+    (b"\x1f\x8b", "a gzip archive", "decompress it first"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract it first"),
+    (b"Rar!\x1a\x07", "a RAR archive", "extract it first"),
+    (b"BZh", "a bzip2 archive", "decompress it first"),
+    (b"\xfd7zXZ\x00", "an xz archive", "decompress it first"),
+    (b"\x28\xb5\x2f\xfd", "a zstd archive", "decompress it first"),
+    (b"%PDF", "a PDF document", "download the weights themselves"),
+)
+
+
+def identify(head: bytes) -> tuple[str, str] | None:
+    """(what the file is, what to do) when ``head`` is clearly not a Darknet header."""
+    for magic, what, hint in _MAGIC:
+        if head.startswith(magic):
+            return what, hint
+    found = _zip(head) or _pickle(head) or _onnx(head) or _safetensors(head) or _tflite(head)
+    return found or _text(head)
+
+
+def _zip(head: bytes) -> tuple[str, str] | None:
+    if not head.startswith(b"PK\x03\x04"):
+        return None
+    name_len = int.from_bytes(head[26:28], "little")
+    name = head[30 : 30 + name_len]
+    if name.endswith(b".pkl") or b"/data/" in name or b"archive/" in name:
+        return "a PyTorch checkpoint (zip archive)", "export it to Darknet weights first"
+    return "a zip archive", "extract it first"
+
+
+def _pickle(head: bytes) -> tuple[str, str] | None:
+    # torch.save's legacy format and plain pickles start with PROTO (0x80) and a version 2..5.
+    if len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5:
+        return "a Python pickle (a legacy PyTorch checkpoint?)", "export it to Darknet weights"
+    return None
+
+
+def _onnx(head: bytes) -> tuple[str, str] | None:
+    # ModelProto: field 1 ir_version (varint, tag 0x08), then producer_name (tag 0x12) or
+    # similar. A Darknet header never starts with 0x08 followed by a small version and 0x12/0x1a.
+    if len(head) >= 4 and head[0] == 0x08 and head[1] < 0x20 and head[2] in (0x12, 0x1A, 0x3A):
+        return "an ONNX model", "convert it to Darknet weights first"
+    return None
+
+
+def _safetensors(head: bytes) -> tuple[str, str] | None:
+    if len(head) >= 10 and head[8:10] == b'{"':
+        return "a safetensors file", "convert it to Darknet weights first"
+    return None
+
+
+def _tflite(head: bytes) -> tuple[str, str] | None:
+    if head[4:8] == b"TFL3":
+        return "a TensorFlow Lite model", "convert it to Darknet weights first"
+    return None
+
+
+def _text(head: bytes) -> tuple[str, str] | None:
+    sample = head[:SNIFF_BYTES]
+    if len(sample) < 12 or b"\x00" in sample:
+        return None
+    try:
+        text = sample.decode("utf-8")
+    except UnicodeDecodeError:
+        # a multi-byte character cut at the end of the sample is still text
+        try:
+            text = sample[:-3].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if not all(ch.isprintable() or ch in "\r\n\t" for ch in text):
+        return None
+    lowered = text.lstrip().lower()
+    if lowered.startswith(("<!doctype html", "<html", "<?xml", "<head")) or "<html" in lowered:
+        return ("an HTML page (a login or download page saved instead of the file?)",
+                "download the file itself, e.g. with the direct link")
+    if lowered.startswith("[net]") or lowered.startswith("[network]") or "\n[net]" in lowered:
+        return "a Darknet .cfg file, not weights", "pass it with --cfg"
+    if lowered.startswith("{") or lowered.startswith("["):
+        return "a JSON or text file", "download the weights themselves"
+    return "a text file", "download the weights themselves"
