@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dnlint.dialects import ALL
+from dnlint.dialects import ALL, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import Block, LayerContext, LayerType
 from dnlint.schema import (
@@ -229,5 +229,116 @@ register(
         OPTIONS,
         build,
         doc="2-D convolution",
+    )
+)
+
+
+# --- [deconvolutional] (pj only) and [local] --------------------------------------------------
+
+DECONV_OPTIONS = (
+    Int("filters", 1, min=1, doc="number of output channels"),
+    Int("size", 1, min=1, doc="kernel size"),
+    Int("stride", 1, min=1),
+    Activation("logistic"),
+    Int("batch_normalize", 0),
+    Int("pad", 0, doc="non-zero: padding = size/2"),
+    Int("padding", 0, min=0),
+    *GENERIC_LAYER_OPTIONS,
+)
+
+
+def build_deconvolutional(ctx: LayerContext) -> None:
+    """[pj] parse_deconvolutional + make_deconvolutional_layer: (w-1)*stride + size - 2*pad."""
+    v = ctx.v
+    filters, size, stride = v.int("filters"), v.int("size"), v.int("stride")
+    pad = size // 2 if v.int("pad") else v.int("padding")
+    ctx.describe(filters=filters, size=size, stride=stride)
+    if not ctx.need_image():
+        return
+    if size % 2 == 0 and v.int("pad"):
+        ctx.report(
+            "DN310",
+            f"even size={size} with pad=1 pads {size // 2} on each side: the output is "
+            f"(h-1)*{stride} instead of h*{stride}",
+            "size",
+        )
+    out_w = (ctx.w - 1) * stride + size - 2 * pad
+    out_h = (ctx.h - 1) * stride + size - 2 * pad
+    if out_w < 1 or out_h < 1:
+        ctx.report("DN307", f"the output is {out_w}x{out_h} ((w-1)*{stride} + {size} - 2*{pad})",
+                   "padding" if v.given("padding") else "size")
+        ctx.layer.broken = True
+    ctx.output(out_w, out_h, filters)
+    bn = bool(v.int("batch_normalize"))
+    ctx.weights(*conv_record(ctx.c, filters, size, 1, bn))
+    if not v.int("dontload"):
+        ctx.report(
+            "DN331",
+            "the original Darknet cannot load weights into a [deconvolutional] layer: "
+            "load_convolutional_weights divides by its groups, which is 0 (SIGFPE)",
+            hint="add dontload=1 to train it from scratch, or load no weights",
+        )
+
+
+LOCAL_OPTIONS = (
+    Int("filters", 1, min=1, doc="number of output channels"),
+    Int("size", 1, min=1, doc="kernel size"),
+    Int("stride", 1, min=1),
+    Int("pad", 0, min=0, doc="padding amount; the shape treats it as a flag"),
+    Activation("logistic"),
+    *GENERIC_LAYER_OPTIONS,
+)
+
+
+def build_local(ctx: LayerContext) -> None:
+    """parse_local + make_local_layer: unshared weights for every output location."""
+    v = ctx.v
+    filters, size, stride, pad = v.int("filters"), v.int("size"), v.int("stride"), v.int("pad")
+    ctx.describe(filters=filters, size=size, stride=stride)
+    if not ctx.need_image():
+        return
+    if pad and size != 2 * pad + 1:
+        ctx.report(
+            "DN330",
+            f"pad={pad} with size={size}: local_out_height treats pad as 1 pixel of shrink, the "
+            f"computation pads {pad} pixels, so the declared and computed shapes disagree",
+            "pad",
+        )
+    shrink = 1 if pad else size  # local_out_height/local_out_width
+    out_w = _local_out(ctx, ctx.w, shrink, stride, "width")
+    out_h = _local_out(ctx, ctx.h, shrink, stride, "height")
+    ctx.output(out_w, out_h, filters)
+    locations = out_w * out_h
+    ctx.weights(
+        Block("biases", locations * filters),
+        Block("weights", ctx.c * filters * size * size * locations),
+    )
+
+
+def _local_out(ctx: LayerContext, extent: int, shrink: int, stride: int, axis: str) -> int:
+    out = ctx.div(extent - shrink, stride, f"the {axis} stride", "stride") + 1 if stride else 0
+    if extent - shrink < 0 or out < 1:
+        ctx.report("DN307", f"output {axis} is {out}: the input is too small for size "
+                   f"{ctx.v.int('size')}", "size")
+        ctx.layer.broken = True
+    return out
+
+
+register(
+    LayerType(
+        "deconvolutional",
+        {Dialect.PJ: ("deconv", "deconvolutional")},
+        DECONV_OPTIONS,
+        build_deconvolutional,
+        doc="transposed 2-D convolution",
+    )
+)
+register(
+    LayerType(
+        "local",
+        {Dialect.PJ: ("local",), Dialect.AB: ("local",)},
+        LOCAL_OPTIONS,
+        build_local,
+        doc="locally connected (unshared) convolution",
     )
 )

@@ -1,1 +1,158 @@
-"""Layer types: route (to be declared)."""
+"""``[route]``: parse_route + make_route_layer of both forks (ab: groups/group_id)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import AB_AND_HANK, ALL, Dialect
+from dnlint.layers import register
+from dnlint.layers.base import Layer, LayerContext, LayerType, cdiv
+from dnlint.reader import CfgDocument
+from dnlint.schema import GENERIC_LAYER_OPTIONS, Int, Ref
+
+if TYPE_CHECKING:
+    from dnlint.network import Network
+
+OPTIONS = (
+    Ref("layers", many=True, required=True, doc="layers to concatenate (negative = relative)"),
+    Int("groups", 1, only=AB_AND_HANK, doc="split each input into this many channel groups"),
+    Int("group_id", 0, only=AB_AND_HANK, doc="which channel group to take"),
+    Int("stream", -1, only=AB_AND_HANK),
+    Int("wait_stream", -1, only=AB_AND_HANK),
+    *GENERIC_LAYER_OPTIONS,
+)
+
+# Layer types that read only the flat ``inputs`` and so accept a 0x0x0 route (§4.0).
+FLAT_TYPES = frozenset({
+    "connected", "softmax", "cost", "dropout", "active", "logxent", "l2norm", "empty", "rnn",
+    "gru", "lstm", "detection", "contrastive",
+})
+
+
+def reference(ctx: LayerContext, raw: int, key: str) -> Layer | None:
+    """The layer a reference reads, or ``None`` for Darknet's all-zero (or undefined) layer.
+
+    Also S28: [ab] an antialiased layer hands its unblurred shape to references."""
+    target = ctx.resolve(raw, key)
+    if target is None:
+        ctx.layer.broken = True
+        return None
+    layer = ctx.target(target)
+    if layer.next_shape is not None:
+        w, h = layer.output[:2]
+        nw, nh = layer.next_shape[:2]
+        ctx.report(
+            "DN329",
+            f"{key} reads layer {target} ({layer.type}, antialiasing): Darknet gives this layer "
+            f"its unblurred {w}x{h} shape, but the buffer holds the blurred {nw}x{nh} data",
+            key,
+        )
+    return layer
+
+
+def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
+    if layer is None:
+        return (0, 0, 0, 0)
+    return (*layer.output, layer.outputs)
+
+
+def build(ctx: LayerContext) -> None:
+    v = ctx.v
+    refs = v.list("layers")
+    if not refs:
+        ctx.layer.broken = True  # DN211 already reported: [pj] segfaults, [ab] stops
+        return
+    sources = [(raw, reference(ctx, int(raw), "layers")) for raw in refs]
+    shapes = [shape_of(layer) for _, layer in sources]
+    groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
+    ctx.describe(layers=[layer.index if layer else raw for raw, layer in sources])
+    out_w, out_h, out_c = _concat(ctx, sources, shapes)
+    outputs = sum(s[3] for s in shapes)
+    if groups != 1:
+        _check_groups(ctx, groups, group_id, shapes)
+        outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
+        out_c = cdiv(out_c, groups) if groups else 0
+        ctx.describe(groups=groups, group_id=group_id)
+    ctx.output(out_w, out_h, out_c, outputs=outputs)
+
+
+def _concat(
+    ctx: LayerContext,
+    sources: list[tuple[int, Layer | None]],
+    shapes: list[tuple[int, int, int, int]],
+) -> tuple[int, int, int]:
+    """parse_route: the first layer's w/h; channels add up while w/h match; a mismatch zeroes
+    all three, and a later matching layer still adds its channels (Darknet's quirk)."""
+    first_w, first_h, out_c = shapes[0][:3]
+    out_w, out_h = first_w, first_h
+    for (raw, _layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
+        if (w, h) == (first_w, first_h):
+            out_c += c
+            continue
+        out_w = out_h = out_c = 0
+        ctx.layer.info.setdefault("mismatch", []).append((raw, (first_w, first_h), (w, h)))
+    return out_w, out_h, out_c
+
+
+def _check_groups(
+    ctx: LayerContext, groups: int, group_id: int, shapes: list[tuple[int, int, int, int]]
+) -> None:
+    """S2: [ab] groups split every input's channels; group_id picks one slice."""
+    if groups < 0:
+        ctx.report("DN316", f"groups={groups} is negative: the route's sizes become negative",
+                   "groups")
+        ctx.layer.broken = True
+        return
+    if groups and not 0 <= group_id < groups:
+        ctx.report(
+            "DN316",
+            f"group_id={group_id} is outside 0..{groups - 1}: Darknet copies a channel slice that "
+            "does not exist (out-of-bounds reads)",
+            "group_id",
+        )
+        ctx.layer.broken = True
+    uneven = sorted({c for _, _, c, _ in shapes if groups and c % groups})
+    if uneven:
+        ctx.report(
+            "DN316",
+            f"groups={groups} does not divide the input channels {', '.join(map(str, uneven))}: "
+            "Darknet floors each slice and the route mixes channels of different groups",
+            "groups",
+        )
+
+
+def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """S1: a route over mismatched sizes is 0x0x0 with non-zero outputs; only a flat consumer
+    (connected, softmax, ...) can use it, anything else is an error."""
+    layers = network.layers
+    for layer in layers:
+        mismatch = layer.info.get("mismatch")
+        if not mismatch or layer.values is None:
+            continue
+        after = layers[layer.index + 1] if layer.index + 1 < len(layers) else None
+        flat = after is None or after.type in FLAT_TYPES
+        raw, (fw, fh), (w, h) = mismatch[0]
+        line, column = layer.values.line_of("layers")
+        consumer = f"the next layer ({after.type})" if after else "nothing"
+        sink.report(
+            "DN315",
+            line,
+            column,
+            f"layers={raw} is {w}x{h} but the first layer is {fw}x{fh}: Darknet makes this route "
+            f"0x0x0 (outputs {layer.outputs}); {consumer} "
+            + ("reads it as a flat vector" if flat else "then sees no image"),
+            "resize (upsample, maxpool, stride) the inputs to the same width and height",
+            None if not flat else Severity.WARNING,
+        )
+
+
+register(
+    LayerType(
+        "route",
+        {d: ("route",) for d in ALL},
+        OPTIONS,
+        build,
+        doc="concatenate layers along channels",
+    )
+)

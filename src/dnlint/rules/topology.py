@@ -69,6 +69,105 @@ rule("DN314", "deform-options", E,
      bad="[convolutional]\nsize=3\nsway=1\nrotate=1", good="[convolutional]\nsize=3\nsway=1",
      reference="S35")
 
+# --- spatial and structural layer types (DN315-DN331) ---------------------------------------
+rule("DN315", "route-size-mismatch", E,
+     summary="A [route] joins layers whose widths or heights differ.",
+     darknet="parse_route sets the route's out_w, out_h and out_c to 0 but keeps outputs as the "
+             "sum: image layers after it stop or misread; only flat layers can use it.",
+     bad="[route]\nlayers=-1,8   # 13x13 and 26x26", good="[upsample]\nstride=2\n\n"
+     "[route]\nlayers=-1,8   # 26x26 and 26x26", reference="S1")
+rule("DN316", "route-groups", E,
+     summary="[route] groups/group_id that do not split the inputs cleanly (AlexeyAB's).",
+     darknet="groups=0 divides by zero; group_id outside [0, groups) reads a slice that does not "
+             "exist; channels not divisible by groups are floored.",
+     bad="[route]\nlayers=-1\ngroups=2\ngroup_id=2", good="[route]\nlayers=-1\ngroups=2\n"
+     "group_id=1", reference="S2")
+rule("DN317", "shortcut-ratio", E,
+     summary="An original-Darknet [shortcut] whose from-layer is not an integer scale of its "
+             "input.",
+     darknet="shortcut_cpu asserts W1/W2 = H1/H2 and W2/W1 = H2/H1 (C division) at the first "
+             "forward pass; a zero side divides by zero.",
+     bad="[shortcut]\nfrom=-3   # 13x13 onto 26x13", good="[shortcut]\nfrom=-3   # 26x26 onto "
+     "13x13", reference="S11")
+rule("DN318", "shortcut-size-mismatch", E,
+     summary="A [shortcut] from-layer with another width or height (AlexeyAB's, hank-ai's).",
+     darknet="parse_shortcut asserts equal w and h: Makefile builds abort, release builds add "
+             "flat-indexed garbage. The original Darknet's ResNet cfgs fail this way.",
+     bad="[shortcut]\nfrom=-3   # across a stride-2 conv", good="[shortcut]\nfrom=-3   # same w, h",
+     reference="S12")
+rule("DN319", "shortcut-channel-mismatch", W,
+     summary="A [shortcut] adds a layer with a different channel count.",
+     darknet="Accepted: the element-wise sum runs over the smaller tensor, the extra channels "
+             "pass through unchanged.",
+     bad="[shortcut]\nfrom=-3   # 64 channels onto 128",
+     good="[shortcut]\nfrom=-3   # 128 onto 128",
+     reference="S12")
+rule("DN320", "shortcut-weights-normalization", E,
+     summary="weights_type is set but weights_normalization is missing or none (AlexeyAB's).",
+     darknet="parse_shortcut's check accepts only relu, avg_relu or softmax once weights_type is "
+             "not none, so even the default stops with 'Incorrect weights_normalization'.",
+     bad="[shortcut]\nfrom=-3\nweights_type=per_feature",
+     good="[shortcut]\nfrom=-3\nweights_type=per_feature\nweights_normalization=softmax",
+     reference="S13")
+rule("DN321", "scale-shape-mismatch", E,
+     summary="[scale_channels] or [sam] shapes that its asserts reject.",
+     darknet="make_scale_channels_layer/make_sam_layer only assert the shapes: Makefile builds "
+             "abort, release builds read out of bounds.",
+     bad="[scale_channels]\nfrom=-3   # input 13x13x64, not 1x1", good="[avgpool]\n\n"
+     "[scale_channels]\nfrom=-3", reference="S14")
+rule("DN322", "unsupported-activation", W,
+     summary="swish or mish in [scale_channels] or [sam].",
+     darknet="AlexeyAB's Darknet prints that the layer does not support it and runs without the "
+             "buffers these activations need; hank-ai's stops.",
+     bad="[sam]\nfrom=-2\nactivation=mish", good="[sam]\nfrom=-2\nactivation=logistic",
+     reference="§4.11")
+rule("DN323", "softmax-groups", E,
+     summary="[softmax] groups that do not divide its inputs.",
+     darknet="make_softmax_layer asserts inputs % groups == 0 (groups=0: SIGFPE).",
+     bad="[softmax]\ngroups=3   # 1000 inputs", good="[softmax]\ngroups=1", reference="S20")
+rule("DN324", "pass-through-first", E,
+     summary="[dropout] or [empty] as the first layer.",
+     darknet="These layers reuse the previous layer's buffers: as layer 0 they read layer -1 "
+             "(undefined behaviour, a crash at the first forward pass).",
+     bad="[net]\n...\n[dropout]", good="[net]\n...\n[convolutional]\n...\n[dropout]",
+     reference="S21")
+rule("DN325", "dropout-probability", E,
+     summary="A [dropout] probability outside [0, 1).",
+     darknet="scale = 1/(1 - probability): infinite at 1, negative or meaningless outside.",
+     bad="[dropout]\nprobability=1", good="[dropout]\nprobability=.5", reference="S22")
+rule("DN326", "dropblock-needs-image", E,
+     summary="dropblock on a flat (or zero-sized) input (AlexeyAB's).",
+     darknet="make_dropout_layer stops with 'DropBlock - there must be positive values'.",
+     bad="[connected]\noutput=10\n\n[dropout]\ndropblock=1",
+     good="[convolutional]\nfilters=8\n\n[dropout]\ndropblock=1", reference="S34")
+rule("DN327", "crop-too-large", E,
+     summary="A [crop] larger than its input.",
+     darknet="Nothing checks it: the crop offsets go negative and the layer reads out of "
+             "bounds.",
+     bad="[crop]\ncrop_width=300   # on 256 wide", good="[crop]\ncrop_width=224", reference="S23")
+rule("DN328", "stride-not-divisible", W,
+     summary="[reorg]/[reorg3d] or a down-sampling [upsample] on sizes the stride does not divide.",
+     darknet="The output size is floored silently; the leftover rows and columns are dropped "
+             "(or, reversed, channels are lost).",
+     bad="[reorg]\nstride=2   # on 13x13", good="[reorg]\nstride=2   # on 26x26", reference="S24")
+rule("DN329", "reference-to-antialiased", E,
+     summary="A reference to a layer with antialiasing (AlexeyAB's).",
+     darknet="The referenced layer's out_w/out_h/outputs are the unblurred ones, but its buffer "
+             "holds the blurred, strided data: the referencing layer misreads it.",
+     bad="[convolutional]\nstride=2\nantialiasing=1\n...\n[route]\nlayers=-2",
+     good="[convolutional]\nstride=2\n...\n[route]\nlayers=-2", reference="S28")
+rule("DN330", "local-pad-mismatch", E,
+     summary="[local] with pad != 0 and size != 2*pad + 1.",
+     darknet="The shape uses pad only as a flag (one pixel), the computation uses it as the "
+             "padding amount: declared and computed shapes disagree.",
+     bad="[local]\nsize=3\npad=2", good="[local]\nsize=3\npad=1", reference="S10")
+rule("DN331", "deconv-unloadable", W,
+     summary="[deconvolutional] in the original Darknet cannot load weights.",
+     darknet="load_convolutional_weights divides the channels by the layer's groups, which "
+             "deconvolutional layers leave at 0: SIGFPE when loading any .weights file.",
+     bad="[deconvolutional]\nfilters=64", good="[deconvolutional]\nfilters=64\ndontload=1",
+     reference="W1")
+
 # --- recurrent layers and the remaining types (DN370-DN399) ---------------------------------
 rule("DN370", "crnn-transposed", W,
      summary="[crnn] on a non-square input in the original Darknet.",
