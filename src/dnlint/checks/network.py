@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
+from dnlint.layers.route import check_route_sizes
 from dnlint.reader import CfgDocument
 
 if TYPE_CHECKING:
@@ -51,4 +52,5 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
 NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...] = (
     check_has_layers,
     check_avg_outputs,
+    check_route_sizes,
 )

@@ -86,12 +86,14 @@ def _concat(
     all three, and a later matching layer still adds its channels (Darknet's quirk)."""
     first_w, first_h, out_c = shapes[0][:3]
     out_w, out_h = first_w, first_h
-    for (raw, _layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
+    valid = sources[0][1] is not None
+    for (raw, layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
         if (w, h) == (first_w, first_h):
             out_c += c
             continue
         out_w = out_h = out_c = 0
-        ctx.layer.info.setdefault("mismatch", []).append((raw, (first_w, first_h), (w, h)))
+        if valid and layer is not None:  # a bad reference is reported as DN302 already
+            ctx.layer.info.setdefault("mismatch", []).append((raw, (first_w, first_h), (w, h)))
     return out_w, out_h, out_c
 
 
