@@ -42,6 +42,8 @@ EXPECTED: dict[str, tuple[Dialect | None, list[tuple[str, int | None]]]] = {
         HANK,
         [("DN027", 1), ("DN106", 1), ("DN313", 1), ("DN306", 3)],
     ),
+    # a missing comma: Darknet reads one step 400800, which is after max_batches
+    "DN028-glued-numbers.cfg": (AB, [("DN110", 4), ("DN028", 4)]),
     "DN101-subdivisions-zero.cfg": (AB, [("DN101", 3)]),
     "DN102-subdivisions-over-batch.cfg": (PJ, [("DN102", 3)]),
     "DN103-batch-not-divisible.cfg": (AB, [("DN103", 3)]),

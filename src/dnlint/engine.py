@@ -122,7 +122,18 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
     display = "<stdin>" if item.kind == "stdin" else item.path
     if len(data) > MAX_CFG_BYTES:
         return _too_large(display)
-    return lint_cfg_bytes(data, display, options.dialect)
+    try:
+        return lint_cfg_bytes(data, display, options.dialect)
+    except RecursionError:
+        return _failed(display, "the file nests too deeply to analyse")
+    except Exception as exc:  # a bug in dnlint must not hide the other files' results
+        return _failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+def _failed(path: str, message: str) -> FileResult:
+    diagnostic = Diagnostic(None, None, "DN000", Severity.ERROR,
+                            message + "; please report it with the file", None, path)
+    return FileResult(path, None, "", [diagnostic])
 
 
 def _too_large(path: str) -> FileResult:

@@ -350,6 +350,20 @@ class _Lexer:
         self.sections[-1].options.append(option)
 
 
+    def _glued_numbers(self, part: str, gap: int, number: int, column: int) -> None:
+        left = part[:gap].rstrip(" \t").split(",")[-1].split()[-1]
+        right = part[gap:].lstrip(" \t").split(",")[0].split()[0]
+        self.findings.append(
+            LexFinding(
+                "DN028",
+                number,
+                column,
+                f"'{left} {right}': Darknet deletes the space and reads the single number "
+                f"'{left}{right}' (a missing comma?)",
+                f"write '{left},{right}' if these are two numbers",
+            )
+        )
+
     def _check_whitespace(self, text: str, raw_eq: int, number: int) -> None:
         """L4: Darknet's strip() deletes whitespace anywhere, gluing the pieces together."""
         key_part = text[:raw_eq] if raw_eq >= 0 else text
@@ -361,6 +375,9 @@ class _Lexer:
             gap = _inner_gap(part)
             if gap >= 0:
                 glued = part.translate(_STRIPPED)
+                if _joins_numbers(part, gap):
+                    self._glued_numbers(part, gap, number, offset + gap + 1)
+                    return
                 self.findings.append(
                     LexFinding(
                         "DN010",
@@ -373,6 +390,12 @@ class _Lexer:
                     )
                 )
                 return
+
+
+def _joins_numbers(part: str, gap: int) -> bool:
+    before = part[:gap].rstrip(" \t")[-1:]
+    after = part[gap:].lstrip(" \t")[:1]
+    return before.isdigit() and (after.isdigit() or after in "-.")
 
 
 def _value_column(text: str, raw_eq: int) -> int:

@@ -124,9 +124,6 @@ def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
             _report(values, sink, "DN110", "steps",
                     f"steps must increase: {after} follows {before}")
             return
-    if steps and steps[0] <= 0:
-        _report(values, sink, "DN110", "steps", f"step {steps[0]} is not positive")
-        return
     max_batches = values.int("max_batches")
     if steps and max_batches and steps[-1] > max_batches:
         _report(values, sink, "DN110", "steps",

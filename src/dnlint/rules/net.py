@@ -53,7 +53,7 @@ rule("DN109", "steps-scales-count", E,
      bad="[net]\npolicy=steps\nsteps=400,800\nscales=.1",
      good="[net]\npolicy=steps\nsteps=400,800\nscales=.1,.1", reference="N7, N8, N9")
 rule("DN110", "steps-order", W,
-     summary="steps are not positive and increasing, or lie after max_batches.",
+     summary="steps do not increase, or lie after max_batches.",
      darknet="Accepted silently; a step that is never reached or comes out of order does "
              "nothing.",
      bad="[net]\nmax_batches=500\npolicy=steps\nsteps=800,400\nscales=.1,.1",

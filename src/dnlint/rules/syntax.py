@@ -2,6 +2,10 @@
 
 from dnlint.rules import E, I, W, rule
 
+rule("DN000", "internal-error", E,
+     summary="dnlint itself failed on this file.",
+     darknet="Not a Darknet behaviour: a bug in dnlint. The other files are still checked.",
+     bad="(any file that triggers the bug)", good="(report the file to the dnlint maintainers)")
 rule("DN001", "empty-file", E,
      summary="The file is empty or holds only whitespace.",
      darknet="read_cfg returns no sections and parse_network_cfg stops with 'Config file has no "
@@ -143,3 +147,9 @@ rule("DN027", "hank-empty-net", E,
      bad="[net]\n[convolutional]\nfilters=16",
      good="[net]\nwidth=416\nheight=416\nchannels=3\n[convolutional]\nfilters=16",
      reference="L16")
+rule("DN028", "glued-numbers", E,
+     summary="Two numbers separated only by whitespace.",
+     darknet="strip() deletes the whitespace, so '61,45 61,45' reads as 61, 4561, 45: one "
+             "number instead of two, and every later list item shifts.",
+     bad="[yolo]\nanchors = 10,13, 16,30 33,23", good="[yolo]\nanchors = 10,13, 16,30, 33,23",
+     reference="L4")
