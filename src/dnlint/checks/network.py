@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from dnlint.checks.heads import check_classes_agree, check_input_multiple_of_32, check_masks
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.layers.route import check_route_sizes
@@ -53,4 +54,7 @@ NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...
     check_has_layers,
     check_avg_outputs,
     check_route_sizes,
+    check_classes_agree,
+    check_masks,
+    check_input_multiple_of_32,
 )

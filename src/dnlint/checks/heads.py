@@ -1,0 +1,134 @@
+"""Checks across the detection heads of one network (§6.4 S31, S32; anchors shared by masks)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
+from dnlint.layers.base import Layer
+from dnlint.reader import CfgDocument
+
+if TYPE_CHECKING:
+    from dnlint.network import Network
+
+# Layer types that predict boxes (their info carries classes, num, and for yolo kinds the mask).
+HEAD_TYPES = ("yolo", "gaussian_yolo", "region", "detection")
+MASKED_TYPES = ("yolo", "gaussian_yolo")
+
+
+def heads(network: Network) -> list[Layer]:
+    return [layer for layer in network.layers if layer.type in HEAD_TYPES and "head" in layer.info]
+
+
+def line_of(layer: Layer, key: str) -> tuple[int, int]:
+    if layer.values is None:
+        return layer.line, 1
+    return layer.values.line_of(key)
+
+
+def describe(layer: Layer) -> str:
+    return f"the [{layer.section_name}] at line {layer.line}"
+
+
+def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """S32: one network predicts one label set; AlexeyAB's detector stops otherwise."""
+    found = heads(network)
+    if not found:
+        return
+    first = found[0]
+    classes = first.info["classes"]
+    for layer in found[1:]:
+        if layer.info["classes"] != classes:
+            line, column = line_of(layer, "classes")
+            sink.report(
+                "DN408",
+                line,
+                column,
+                f"classes={layer.info['classes']} here but classes={classes} in "
+                f"{describe(first)}: every head of a network must predict the same classes",
+                f"set classes={classes}, and the filters of the layer before to match",
+            )
+
+
+def check_masks(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """Anchors predicted by two heads, or by none (the shipped yolov4-tiny.cfg has both)."""
+    groups: dict[int, list[Layer]] = {}
+    for layer in heads(network):
+        if layer.type in MASKED_TYPES:
+            groups.setdefault(layer.info["num"], []).append(layer)
+    for num, members in groups.items():
+        _check_group(num, members, sink)
+
+
+def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
+    """Heads with the same num index one anchor list (each head carries its own copy)."""
+    owner: dict[int, Layer] = {}
+    for layer in members:
+        shared = sorted({m for m in layer.info["mask"] if m in owner and owner[m] is not layer})
+        if shared:
+            line, column = line_of(layer, "mask")
+            others = sorted({owner[m].line for m in shared})
+            sink.report(
+                "DN409",
+                line,
+                column,
+                f"anchor{'s' if len(shared) > 1 else ''} {', '.join(map(str, shared))} "
+                f"{'are' if len(shared) > 1 else 'is'} also in the mask of the head at line"
+                f"{'s' if len(others) > 1 else ''} {', '.join(map(str, others))}: both heads "
+                "predict boxes for it",
+            )
+        for m in layer.info["mask"]:
+            owner.setdefault(m, layer)
+    unused = [i for i in range(num) if i not in owner]
+    if unused:
+        first = members[0]
+        anchors = first.info["anchors"]
+        line, column = line_of(first, "anchors")
+        pairs = ", ".join(f"{i} ({anchors[2 * i]:g},{anchors[2 * i + 1]:g})" for i in unused)
+        sink.report(
+            "DN410",
+            line,
+            column,
+            f"anchor{'s' if len(unused) > 1 else ''} {pairs} of num={num} "
+            f"{'are' if len(unused) > 1 else 'is'} in no head's mask: never predicted",
+            "give every anchor to exactly one head, or remove it and lower num",
+        )
+
+
+def check_input_multiple_of_32(
+    network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
+) -> None:
+    """S31: end of parse_network_cfg_custom ([ab] warning) and hank-ai's stricter rule."""
+    if dialect is Dialect.PJ or not network.layers:
+        return
+    last = network.layers[-1].type
+    watched = ("yolo", "region") if dialect is Dialect.HANK else ("yolo", "region", "detection")
+    if last not in watched:
+        return
+    width, height = network.net.width, network.net.height
+    key = "width" if width % 32 or width < 32 else "height"
+    if dialect is Dialect.HANK:
+        if width % 32 == 0 and height % 32 == 0 and width >= 32 and height >= 32:
+            return
+        consequence = "hank-ai's Darknet stops with an error (it also needs at least 32)"
+        severity: Severity | None = Severity.ERROR
+    else:
+        if width % 32 == 0 and height % 32 == 0:
+            return
+        consequence = "AlexeyAB's Darknet warns; the head's grid does not cover the image evenly"
+        severity = None
+    line, column = network.net_values.line_of(key)
+    sink.report(
+        "DN411",
+        line,
+        column,
+        f"width={width} and height={height} for a network that ends in [{last}]: both must be "
+        f"multiples of 32; {consequence}",
+        f"use width={_round32(width)} and height={_round32(height)}",
+        severity,
+    )
+
+
+def _round32(value: int) -> int:
+    return max(32, (value + 16) // 32 * 32)
