@@ -1,0 +1,166 @@
+"""``--data obj.data``: the .data file's ``classes`` and its names file against every head.
+
+Darknet reads the .data file with the cfg reader (read_data_cfg: whitespace removed, first
+occurrence of a key wins) and the names file with get_labels: one name per line, blank lines
+included. The detector resolves ``names`` against the working directory; dnlint also tries the
+.data file's own directory, where such files usually sit next to each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dnlint.checks.heads import heads, line_of
+from dnlint.diagnostics import Sink
+from dnlint.layers.base import Layer
+from dnlint.options import c_atoi
+
+if TYPE_CHECKING:
+    from dnlint.network import Network
+
+# Defaults of AlexeyAB's detector.c / the original's examples/detector.c
+DEFAULT_CLASSES = 20
+DEFAULT_NAMES = "data/names.list"
+_WHITESPACE = str.maketrans("", "", " \t\r\n")
+
+
+@dataclass(frozen=True)
+class DataFile:
+    path: Path
+    options: dict[str, tuple[str, int]]  # key -> (value, line)
+
+    def get(self, key: str) -> tuple[str, int] | None:
+        return self.options.get(key)
+
+
+def read_data_file(path: Path) -> DataFile:
+    """read_data_cfg: strip every whitespace character, skip comments, first key wins."""
+    options: dict[str, tuple[str, int]] = {}
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.translate(_WHITESPACE)
+        if not line or line[0] in "#;" or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        if key and value and key not in options:
+            options[key] = (value, number)
+    return DataFile(path, options)
+
+
+def count_names(path: Path) -> tuple[int, int]:
+    """(names, blank lines) as get_labels counts them: one per fgetl line."""
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    if not text:
+        return 0, 0
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    blank = sum(1 for line in lines if not line.strip())
+    return len(lines), blank
+
+
+def resolve_names(value: str, data_path: Path) -> Path | None:
+    """The names file relative to the working directory (Darknet's view), else to the .data."""
+    given = Path(value)
+    for candidate in (given, data_path.parent / given):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def check_data_file(network: Network, data_path: Path, sink: Sink) -> None:
+    """Compare ``classes=`` and the names file of ``data_path`` with every detection head."""
+    try:
+        data = read_data_file(data_path)
+    except OSError as exc:
+        sink.report("DN414", None, None, f"cannot read the data file {data_path}: {exc.strerror}")
+        return
+    classes = _data_classes(data, sink)
+    names = _names(data, sink)
+    found = heads(network)
+    for layer in found:
+        _compare_head(layer, data, classes, names, sink)
+    if not found and names is not None and names[0] != classes:
+        sink.report(
+            "DN413",
+            None,
+            None,
+            f"{names[1]} has {names[0]} names but {data.path.name} says classes={classes}",
+        )
+
+
+def _data_classes(data: DataFile, sink: Sink) -> int:
+    entry = data.get("classes")
+    if entry is None:
+        sink.report(
+            "DN414",
+            None,
+            None,
+            f"{data.path.name} has no classes=: Darknet's detector uses {DEFAULT_CLASSES}",
+            "add classes=<number of classes>",
+        )
+        return DEFAULT_CLASSES
+    return c_atoi(entry[0])
+
+
+def _names(data: DataFile, sink: Sink) -> tuple[int, Path] | None:
+    entry = data.get("names")
+    value = entry[0] if entry else DEFAULT_NAMES
+    where = f"{data.path.name} line {entry[1]}" if entry else f"the default of {data.path.name}"
+    path = resolve_names(value, data.path)
+    if path is None:
+        sink.report(
+            "DN414",
+            None,
+            None,
+            f"names file '{value}' ({where}) not found in the working directory nor next to "
+            f"{data.path.name}: Darknet stops with \"Couldn't open file\"",
+        )
+        return None
+    try:
+        count, blank = count_names(path)
+    except OSError as exc:
+        sink.report("DN414", None, None, f"cannot read the names file {path}: {exc.strerror}")
+        return None
+    if blank:
+        sink.report(
+            "DN413",
+            None,
+            None,
+            f"{path} has {blank} blank line{'s' if blank > 1 else ''}; get_labels counts "
+            f"each as a class name",
+            "remove blank lines from the names file",
+        )
+    return count, path
+
+
+def _compare_head(
+    layer: Layer,
+    data: DataFile,
+    classes: int,
+    names: tuple[int, Path] | None,
+    sink: Sink,
+) -> None:
+    head_classes = layer.info["classes"]
+    line, column = line_of(layer, "classes")
+    entry = data.get("classes")
+    source = f"{data.path.name} line {entry[1]}" if entry else f"{data.path.name} (default)"
+    if head_classes != classes:
+        sink.report(
+            "DN412",
+            line,
+            column,
+            f"classes={head_classes} here but classes={classes} in {source}",
+            "make the .data file, the names file and every head agree",
+        )
+    if names is not None and names[0] != head_classes:
+        sink.report(
+            "DN413",
+            line,
+            column,
+            f"classes={head_classes} here but {names[1]} has {names[0]} "
+            f"name{'s' if names[0] != 1 else ''}",
+            "one name per line, one line per class",
+        )
