@@ -8,7 +8,7 @@ from dnlint.dialects import Dialect
 from dnlint.layers import by_section, section_dialects
 from dnlint.net import NET_OPTIONS
 from dnlint.reader import CfgDocument
-from dnlint.schema import Kind
+from dnlint.schema import Kind, Opt
 
 # Where the two forks build different networks or files from the same text (§7 of the reference).
 _SENSITIVE = {
@@ -83,19 +83,29 @@ def _vote_option(
     layer_type = by_section(section, Dialect.AB) or by_section(section, Dialect.PJ)
     if layer_type is None:
         return
-    for spec in layer_type.options:
-        if spec.name != key:
-            continue
-        if Dialect.PJ in spec.dialects and Dialect.AB not in spec.dialects:
-            evidence[Dialect.PJ].append(f"'{key}' in [{section}]")
-        elif Dialect.AB in spec.dialects and Dialect.PJ not in spec.dialects:
-            evidence[Dialect.AB].append(f"'{key}' in [{section}]")
-        elif spec.kind is Kind.ENUM and value and spec.choices:
+    # an option may be declared once per dialect (e.g. shortcut 'from'): vote on the union
+    specs = [spec for spec in layer_type.options if spec.name == key]
+    readers = frozenset().union(*(spec.dialects for spec in specs)) if specs else frozenset()
+    if Dialect.PJ in readers and Dialect.AB not in readers:
+        evidence[Dialect.PJ].append(f"'{key}' in [{section}]")
+    elif Dialect.AB in readers and Dialect.PJ not in readers:
+        evidence[Dialect.AB].append(f"'{key}' in [{section}]")
+    elif value:
+        _vote_value(specs, key, value, evidence)
+
+
+def _vote_value(
+    specs: list[Opt], key: str, value: str, evidence: dict[Dialect, list[str]]
+) -> None:
+    for spec in specs:
+        if spec.kind is Kind.ENUM and spec.choices:
             in_pj = value in spec.choices.get(Dialect.PJ, ())
             in_ab = value in spec.choices.get(Dialect.AB, ())
             if in_ab and not in_pj:
                 evidence[Dialect.AB].append(f"{key}={value}")
-        return
+            elif in_pj and not in_ab:
+                evidence[Dialect.PJ].append(f"{key}={value}")
+            return
 
 
 def _vote_net_option(key: str, evidence: dict[Dialect, list[str]]) -> None:
