@@ -13,6 +13,7 @@ from typing import TextIO
 import click
 
 from dnlint import __version__
+from dnlint.config import Config, ConfigError, ConfigFinder
 from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES, parse_dialect
 from dnlint.engine import (
@@ -23,8 +24,10 @@ from dnlint.engine import (
     collect_inputs,
     lint_input,
 )
+from dnlint.policy import Policy, apply_policy, selection_for
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 
 
 def _use_color(choice: str, stream: TextIO) -> bool:
@@ -60,15 +63,30 @@ def _list_rules(output_format: str) -> None:
         click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}")
 
 
-def run_paths(paths: tuple[str, ...], options: RunOptions) -> RunResult:
+def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder | None = None,
+              policy: Policy | None = None, dialect_given: bool = True) -> RunResult:
+    """Lint ``paths``; each file gets the dialect and selection of its nearest configuration."""
+    finder = finder if finder is not None else ConfigFinder(disabled=True)
+    policy = policy if policy is not None else Policy()
     run = RunResult()
     inputs = collect_inputs(paths, run.notes)
     for item in inputs:
         if item.kind == "weights":
             continue
-        run.files.append(lint_input(item, options))
+        config = finder.for_path(item.path)
+        run.files.append(lint_input(item, _options_for(options, config, dialect_given)))
     _attach_weights(run, inputs, options)
+    for result in run.files:
+        apply_policy(result, selection_for(result.path, policy, finder.for_path(result.path)))
     return run
+
+
+def _options_for(options: RunOptions, config: Config | None, dialect_given: bool) -> RunOptions:
+    if dialect_given or config is None or config.dialect is None:
+        return options
+    from dataclasses import replace
+
+    return replace(options, dialect=parse_dialect(config.dialect))
 
 
 def _attach_weights(run: RunResult, inputs: list[Input], options: RunOptions) -> None:
@@ -87,21 +105,78 @@ def _exit_status(run: RunResult, strict: bool, exit_zero: bool) -> int:
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
+def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
+    """``--select DN1,DN203 --select DN4`` -> ("DN1", "DN203", "DN4"); validated."""
+    if not values:
+        return None
+    from dnlint.config import selectors
+
+    try:
+        return selectors(",".join(values), "command line", flag)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc).removeprefix("command line: ")) from None
+
+
+def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
+    from dnlint.config import severity_overrides
+
+    table: dict[str, str] = {}
+    for value in values:
+        code, sep, level = value.partition("=")
+        if not sep:
+            raise click.UsageError(f"--severity-override wants CODE=LEVEL, not {value!r}")
+        table[code.strip()] = level.strip()
+    try:
+        return severity_overrides(table, "--severity-override")
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
+    if config_file and no_config:
+        raise click.UsageError("--config and --no-config exclude each other")
+    if config_file:
+        from pathlib import Path
+
+        from dnlint.config import load_config
+
+        if not os.path.isfile(config_file):
+            raise ConfigError(f"{config_file}: no such configuration file")
+        return ConfigFinder(explicit=load_config(Path(config_file)))
+    return ConfigFinder(disabled=no_config)
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=str)
-@click.option("--dialect", default="auto", show_default=True,
+@click.option("--dialect", default=None, metavar="NAME",
               type=click.Choice(sorted(ALIASES), case_sensitive=False),
-              help="Which Darknet reads the files: pjreddie (pj), alexeyab (ab), hank, or auto.")
+              help="Which Darknet reads the files: pjreddie (pj), alexeyab (ab), hank, or auto "
+                   "(the default, unless the configuration names one).")
 @click.option("--format", "output_format", default="text", show_default=True,
-              type=click.Choice(["text", "json"]), help="Output format.")
+              type=click.Choice(FORMATS), help="Output format.")
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of stdout.")
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Check only these rules: codes or prefixes, comma-separated (DN2,DN401).")
+@click.option("--extend-select", "extend_select", multiple=True, metavar="CODES",
+              help="Check these rules too, on top of --select or the configuration.")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+              help="Do not report these rules (codes or prefixes, comma-separated).")
+@click.option("--severity-override", "severity_override", multiple=True, metavar="CODE=LEVEL",
+              help="Report a rule (or prefix) as error, warning or info (repeatable).")
+@click.option("--config", "config_file", metavar="FILE",
+              help="Use this .dnlint.toml or pyproject.toml instead of searching for one.")
+@click.option("--no-config", is_flag=True, help="Ignore every configuration file.")
+@click.option("--disable-directives", is_flag=True,
+              help="Ignore '# dnlint:' suppression comments in the files.")
 @click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
               show_default=True, help="Colour the text output.")
 @click.option("--no-color", is_flag=True, help="Same as --color=never.")
 @click.option("--strict", is_flag=True, help="Warnings also make the exit status 1.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
 @click.option("--layers", "show_layers", is_flag=True, help="Print the layer table.")
+@click.option("--graph", "graph_file", metavar="FILE",
+              help="Write the layer graph: Graphviz DOT, or SVG for FILE.svg (needs 'dot').")
 @click.option("--weights", "weights", multiple=True, metavar="FILE",
               help="Check this .weights file against the cfg (repeatable).")
 @click.option("--cfg", "cfg", metavar="FILE", help="The cfg for weights given alone.")
@@ -110,20 +185,29 @@ def _exit_status(run: RunResult, strict: bool, exit_zero: bool) -> int:
               help="An obj.data file: check classes and the names file against every head.")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
 @click.option("--explain", metavar="CODE", help="Explain a rule and exit.")
-@click.option("--list-rules", is_flag=True, help="List every rule and exit.")
-@click.option("-v", "--verbose", is_flag=True, help="Say which dialect was chosen and why.")
+@click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Say which dialect was chosen and why, and which files were skipped.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.version_option(__version__, "--version", prog_name="dnlint")
 def main(
     paths: tuple[str, ...],
-    dialect: str,
+    dialect: str | None,
     output_format: str,
     output_file: str | None,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    severity_override: tuple[str, ...],
+    config_file: str | None,
+    no_config: bool,
+    disable_directives: bool,
     color: str,
     no_color: bool,
     strict: bool,
     exit_zero: bool,
     show_layers: bool,
+    graph_file: str | None,
     weights: tuple[str, ...],
     cfg: str | None,
     scan: bool,
@@ -147,15 +231,33 @@ def main(
         return
     if not paths and not weights:
         raise click.UsageError("no files given (try: dnlint model.cfg)")
-    options = RunOptions(parse_dialect(dialect), weights, cfg, scan, data, verbose)
+    policy = Policy(_selectors(select, "--select"), _selectors(extend_select, "--extend-select")
+                    or (), _selectors(ignore, "--ignore") or (), _overrides(severity_override),
+                    not disable_directives)
+    options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose)
     try:
-        run = run_paths(paths, options)
-    except InputError as exc:
+        run = run_paths(paths, options, _finder(config_file, no_config), policy,
+                        dialect_given=dialect is not None)
+    except (InputError, ConfigError) as exc:
         click.echo(f"dnlint: {exc}", err=True)
         sys.exit(EXIT_USAGE)
+    if graph_file:
+        _write_graph(run, graph_file)
     _write_report(run, output_format, output_file, color, no_color, verbose, quiet, show_layers,
                   statistics)
     sys.exit(_exit_status(run, strict, exit_zero))
+
+
+def _write_graph(run: RunResult, graph_file: str) -> None:
+    from dnlint.graph import write_graph
+
+    try:
+        note = write_graph(run, graph_file)
+    except OSError as exc:
+        click.echo(f"dnlint: {graph_file}: cannot write: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    if note:
+        click.echo(f"dnlint: {note}", err=True)
 
 
 def _write_report(run: RunResult, output_format: str, output_file: str | None, color: str,
@@ -171,5 +273,6 @@ def _write_report(run: RunResult, output_format: str, output_file: str | None, c
         with open(output_file, "w", encoding="utf-8") as handle:
             reporter(run, ReportContext(handle, False, quiet, verbose, show_layers, statistics))
         return
-    use_color = output_format == "text" and not no_color and _use_color(color, sys.stdout)
+    use_color = (output_format in ("text", "concise") and not no_color
+                 and _use_color(color, sys.stdout))
     reporter(run, ReportContext(sys.stdout, use_color, quiet, verbose, show_layers, statistics))

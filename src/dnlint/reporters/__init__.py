@@ -23,13 +23,21 @@ Reporter = Callable[[RunResult, ReportContext], None]
 
 
 def get_reporter(name: str) -> Reporter:
-    if name == "json":
-        from dnlint.reporters.json_ import report_json
+    """The reporter for ``--format name``; each lives in its own module, imported on demand."""
+    import importlib
 
-        return report_json
-    from dnlint.reporters.text import report_text
+    module_name, function = _REPORTERS.get(name, _REPORTERS["text"])
+    module = importlib.import_module(f"dnlint.reporters.{module_name}")
+    reporter: Reporter = getattr(module, function)
+    return reporter
 
-    return report_text
 
-
-FORMATS = ("text", "json")
+_REPORTERS = {
+    "text": ("text", "report_text"),
+    "concise": ("text", "report_concise"),
+    "json": ("json_", "report_json"),
+    "sarif": ("sarif", "report_sarif"),
+    "github": ("github", "report_github"),
+    "junit": ("junit", "report_junit"),
+}
+FORMATS = tuple(_REPORTERS)

@@ -1,18 +1,34 @@
-"""The terminal format: ``path:line:col: CODE severity: message``, one diagnostic a line.
+"""The terminal formats.
 
-Plain text when colour is off (no rich import at all, for a fast pre-commit hook); rich with
-colours on a terminal.
+``text`` (the default) shows each diagnostic like rustc/ruff do::
+
+    model.cfg:3:14: DN103 warning: batch=64 is not a multiple of subdivisions=24
+      = hint: ...
+      |
+    3 | subdivisions=24
+      |              ^
+
+The first line is always ``path:line:col: CODE severity: message``; ``concise`` prints only
+that line (with `` (hint: ...)``). Plain text when colour is off (no rich import at all, for a
+fast pre-commit hook); rich with colours on a terminal.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.engine import RunResult
+from dnlint.lint import FileResult
 from dnlint.reporters import ReportContext
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+_GUTTER = "bold blue"
+# A printed line is a list of (text, style) pieces; plain output joins the texts.
+Piece = tuple[str, str | None]
+Printed = list[Piece]
+_CONTROL = {i: "?" for i in range(32) if i != 9}
 
 
 def location(diagnostic: Diagnostic) -> str:
@@ -25,6 +41,7 @@ def location(diagnostic: Diagnostic) -> str:
 
 
 def format_line(diagnostic: Diagnostic) -> str:
+    """The ``concise`` line: the first line of ``text`` plus `` (hint: ...)``."""
     hint = f" (hint: {diagnostic.hint})" if diagnostic.hint else ""
     return (
         f"{location(diagnostic)}: {diagnostic.code} {diagnostic.severity.value}: "
@@ -46,46 +63,103 @@ def summary_line(run: RunResult) -> str:
     return f"Found {total} problem{'s' if total != 1 else ''} ({counts}) in {files} {noun}."
 
 
-def report_text(run: RunResult, ctx: ReportContext) -> None:
-    if ctx.color:
-        _report_rich(run, ctx)
-        return
-    out = ctx.stream
+def _head(d: Diagnostic, with_hint: bool) -> Printed:
+    where = location(d)
+    return [
+        (d.path, "bold"),
+        (where[len(d.path):] + ": ", "dim"),
+        (d.code + " ", "bold"),
+        (d.severity.value + ": ", _STYLE[d.severity]),
+        (d.message, None),
+        (f" (hint: {d.hint})" if with_hint and d.hint else "", "dim"),
+    ]
+
+
+def diagnostic_block(d: Diagnostic, lines: Sequence[str]) -> list[Printed]:
+    """The ``text`` rendering of one diagnostic: head, hint, then source line and caret."""
+    block = [_head(d, with_hint=False)]
+    if d.hint:
+        block.append([("  = ", _GUTTER), ("hint: ", "bold"), (d.hint, None)])
+    if d.line is not None and 1 <= d.line <= len(lines):
+        block += _snippet(d, lines[d.line - 1])
+    return block
+
+
+def _snippet(d: Diagnostic, source: str) -> list[Printed]:
+    number = str(d.line)
+    pad = " " * len(number)
+    shown = source.translate(_CONTROL).expandtabs(4)
+    out: list[Printed] = [[(f"{pad} |", _GUTTER)], [(f"{number} | ", _GUTTER), (shown, None)]]
+    if d.column is not None:
+        indent = len(source[: d.column - 1].translate(_CONTROL).expandtabs(4))
+        out.append([(f"{pad} | ", _GUTTER), (" " * indent, None), ("^", _STYLE[d.severity])])
+    return out
+
+
+def _document_lines(file: FileResult) -> Sequence[str]:
+    return file.document.lines if file.document is not None else ()
+
+
+def _render(run: RunResult, ctx: ReportContext, concise: bool) -> list[Printed]:
+    printed: list[Printed] = []
     for file in run.files:
         if ctx.verbose and file.dialect is not None:
-            out.write(f"{file.path}: dialect {file.dialect.value} ({file.dialect_reason})\n")
-        for diagnostic in file.diagnostics:
-            out.write(format_line(diagnostic) + "\n")
-    if ctx.show_layers or ctx.statistics:
-        _extras(run, ctx)
+            printed.append([(f"{file.path}: dialect {file.dialect.value} "
+                             f"({file.dialect_reason})", "dim")])
+        for d in file.diagnostics:
+            if concise:
+                printed.append(_head(d, with_hint=True))
+            else:
+                printed += diagnostic_block(d, _document_lines(file))
+                printed.append([])
+    return printed
+
+
+def report_text(run: RunResult, ctx: ReportContext) -> None:
+    _report(run, ctx, concise=False)
+
+
+def report_concise(run: RunResult, ctx: ReportContext) -> None:
+    _report(run, ctx, concise=True)
+
+
+def _report(run: RunResult, ctx: ReportContext, concise: bool) -> None:
+    printed = _render(run, ctx, concise)
+    if ctx.color:
+        _print_rich(printed, run, ctx)
+        return
+    out = ctx.stream
+    for pieces in printed:
+        out.write("".join(text for text, _ in pieces) + "\n")
+    _extras(run, ctx)
     if not ctx.quiet:
         out.write(summary_line(run) + "\n")
 
 
-def _report_rich(run: RunResult, ctx: ReportContext) -> None:
+def _print_rich(printed: list[Printed], run: RunResult, ctx: ReportContext) -> None:
     from rich.console import Console
     from rich.text import Text
 
     console = Console(file=ctx.stream, force_terminal=True, highlight=False, soft_wrap=True)
-    for file in run.files:
-        if ctx.verbose and file.dialect is not None:
-            console.print(Text(f"{file.path}: dialect {file.dialect.value} ({file.dialect_reason})",
-                               style="dim"))
-        for d in file.diagnostics:
-            line = Text.assemble(
-                (location(d).split(":", 1)[0], "bold"),
-                (location(d)[len(d.path):] + ": ", "dim"),
-                (d.code + " ", "bold"),
-                (d.severity.value + ": ", _STYLE[d.severity]),
-                d.message,
-                (f" (hint: {d.hint})" if d.hint else "", "dim"),
-            )
-            console.print(line)
-    if ctx.show_layers or ctx.statistics:
-        _extras(run, ctx)
+    for pieces in printed:
+        console.print(Text.assemble(*[(text, style or "") for text, style in pieces]))
+    _extras(run, ctx)
     if not ctx.quiet:
         style = "bold red" if run.count(Severity.ERROR) else "bold green"
         console.print(Text(summary_line(run), style=style))
+
+
+def statistics_lines(run: RunResult) -> list[str]:
+    """``--statistics``: count, code and rule name, most frequent first (ruff, flake8)."""
+    from dnlint.rules import find_rule
+
+    counts = Counter(d.code for d in run.diagnostics)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    lines = []
+    for code, n in rows:
+        found = find_rule(code)
+        lines.append(f"{n:5d}  {code}  {found.name if found else ''}".rstrip())
+    return lines
 
 
 def _extras(run: RunResult, ctx: ReportContext) -> None:
@@ -94,6 +168,5 @@ def _extras(run: RunResult, ctx: ReportContext) -> None:
 
         print_layer_tables(run, ctx)
     if ctx.statistics:
-        counts = Counter(d.code for d in run.diagnostics)
-        for code, n in counts.most_common():
-            ctx.stream.write(f"{n:6d}  {code}\n")
+        for line in statistics_lines(run):
+            ctx.stream.write(line + "\n")

@@ -1,0 +1,214 @@
+"""Suppression directives: ``# dnlint: ACTION=CODE[,CODE]`` on a comment line of its own.
+
+Darknet deletes all whitespace on a line and keeps a trailing ``# ...`` as part of the value
+(darknet-reference §1.1), so a directive may only stand on its own ``#``/``;`` comment line:
+
+- ``disable-next-line=CODES``: the next line that is not blank or a comment;
+- ``disable=CODES`` ... ``enable=CODES``: a range (to the end of the file without ``enable``);
+- ``disable-file=CODES``: the whole file; only before the first section.
+
+CODES are rule codes or prefixes (``DN2``, ``DN203``), comma-separated; ``-- reason`` may
+follow. This module only parses; :mod:`dnlint.policy` applies directives and tracks use.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.reader import CfgDocument
+
+ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
+_DIRECTIVE = re.compile(r"^[#;]+\s*dnlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
+_ACTION = re.compile(r"^(?P<action>[A-Za-z-]+)\s*(?:=\s*(?P<codes>[^\s].*?))?\s*$")
+_TRAILING = re.compile(r"[#;]\s*dnlint\s*:", re.IGNORECASE)
+
+
+def normalize(selector: str) -> str:
+    """``dn2`` -> ``DN2``; ``ALL`` selects every rule."""
+    upper = selector.strip().upper()
+    return "DN" if upper == "ALL" else upper
+
+
+def selector_matches(selector: str, code: str) -> bool:
+    return code.startswith(selector)
+
+
+def is_known(selector: str) -> bool:
+    """True when ``selector`` is a code or prefix of at least one registered rule."""
+    from dnlint.rules import all_rules
+
+    return any(r.code.startswith(selector) for r in all_rules())
+
+
+def is_syntax_error(code: str, severity: Severity) -> bool:
+    """Syntax errors (DN0xx at error level) can be neither suppressed nor deselected."""
+    return code.startswith("DN0") and severity is Severity.ERROR
+
+
+@dataclass
+class Scope:
+    """One selector of one directive and the lines it covers (``end`` inclusive)."""
+
+    selector: str
+    line: int
+    column: int
+    start: int
+    end: int
+    used: bool = False
+
+    def covers(self, diagnostic: Diagnostic) -> bool:
+        if not selector_matches(self.selector, diagnostic.code):
+            return False
+        if self.start == 0:  # disable-file: also file-level diagnostics without a line
+            return True
+        return diagnostic.line is not None and self.start <= diagnostic.line <= self.end
+
+
+@dataclass
+class Directives:
+    scopes: list[Scope] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class _Parsed:
+    line: int
+    action: str
+    codes: list[tuple[str, int]]  # (selector, column)
+
+
+def parse_directives(doc: CfgDocument, path: str = "") -> Directives:
+    """Every directive of ``doc`` as scopes, plus DN902/DN903/DN904 problems."""
+    result = Directives()
+    last_line = len(doc.lines)
+    first_section = doc.sections[0].line if doc.sections else last_line + 1
+    comment_lines = {c.line for c in doc.comments}
+    open_ranges: list[Scope] = []
+    for comment in doc.comments:
+        parsed = _parse_comment(doc, comment.line, comment.text, result, path)
+        if parsed is None:
+            continue
+        if parsed.action == "enable":
+            _close(parsed, open_ranges, result, path)
+            continue
+        for selector, column in parsed.codes:
+            scope = _scope(parsed, selector, column, doc, comment_lines, first_section)
+            if scope is None:
+                result.problems.append(_problem(
+                    "DN903", parsed.line, 1, "'disable-file' after the first section is ignored",
+                    "move it above the first [section]", path))
+                break
+            result.scopes.append(scope)
+            if parsed.action == "disable":
+                open_ranges.append(scope)
+    _check_trailing(doc, comment_lines, result, path)
+    return result
+
+
+def _scope(parsed: _Parsed, selector: str, column: int, doc: CfgDocument,
+           comment_lines: set[int], first_section: int) -> Scope | None:
+    if parsed.action == "disable-file":
+        if parsed.line > first_section:
+            return None
+        return Scope(selector, parsed.line, column, 0, len(doc.lines))
+    if parsed.action == "disable":
+        return Scope(selector, parsed.line, column, parsed.line + 1, len(doc.lines))
+    target = _next_code_line(doc, parsed.line, comment_lines)
+    return Scope(selector, parsed.line, column, target, target)
+
+
+def _next_code_line(doc: CfgDocument, line: int, comment_lines: set[int]) -> int:
+    for number in range(line + 1, len(doc.lines) + 1):
+        if doc.lines[number - 1].strip() and number not in comment_lines:
+            return number
+    return line + 1
+
+
+def _close(parsed: _Parsed, open_ranges: list[Scope], result: Directives, path: str) -> None:
+    for selector, column in parsed.codes:
+        closing = [s for s in open_ranges if s.selector.startswith(selector)]
+        if not closing:
+            result.problems.append(_problem(
+                "DN903", parsed.line, column, f"'enable={selector}' without an open "
+                f"'disable' of it", "delete the line or add '# dnlint: disable=...' above",
+                path))
+        for scope in closing:
+            scope.end = parsed.line - 1
+            open_ranges.remove(scope)
+
+
+def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
+                   path: str) -> _Parsed | None:
+    match = _DIRECTIVE.match(text)
+    if match is None:
+        return None
+    body = match.group("body").split(" --", 1)[0].strip()
+    found = _ACTION.match(body)
+    action = found.group("action").lower() if found else ""
+    if action not in ACTIONS:
+        result.problems.append(_problem(
+            "DN903", line, 1, f"unknown dnlint directive '{body}'",
+            "use disable-next-line=, disable=, enable= or disable-file=", path))
+        return None
+    raw_codes = (found.group("codes") or "") if found else ""
+    if not raw_codes.strip():
+        result.problems.append(_problem(
+            "DN903", line, 1, f"'{action}' names no rule", f"write {action}=DN...", path))
+        return None
+    source = doc.lines[line - 1]
+    codes = [(sel, col) for sel, col in _split_codes(raw_codes, source)
+             if _valid_code(sel, col, line, result, path)]
+    return _Parsed(line, action, codes)
+
+
+def _split_codes(raw: str, source: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    start = source.find(raw)
+    offset = 0
+    for piece in raw.split(","):
+        stripped = piece.strip()
+        if stripped:
+            inner = piece.index(stripped[0])
+            column = (start + offset + inner + 1) if start >= 0 else 1
+            out.append((normalize(stripped), column))
+        offset += len(piece) + 1
+    return out
+
+
+def _valid_code(selector: str, column: int, line: int, result: Directives, path: str) -> bool:
+    from dnlint.rules import all_rules
+
+    if not is_known(selector):
+        result.problems.append(_problem(
+            "DN902", line, column, f"'{selector}' matches no dnlint rule",
+            "see dnlint --list-rules", path))
+        return False
+    if all(is_syntax_error(r.code, r.severity) for r in all_rules()
+           if r.code.startswith(selector)):
+        result.problems.append(_problem(
+            "DN903", line, column, f"'{selector}' is a syntax error, which cannot be "
+            "suppressed", "fix the line instead", path))
+        return False
+    return True
+
+
+def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directives,
+                    path: str) -> None:
+    for number, text in enumerate(doc.lines, start=1):
+        if number in comment_lines:
+            continue
+        found = _TRAILING.search(text)
+        if found:
+            result.problems.append(_problem(
+                "DN904", number, found.start() + 1, "dnlint directive after an option or "
+                "section is not applied; Darknet reads it as part of the line",
+                "put the directive on a comment line of its own above", path))
+
+
+def _problem(code: str, line: int, column: int, message: str, hint: str | None,
+             path: str) -> Diagnostic:
+    from dnlint.rules import get_rule
+
+    return Diagnostic(line, column, code, get_rule(code).severity, message, hint, path)

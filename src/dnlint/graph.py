@@ -1,0 +1,148 @@
+"""``--graph FILE``: the layer graph as Graphviz DOT (or SVG/PNG/PDF through ``dot``).
+
+One node per layer with its index, type, output shape and cfg line; an edge for the data flow:
+the previous layer for ordinary layers, the referenced layers for ``[route]``, and both for
+``[shortcut]``/``[sam]``/``[scale_channels]`` (dashed). Layers with an error are red, with a
+warning yellow. Several cfgs give one cluster each.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from dnlint.diagnostics import Severity
+from dnlint.engine import RunResult
+from dnlint.layers.base import Layer
+from dnlint.lint import FileResult
+
+RENDERED = (".svg", ".png", ".pdf")
+_FILL = {Severity.ERROR: "#f8d7da", Severity.WARNING: "#fff3cd"}
+_BORDER = {Severity.ERROR: "#c0392b", Severity.WARNING: "#b7950b"}
+_MERGING = ("shortcut", "sam", "scale_channels")
+
+
+def quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def to_dot(run: RunResult) -> str:
+    lines = [
+        "digraph dnlint {",
+        "  rankdir=TB;",
+        '  node [shape=box, style="rounded,filled", fillcolor="white", fontname="monospace", '
+        "fontsize=10];",
+        "  edge [fontname=\"monospace\", fontsize=9];",
+    ]
+    for number, file in enumerate(run.files):
+        lines += _cluster(number, file)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _cluster(number: int, file: FileResult) -> list[str]:
+    dialect = file.dialect.value if file.dialect else "?"
+    out = [f"  subgraph cluster_{number} {{", f"    label={quote(f'{file.path} ({dialect})')};"]
+    prefix = f"f{number}_"
+    if file.network is None:
+        out.append(f"    {prefix}none [label={quote('no network: see the errors')}, "
+                   f'fillcolor="{_FILL[Severity.ERROR]}"];')
+        return [*out, "  }"]
+    net = file.network.net
+    entry = quote(f"input\n{net.width} x {net.height} x {net.channels}")
+    out.append(f"    {prefix}input [label={entry}, shape=ellipse];")
+    layers = file.network.layers
+    levels = _levels(file, layers)
+    for layer in layers:
+        out.append(f"    {prefix}{layer.index} {_node(layer, levels.get(layer.index))};")
+    for layer in layers:
+        out += [f"    {edge}" for edge in _edges(prefix, layer, len(layers))]
+    return [*out, "  }"]
+
+
+def _node(layer: Layer, level: Severity | None) -> str:
+    w, h, c = layer.output
+    shape = f"{w} x {h} x {c}" if layer.is_image else f"{layer.outputs} values"
+    label = f"{layer.index} {layer.type}\n{shape}\nline {layer.line}"
+    attrs = [f"label={quote(label)}"]
+    if level is not None:
+        attrs += [f'fillcolor="{_FILL[level]}"', f'color="{_BORDER[level]}"', "penwidth=2"]
+    return "[" + ", ".join(attrs) + "]"
+
+
+def _levels(file: FileResult, layers: list[Layer]) -> dict[int, Severity]:
+    """The worst severity of the diagnostics inside each layer's section."""
+    starts = [layer.line for layer in layers] + [10**9]
+    levels: dict[int, Severity] = {}
+    for d in file.diagnostics:
+        if d.line is None or d.severity is Severity.INFO:
+            continue
+        for layer, end in zip(layers, starts[1:], strict=False):
+            if layer.line <= d.line < end:
+                old = levels.get(layer.index)
+                if old is None or d.severity.rank > old.rank:
+                    levels[layer.index] = d.severity
+    for layer in layers:
+        if layer.broken:
+            levels[layer.index] = Severity.ERROR
+    return levels
+
+
+def _edges(prefix: str, layer: Layer, count: int) -> list[str]:
+    previous = f"{prefix}{layer.index - 1}" if layer.index else f"{prefix}input"
+    here = f"{prefix}{layer.index}"
+    if layer.type == "route":
+        refs = references(layer, "layers", count)
+        return [f"{prefix}{r} -> {here} [color=\"#2471a3\", label=\"route\"];" for r in refs]
+    edges = [f"{previous} -> {here};"]
+    if layer.type in _MERGING:
+        edges += [f"{prefix}{r} -> {here} [style=dashed, color=\"#7d3c98\", "
+                  f"label={quote(layer.type)}];" for r in references(layer, "from", count)]
+    return edges
+
+
+def references(layer: Layer, key: str, count: int) -> list[int]:
+    """Absolute layer indices named by ``key`` (relative when negative); invalid ones dropped."""
+    listed = layer.info.get(key if key == "layers" else "from_layers")
+    if isinstance(listed, (list, tuple)) and all(isinstance(i, int) for i in listed):
+        return [i for i in listed if 0 <= i < layer.index]
+    option = layer.values.section.find(key) if layer.values is not None else None
+    if option is None or not option.value:
+        return []
+    found = []
+    for piece in option.value.split(","):
+        try:
+            raw = int(piece)
+        except ValueError:
+            continue
+        target = layer.index + raw if raw < 0 else raw
+        if 0 <= target < min(layer.index, count):
+            found.append(target)
+    return found
+
+
+def write_graph(run: RunResult, path: str) -> str | None:
+    """Write the graph; returns a note for the user when it could not be rendered as asked."""
+    dot = to_dot(run)
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in RENDERED:
+        _write(path, dot)
+        return None
+    program = shutil.which("dot")
+    if program is None:
+        fallback = os.path.splitext(path)[0] + ".dot"
+        _write(fallback, dot)
+        return f"Graphviz 'dot' not found: wrote the DOT source to {fallback} instead of {path}"
+    done = subprocess.run([program, f"-T{suffix[1:]}", "-o", path], input=dot.encode(),
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        fallback = os.path.splitext(path)[0] + ".dot"
+        _write(fallback, dot)
+        return f"'dot' failed ({done.stderr.decode(errors='replace').strip()}): wrote {fallback}"
+    return None
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)

@@ -1,0 +1,40 @@
+"""``--format github``: GitHub Actions workflow commands, one annotation per diagnostic::
+
+    ::error file=yolo.cfg,line=3,col=14,title=DN103::batch=64 is not a multiple ...
+
+Escaping follows actions/toolkit (``command.ts``): in the message ``%``, CR and LF; in property
+values also ``:`` and ``,``. Info-level findings become ``::notice``.
+"""
+
+from __future__ import annotations
+
+from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.engine import RunResult
+from dnlint.reporters import ReportContext
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_line(d: Diagnostic) -> str:
+    props = [("file", d.path)]
+    if d.line is not None:
+        props.append(("line", str(d.line)))
+        if d.column is not None:
+            props.append(("col", str(d.column)))
+    props.append(("title", d.code))
+    joined = ",".join(f"{key}={escape_property(value)}" for key, value in props)
+    message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+    return f"::{COMMANDS[d.severity]} {joined}::{escape_data(message)}"
+
+
+def report_github(run: RunResult, ctx: ReportContext) -> None:
+    for d in run.diagnostics:
+        ctx.stream.write(github_line(d) + "\n")
