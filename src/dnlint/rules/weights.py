@@ -106,6 +106,12 @@ rule("DN517", "weights-other-fork", W,
      bad="revision 5 (AlexeyAB's) read with --dialect pjreddie on a cfg with [batchnorm]",
      good="--dialect alexeyab", reference="W10")
 
+rule("DN518", "weights-not-checked", I,
+     summary="A weights file was given, but its cfg does not build a network to compare it with.",
+     darknet="Not a Darknet behaviour: fix the cfg's errors first.",
+     bad="dnlint broken.cfg --weights model.weights", good="dnlint fixed.cfg --weights "
+     "model.weights", reference="dnlint")
+
 # --- values (--scan) -------------------------------------------------------------------------
 rule("DN520", "weights-nan-inf", W,
      summary="NaN or infinite values in a layer's weights.",
@@ -129,7 +135,3 @@ rule("DN523", "weights-absurd-magnitude", W,
      darknet="Loaded as they are: activations overflow to inf. Usually a misaligned read or a "
              "diverged run.", bad="weights of 3e+28", good="weights within a few units",
      reference="dnlint --scan")
-rule("DN524", "weights-scan-summary", I,
-     summary="What --scan read: floats, layers, and the blocks with findings.",
-     darknet="Not a Darknet behaviour: dnlint's own account of the value scan.",
-     bad="(informational)", good="(informational)", reference="dnlint --scan")

@@ -1,0 +1,58 @@
+"""The weights stage: predict a cfg's .weights layout, check a file against it, scan values.
+
+Public API (all pure functions of their arguments unless they say otherwise):
+
+- :func:`dnlint.weights.layout.predict` (network, dialect) and :func:`predict_result` (a
+  linted cfg) give a :class:`~dnlint.weights.layout.WeightsReport` without reading any file;
+  :func:`attach_prediction` also records it on the result, with the cfg-level findings.
+- :func:`dnlint.weights.check.check_file` checks an actual file (stat + header read only).
+- :func:`dnlint.weights.scan.scan_weights` reads the values (``--scan``), in bounded chunks.
+- :func:`dnlint.weights.pairing.attach_weights` is the command-line stage doing all of it.
+"""
+
+from __future__ import annotations
+
+from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.dialects import Dialect
+from dnlint.lint import FileResult
+from dnlint.weights.check import check_layout
+from dnlint.weights.layout import LayerLayout, WeightsReport, predict, predict_result
+
+__all__ = [
+    "LayerLayout",
+    "WeightsReport",
+    "alternatives",
+    "attach_prediction",
+    "predict",
+    "predict_result",
+]
+
+
+def attach_prediction(result: FileResult) -> WeightsReport | None:
+    """Predict ``result``'s weights layout, store it in ``result.weights`` and add the cfg-level
+    weights findings (DN502-DN506) to ``result.diagnostics``. ``None`` when the cfg did not build.
+    """
+    report = predict_result(result)
+    if report is None:
+        return None
+    result.weights = report
+    found: list[Diagnostic] = check_layout(report)
+    if found:
+        result.diagnostics = sorted([*result.diagnostics, *found], key=Diagnostic.sort_key)
+    return report
+
+
+def alternatives(result: FileResult) -> list[WeightsReport]:
+    """The same cfg's prediction in the other fork, when its layout differs there."""
+    from dnlint.network import build_network
+
+    if result.document is None or result.dialect is None or result.weights is None:
+        return []
+    other = Dialect.PJ if result.dialect is not Dialect.PJ else Dialect.AB
+    network = build_network(result.document, other, Sink())
+    if network is None:
+        return []
+    report = predict(network, other, result.path)
+    if report.expected_bytes == result.weights.expected_bytes:
+        return []
+    return [report]

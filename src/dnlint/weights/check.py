@@ -121,7 +121,7 @@ def _check_format(head: bytes, size: int, path: str) -> Diagnostic | None:
     what = identify(head)
     if what is not None:
         kind, hint = what
-        return diagnostic("DN513", f"this is {kind}, not a Darknet weights file "
+        return diagnostic("DN513", f"not a Darknet weights file: this is {kind} "
                           f"({size:,} bytes)", path, hint=hint)
     if size < 12:
         return diagnostic("DN510", f"the file has {size} bytes, fewer than the 12 of the version "
@@ -203,18 +203,18 @@ def _short_file(
     covered = [lay for lay in loaded if _end(lay) <= payload]
     if payload == 0 or any(_end(lay) == payload for lay in loaded):
         rest = loaded[len(covered):]
+        end = f"layer {covered[-1].index} (line {covered[-1].line})" if covered else "the header"
         return diagnostic(
-            "DN515", f"{size:,} bytes end exactly after layer "
-            + (f"{covered[-1].index} (line {covered[-1].line})" if covered else "header")
-            + f": a partial file (pretrained backbone) covering {_span(covered)}; "
-            f"{_span(rest)} keep their random initial weights "
+            "DN515", f"{size:,} bytes end exactly after {end}: a partial file (pretrained "
+            f"backbone) with weights for {_span(covered)}; random initial weights stay in "
+            f"{_span(rest)} "
             f"({_amount(report.expected_payload - payload)} missing)", path,
             hint=hint or "fine to start training from; for inference use the complete file",
             severity=hank)
     inside = next(lay for lay in loaded if _start(lay) <= payload < _end(lay))
     block, missing_in_block = _block_at(inside, payload - _start(inside))
     return diagnostic(
-        "DN514", f"{size:,} bytes end at byte {size:,} inside layer {inside.index} "
+        "DN514", f"the file ends at byte {size:,}, inside layer {inside.index} "
         f"[{inside.section}] (line {inside.line}), in its {block!r} block: "
         f"{_floats(_end(inside) - payload)} of the layer are missing "
         f"({missing_in_block} in that block), {_amount(report.expected_payload - payload)} in all",
@@ -240,7 +240,7 @@ def _block_at(lay: LayerLayout, offset: int) -> tuple[str, str]:
 
 def _floats(nbytes: int) -> str:
     whole, part = divmod(nbytes, FLOAT)
-    return f"{whole:,} floats" + (f" and {part} bytes" if part else "")
+    return f"{whole:,} float{'s' if whole != 1 else ''}" + (f" and {part} bytes" if part else "")
 
 
 def _amount(nbytes: int) -> str:
@@ -274,14 +274,14 @@ def likely_causes(
                for alt in alternatives
                if alt.loadable and alt.expected_payload == payload]
     if delta % FLOAT == 0:
-        causes += _classes_cause(report, delta // FLOAT)
-        causes += _filters_cause(report, delta // FLOAT)
+        causes += _classes_cause(report, delta // FLOAT) or _filters_cause(report, delta // FLOAT)
     return causes
 
 
 def _seen_cause(report: WeightsReport, header: Header, delta: int) -> list[str]:
     other = 12 - header.seen_bytes  # 4 <-> 8
-    if delta != header.seen_bytes - other:
+    # a 4-byte reading of an 8-byte seen leaves 4 bytes in front of the floats, and back
+    if delta != other - header.seen_bytes:
         return []
     return [f"the header (version {header.version}) makes {report.dialect.value} read a "
             f"{header.seen_bytes}-byte seen, but the layers fit exactly after a {other}-byte "

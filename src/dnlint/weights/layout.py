@@ -113,6 +113,11 @@ class WeightsReport:
     def saved_payload(self) -> int:
         return self.saved_bytes - self.header_bytes
 
+    def fresh(self) -> WeightsReport:
+        """The same prediction with no file checked yet."""
+        return WeightsReport(self.dialect, self.cfg_path, self.layers, self.expected_bytes,
+                             self.saved_bytes, self.header_bytes)
+
     def differences(self) -> list[str]:
         """Why expected_bytes and saved_bytes differ: one line per layer that makes them."""
         return [
