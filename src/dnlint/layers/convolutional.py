@@ -316,8 +316,8 @@ def build_local(ctx: LayerContext) -> None:
 
 
 def _local_out(ctx: LayerContext, extent: int, shrink: int, stride: int, axis: str) -> int:
-    out = ctx.div(extent - shrink, stride, f"the {axis} stride", "stride") + 1 if stride else 0
-    if extent - shrink < 0 or out < 1:
+    out = ctx.div(extent - shrink, stride, f"the {axis} stride", "stride") + 1
+    if stride and (extent - shrink < 0 or out < 1):
         ctx.report("DN307", f"output {axis} is {out}: the input is too small for size "
                    f"{ctx.v.int('size')}", "size")
         ctx.layer.broken = True

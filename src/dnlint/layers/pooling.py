@@ -9,9 +9,9 @@ from dnlint.layers.base import LayerContext, LayerType
 from dnlint.schema import GENERIC_LAYER_OPTIONS, Int, Opt
 
 _POOL_OPTIONS: tuple[Opt, ...] = (
-    Int("stride", 1, min=1),
-    Int("stride_x", None, only=AB_AND_HANK, min=1, doc="defaults to stride"),
-    Int("stride_y", None, only=AB_AND_HANK, min=1, doc="defaults to stride"),
+    Int("stride", 1, doc="0 divides by zero; negative strides are reported by the shape"),
+    Int("stride_x", None, only=AB_AND_HANK, doc="defaults to stride"),
+    Int("stride_y", None, only=AB_AND_HANK, doc="defaults to stride"),
     Int("size", None, min=1, doc="pool window; defaults to stride"),
     Int("padding", None, min=0, doc="total padding; defaults to size - 1"),
 )
@@ -34,7 +34,7 @@ def pool_out(ctx: LayerContext, extent: int, padding: int, size: int, stride: in
              axis: str) -> int:
     """make_maxpool_layer: (extent + padding - size)/stride + 1, ``padding`` being the total."""
     numerator = extent + padding - size
-    out = ctx.div(numerator, stride, f"the {axis} stride", "stride") + 1 if stride else 0
+    out = ctx.div(numerator, stride, f"the {axis} stride", "stride") + 1
     if numerator < 0 or out < 1:
         ctx.report(
             "DN307",
@@ -75,6 +75,10 @@ def build_pool(ctx: LayerContext, avgpool: bool) -> None:
     if not ctx.need_image():
         return
     run_sx, run_sy = (1, 1) if antialiasing else (sx, sy)
+    if 0 in (sx, sy):
+        key = "stride" if v.int("stride") == 0 else ("stride_x" if sx == 0 else "stride_y")
+        ctx.div(1, 0, "the pool stride", key)
+        return
     if depth:
         # [ab] maxpool_depth pools across channels: size and stride are not used
         out_w, out_h, out_c = ctx.w, ctx.h, v.int("out_channels")
