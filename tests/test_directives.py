@@ -1,0 +1,121 @@
+"""Suppression directives: own-line comments, their scopes, and the DN9xx reports on them."""
+
+from __future__ import annotations
+
+import textwrap
+
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.policy import Policy, apply_policy, selection_for
+
+NET = """\
+[net]
+batch=64
+subdivisions=24
+width=32
+height=32
+channels=3
+"""
+CONV = """
+[convolutional]
+filters=16
+size=3
+activation=leaky
+"""
+
+
+def found(text: str, policy: Policy | None = None) -> list[tuple[int | None, str]]:
+    result = lint_cfg_bytes(textwrap.dedent(text).encode(), "t.cfg", Dialect.AB)
+    apply_policy(result, selection_for("t.cfg", policy or Policy(), None))
+    return [(d.line, d.code) for d in result.diagnostics]
+
+
+def test_without_directives_dn103_is_reported() -> None:
+    assert found(NET + CONV) == [(3, "DN103")]
+
+
+def test_disable_next_line_suppresses_and_counts_as_used() -> None:
+    cfg = NET.replace("subdivisions", "# dnlint: disable-next-line=DN103\nsubdivisions") + CONV
+    assert found(cfg) == []
+
+
+def test_semicolon_comment_and_blank_lines_before_the_target() -> None:
+    cfg = NET.replace("subdivisions", "; dnlint: disable-next-line=DN103\n\n# why\nsubdivisions")
+    assert found(cfg + CONV) == []
+
+
+def test_disable_next_line_with_reason_and_prefix() -> None:
+    cfg = NET.replace("subdivisions",
+                      "# dnlint: disable-next-line=DN1 -- we train on 48\nsubdivisions") + CONV
+    assert found(cfg) == []
+
+
+def test_disable_next_line_on_the_wrong_line_is_unused() -> None:
+    cfg = NET.replace("batch", "# dnlint: disable-next-line=DN103\nbatch") + CONV
+    # the directive now sits on line 2 and covers line 3 (batch); DN103 moved to line 4
+    assert found(cfg) == [(2, "DN901"), (4, "DN103")]
+
+
+def test_disable_enable_range() -> None:
+    cfg = NET.replace("batch", "# dnlint: disable=DN103\nbatch").replace(
+        "width", "# dnlint: enable=DN103\nwidth") + CONV
+    assert found(cfg) == []
+
+
+def test_range_closed_before_the_problem_is_unused() -> None:
+    cfg = NET.replace("batch", "# dnlint: disable=DN103\n# dnlint: enable=DN103\nbatch") + CONV
+    assert found(cfg) == [(2, "DN901"), (5, "DN103")]
+
+
+def test_enable_without_disable_is_malformed() -> None:
+    cfg = NET + "# dnlint: enable=DN103\n" + CONV
+    assert found(cfg) == [(3, "DN103"), (7, "DN903")]
+
+
+def test_disable_file_before_first_section() -> None:
+    assert found("# dnlint: disable-file=DN103\n" + NET + CONV) == []
+
+
+def test_disable_file_after_first_section_is_ignored() -> None:
+    cfg = NET + "# dnlint: disable-file=DN103\n" + CONV
+    assert found(cfg) == [(3, "DN103"), (7, "DN903")]
+
+
+def test_unknown_code_is_reported_and_known_ones_still_apply() -> None:
+    cfg = NET.replace("subdivisions", "# dnlint: disable-next-line=DN999,DN103\nsubdivisions")
+    assert found(cfg + CONV) == [(3, "DN902")]
+
+
+def test_unknown_action_and_missing_codes() -> None:
+    cfg = "# dnlint: frobnicate\n# dnlint: disable-next-line\n" + NET + CONV
+    assert found(cfg) == [(1, "DN903"), (2, "DN903"), (5, "DN103")]
+
+
+def test_trailing_directive_is_not_applied() -> None:
+    cfg = NET.replace("subdivisions=24", "subdivisions=24 # dnlint: disable-next-line=DN103")
+    codes = found(cfg + CONV)
+    assert (3, "DN103") in codes and (3, "DN904") in codes
+
+
+def test_syntax_errors_cannot_be_suppressed() -> None:
+    cfg = NET.replace("batch=64", "# dnlint: disable-next-line=DN006\nbatch") + CONV
+    assert found(cfg) == [(2, "DN903"), (3, "DN006"), (4, "DN102")]
+
+
+def test_syntax_error_survives_ignore() -> None:
+    cfg = NET.replace("batch=64", "batch") + CONV
+    assert (2, "DN006") in found(cfg, Policy(ignore=("DN0",)))
+
+
+def test_disable_directives_flag() -> None:
+    cfg = NET.replace("subdivisions", "# dnlint: disable-next-line=DN103\nsubdivisions") + CONV
+    assert found(cfg, Policy(directives=False)) == [(4, "DN103")]
+
+
+def test_unused_suppression_column_points_at_the_code() -> None:
+    text = NET + CONV.replace("filters", "# dnlint: disable-next-line=DN103,DN2\nfilters")
+    result = lint_cfg_bytes(text.encode(), "t.cfg", Dialect.AB)
+    apply_policy(result, selection_for("t.cfg", Policy(), None))
+    unused = [(d.line, d.column, d.message) for d in result.diagnostics if d.code == "DN901"]
+    assert unused == [(9, 29, "suppression of DN103 suppresses nothing"),
+                      (9, 35, "suppression of DN2 suppresses nothing")]
