@@ -275,7 +275,7 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             f"{len(values)} anchor values for num={num}: the last {2 * num - len(values)} of the "
             f"{2 * num} slots stay at Darknet's placeholder 0.5",
             "anchors",
-            hint=f"give {num} width,height pairs, or set num={len(values) // 2}",
+            hint=_anchor_hint(ctx, len(values)),
         )
     elif len(values) > 2 * num:
         consequence = (
@@ -287,9 +287,15 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             "DN404",
             f"{len(values)} anchor values but num={num} has room for {2 * num}: {consequence}",
             "anchors",
-            hint=f"set num={len(values) // 2} (line {ctx.v.line_of('num')[0]})",
+            hint=_anchor_hint(ctx, len(values)),
         )
     return (values + [0.5] * (2 * num))[: 2 * num]
+
+
+def _anchor_hint(ctx: LayerContext, count: int) -> str:
+    if count % 2:
+        return f"anchors are width,height pairs; {count} values is not a whole number of pairs"
+    return f"set num={count // 2} (line {ctx.v.line_of('num')[0]}) or give 2*num values"
 
 
 def _check_counters(ctx: LayerContext, classes: int) -> None:
