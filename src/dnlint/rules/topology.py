@@ -1,6 +1,6 @@
 """DN3xx: layer references, shapes and the arithmetic of the shape pass."""
 
-from dnlint.rules import E, W, rule
+from dnlint.rules import E, I, W, rule
 
 rule("DN302", "reference-out-of-range", E,
      summary="A layer reference that points at the layer itself, forward, or before layer 0.",
@@ -95,10 +95,10 @@ rule("DN318", "shortcut-size-mismatch", E,
              "flat-indexed garbage. The original Darknet's ResNet cfgs fail this way.",
      bad="[shortcut]\nfrom=-3   # across a stride-2 conv", good="[shortcut]\nfrom=-3   # same w, h",
      reference="S12")
-rule("DN319", "shortcut-channel-mismatch", W,
+rule("DN319", "shortcut-channel-mismatch", I,
      summary="A [shortcut] adds a layer with a different channel count.",
      darknet="Accepted: the element-wise sum runs over the smaller tensor, the extra channels "
-             "pass through unchanged.",
+             "pass through unchanged. Some stock cfgs (PRN, ENet) do this on purpose.",
      bad="[shortcut]\nfrom=-3   # 64 channels onto 128",
      good="[shortcut]\nfrom=-3   # 128 onto 128",
      reference="S12")
