@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from dnlint.dialects import Dialect
 from dnlint.layers import by_section, section_dialects
+from dnlint.layers.base import LayerType
 from dnlint.net import NET_OPTIONS
 from dnlint.reader import CfgDocument
 from dnlint.schema import Kind, Opt
@@ -83,15 +84,28 @@ def _vote_option(
     layer_type = by_section(section, Dialect.AB) or by_section(section, Dialect.PJ)
     if layer_type is None:
         return
-    # an option may be declared once per dialect (e.g. shortcut 'from'): vote on the union
-    specs = [spec for spec in layer_type.options if spec.name == key]
-    readers = frozenset().union(*(spec.dialects for spec in specs)) if specs else frozenset()
+    specs = _declarations(layer_type).get(key, [])
+    readers: frozenset[Dialect] = frozenset().union(*(spec.dialects for spec in specs))
     if Dialect.PJ in readers and Dialect.AB not in readers:
         evidence[Dialect.PJ].append(f"'{key}' in [{section}]")
     elif Dialect.AB in readers and Dialect.PJ not in readers:
         evidence[Dialect.AB].append(f"'{key}' in [{section}]")
     elif value:
         _vote_value(specs, key, value, evidence)
+
+
+_DECLARATIONS: dict[str, dict[str, list[Opt]]] = {}
+
+
+def _declarations(layer_type: LayerType) -> dict[str, list[Opt]]:
+    """Key -> its declarations; an option may be declared once per dialect (shortcut 'from')."""
+    table = _DECLARATIONS.get(layer_type.name)
+    if table is None:
+        table = {}
+        for spec in layer_type.options:
+            table.setdefault(spec.name, []).append(spec)
+        _DECLARATIONS[layer_type.name] = table
+    return table
 
 
 def _vote_value(

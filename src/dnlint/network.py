@@ -16,7 +16,6 @@ from dnlint.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInf
 from dnlint.net import parse_net
 from dnlint.options import Values, suggest, type_section
 from dnlint.reader import CfgDocument, Section
-from dnlint.schema import Opt
 
 
 @dataclass
@@ -66,7 +65,7 @@ def _build_layer(
     values = type_section(
         section,
         layer_type.options_for(dialect),
-        _foreign_options(layer_type, dialect),
+        layer_type.foreign_options(dialect),
         dialect,
         sink,
     )
@@ -113,11 +112,6 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
         f"did you mean [{guess}]?" if guess else None,
     )
     return None
-
-
-def _foreign_options(layer_type: LayerType, dialect: Dialect) -> dict[str, Opt]:
-    """Options this type reads in other dialects only, to say which dialect has them."""
-    return {o.name: o for o in layer_type.options if dialect not in o.dialects}
 
 
 def _zero_layer(

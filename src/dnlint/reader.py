@@ -9,6 +9,7 @@ as a :class:`LexFinding`; the dialect decides the severity of a few of them late
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -29,12 +30,13 @@ class Option:
     value_column: int
     raw: str
 
-    @property
+    @cached_property
     def comment_at(self) -> int:
         """Index in ``value`` of a ``#``/``;`` that starts an inline comment, or -1."""
-        if not self.value:
+        value = self.value
+        if not value or ("#" not in value and ";" not in value):
             return -1
-        positions = [p for p in (self.value.find("#", 1), self.value.find(";", 1)) if p > 0]
+        positions = [p for p in (value.find("#", 1), value.find(";", 1)) if p > 0]
         return min(positions) if positions else -1
 
 
@@ -366,6 +368,8 @@ class _Lexer:
 
     def _check_whitespace(self, text: str, raw_eq: int, number: int) -> None:
         """L4: Darknet's strip() deletes whitespace anywhere, gluing the pieces together."""
+        if " " not in text and "\t" not in text:
+            return
         key_part = text[:raw_eq] if raw_eq >= 0 else text
         value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
         cut = min((p for p in (value_part.find("#"), value_part.find(";")) if p >= 0), default=-1)

@@ -57,7 +57,24 @@ class LayerType:
     doc: str = ""
 
     def options_for(self, dialect: Dialect) -> dict[str, Opt]:
-        return {o.name: o for o in self.options if dialect in o.dialects}
+        """The options ``dialect`` reads for this type (computed once per type and dialect)."""
+        return _options_by_dialect(self, dialect, True)
+
+    def foreign_options(self, dialect: Dialect) -> dict[str, Opt]:
+        """Options only other dialects read, to say which dialect has them."""
+        return _options_by_dialect(self, dialect, False)
+
+
+_OPTION_TABLES: dict[tuple[str, Dialect, bool], dict[str, Opt]] = {}
+
+
+def _options_by_dialect(layer_type: LayerType, dialect: Dialect, inside: bool) -> dict[str, Opt]:
+    key = (layer_type.name, dialect, inside)
+    table = _OPTION_TABLES.get(key)
+    if table is None:
+        table = {o.name: o for o in layer_type.options if (dialect in o.dialects) is inside}
+        _OPTION_TABLES[key] = table
+    return table
 
 
 @dataclass
