@@ -158,6 +158,12 @@ def test_downsample_not_divisible() -> None:
     assert found == [("DN328", 7)]
 
 
+def test_downsample_below_one_pixel() -> None:
+    layers, found = build("[upsample]\nstride=-8\n", w=4, h=8)
+    assert shape(layers[0]) == (0, 1, 4, 0)
+    assert found == [("DN307", 7), ("DN328", 7)]
+
+
 def test_upsample_stride_zero() -> None:
     layers, found = build("[upsample]\nstride=0\n")
     assert shape(layers[0]) == (0, 0, 4, 0)

@@ -49,7 +49,12 @@ def build_upsample(ctx: LayerContext) -> None:
     if stride < 0:
         factor = -stride
         _check_divisible(ctx, [("width", w), ("height", h)], factor, "downsample")
-        ctx.output(cdiv(w, factor), cdiv(h, factor), c)
+        out_w, out_h = cdiv(w, factor), cdiv(h, factor)
+        if out_w < 1 or out_h < 1:
+            ctx.report("DN307", f"downsampling {w}x{h} by {factor} gives {out_w}x{out_h}",
+                       "stride")
+            ctx.layer.broken = True
+        ctx.output(out_w, out_h, c)
     else:
         ctx.output(w * stride, h * stride, c)
 
