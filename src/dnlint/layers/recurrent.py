@@ -100,11 +100,18 @@ CONV_LSTM_OPTIONS = (
 )
 
 
+def _stores_no_image(ctx: LayerContext) -> None:
+    """make_rnn/gru/lstm_layer leave l.w, l.h, l.c at 0: AlexeyAB's end-of-parse average
+    (S29) does not count these layers, whatever they receive."""
+    ctx.layer.input = (0, 0, 0)
+
+
 # --- [rnn] ----------------------------------------------------------------------------------
 def build_rnn(ctx: LayerContext) -> None:
     """make_rnn_layer: three connected sub-layers input, self, output (BN flag on each)."""
     v = ctx.v
     output, bn = v.int("output"), bool(v.int("batch_normalize"))
+    _stores_no_image(ctx)
     if ctx.pj:
         hidden = output
         ctx.output(0, 0, 0, outputs=output)
@@ -132,6 +139,7 @@ def build_gru(ctx: LayerContext) -> None:
     """make_gru_layer: six linear connected sub-layers; out dims stay 0 in both forks."""
     v = ctx.v
     output, bn = v.int("output"), bool(v.int("batch_normalize"))
+    _stores_no_image(ctx)
     ctx.output(0, 0, 0, outputs=output)
     ctx.describe(output=output)
     state = [fc_record(f"w{g}", output, output, bn) for g in "zrh"]
@@ -147,6 +155,7 @@ def build_lstm(ctx: LayerContext) -> None:
     """make_lstm_layer: eight linear connected sub-layers, W (state) before U (input)."""
     v = ctx.v
     output, bn = v.int("output"), bool(v.int("batch_normalize"))
+    _stores_no_image(ctx)
     if ctx.pj:
         ctx.output(0, 0, 0, outputs=output)
     else:
