@@ -462,3 +462,19 @@ def test_local() -> None:
     assert shape(layers[0]) == (3, 3, 3, 27)
     _, found = build("[local]\nfilters=3\nsize=3\npad=2\n", w=5, h=5, c=2)
     assert found == [("DN330", 9)]
+
+
+def test_route_mismatch_quirk_keeps_adding_channels() -> None:
+    body = (CONV.format(f=4, s=1) + "[maxpool]\nsize=2\nstride=2\n\n" + CONV.format(f=2, s=1)
+            + "[route]\nlayers=0,1,0\n\n[connected]\noutput=1\n")
+    layers, found = build(body)
+    # 16x16x4, then 8x8 resets everything, then 16x16x4 again adds its 4 channels
+    assert shape(layers[3]) == (0, 0, 4, 1024 + 256 + 1024)
+    assert found == [("DN315", 23)]
+
+
+def test_pj_shortcut_reads_one_from() -> None:
+    body = CONV.format(f=8, s=1) + CONV.format(f=8, s=1) + "[shortcut]\nfrom=-2,-1\n"
+    layers, found = build(body, PJ)
+    assert found == [("DN204", 19)]
+    assert layers[2].info["layers"] == [0]
