@@ -27,7 +27,7 @@ def _predict(oracle_file: str, key: str) -> tuple[dict[str, Any], WeightsReport]
 
 def _layer_mismatches(entry: dict[str, Any], report: WeightsReport) -> list[str]:
     problems = []
-    for want, got in zip(entry["layers"], report.layers):
+    for want, got in zip(entry["layers"], report.layers, strict=False):
         mine = (FLOAT * got.saved_floats, FLOAT * got.loaded_floats)
         theirs = (want.get("saved_bytes_layer"), want.get("consumed_bytes_layer"))
         if mine != theirs:
