@@ -478,3 +478,16 @@ def test_pj_shortcut_reads_one_from() -> None:
     layers, found = build(body, PJ)
     assert found == [("DN204", 19)]
     assert layers[2].info["layers"] == [0]
+
+
+def test_dropblock_sizes() -> None:
+    body = CONV.format(f=8, s=1) + "[dropout]\ndropblock=1\ndropblock_size_abs=32\n"
+    _, found = build(body)
+    assert found == [("DN332", 14)]
+    body = (CONV.format(f=8, s=1) + "[dropout]\ndropblock=1\ndropblock_size_rel=0.5\n"
+            "dropblock_size_abs=3\n")
+    _, found = build(body)
+    assert found == [("DN332", 14)]
+    body = CONV.format(f=8, s=1) + "[dropout]\ndropblock=1\ndropblock_size_abs=7\n"
+    _, found = build(body)
+    assert found == []

@@ -73,8 +73,31 @@ def build_dropout(ctx: LayerContext) -> None:
             "dropblock",
         )
         ctx.layer.broken = True
+    if not ctx.pj:
+        _check_dropblock_sizes(ctx)
     ctx.describe(probability=probability)
     keep_carried(ctx)
+
+
+def _check_dropblock_sizes(ctx: LayerContext) -> None:
+    """[ab] parse_dropout clamps an absolute size to the input and drops a relative one."""
+    v = ctx.v
+    size_abs = int(v.float("dropblock_size_abs"))
+    if size_abs > ctx.w or size_abs > ctx.h:
+        ctx.report(
+            "DN332",
+            f"dropblock_size_abs={size_abs} is larger than the {ctx.w}x{ctx.h} input: "
+            f"{ctx.dialect.label} clamps it to {min(ctx.w, ctx.h)}",
+            "dropblock_size_abs",
+        )
+        size_abs = min(ctx.w, ctx.h)
+    if size_abs and v.float("dropblock_size_rel"):
+        ctx.report(
+            "DN332",
+            f"dropblock_size_rel and dropblock_size_abs are both set: {ctx.dialect.label} uses "
+            f"only dropblock_size_abs={size_abs}",
+            "dropblock_size_rel",
+        )
 
 
 def _scale(probability: float) -> str:

@@ -200,3 +200,9 @@ rule("DN374", "recurrent-needs-image", E,
              "output.",
      bad="[connected]\noutput=64\n\n[crnn]", good="[convolutional]\nfilters=64\n\n[crnn]",
      reference="§4.30")
+rule("DN332", "dropblock-size", W,
+     summary="dropblock sizes that AlexeyAB's parse_dropout overrides.",
+     darknet="An absolute block size larger than the input is clamped to min(w, h); when both "
+             "dropblock_size_rel and dropblock_size_abs are set, the relative one is dropped.",
+     bad="[dropout]\ndropblock=1\ndropblock_size_abs=32   # on 13x13",
+     good="[dropout]\ndropblock=1\ndropblock_size_abs=7", reference="§4.16")
