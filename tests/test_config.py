@@ -1,0 +1,150 @@
+"""Configuration discovery and validation: .dnlint.toml, [tool.dnlint], --config, --no-config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dnlint.cli import main
+from dnlint.config import ConfigError, ConfigFinder, load_config, parse_config
+
+CFG = """\
+[net]
+batch=64
+subdivisions=24
+width=32
+height=32
+channels=3
+
+[convolutional]
+filters=16
+size=3
+activation=leaky
+"""
+DN103 = "DN103 warning: batch=64 is not a multiple of subdivisions=24"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["--format", "concise", "-q", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture()
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tmp/proj/{pyproject.toml, models/a.cfg, legacy/b.cfg}; cwd is tmp/proj."""
+    project = tmp_path / "proj"
+    (project / "models").mkdir(parents=True)
+    (project / "legacy").mkdir()
+    (project / "models" / "a.cfg").write_text(CFG)
+    (project / "legacy" / "b.cfg").write_text(CFG)
+    monkeypatch.chdir(project)
+    return project
+
+
+def test_no_config_anywhere(tree: Path) -> None:
+    code, out, _ = run("models/a.cfg")
+    assert (code, out) == (0, f"models/a.cfg:3:14: {DN103}: Darknet trains on 48 images per "
+                              "batch, not 64\n")
+
+
+def test_pyproject_tool_dnlint_is_found_walking_up(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text('[project]\nname="x"\n\n[tool.dnlint]\n'
+                                         'ignore = ["DN103"]\n')
+    assert run("models/a.cfg") == (0, "", "")
+
+
+def test_pyproject_without_table_is_passed_over(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text('[tool.dnlint]\nignore = ["DN103"]\n')
+    (tree / "models" / "pyproject.toml").write_text('[project]\nname="x"\n')
+    assert run("models/a.cfg") == (0, "", "")
+
+
+def test_closest_config_wins_without_merging(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text('[tool.dnlint]\nignore = ["DN103"]\n')
+    (tree / "models" / ".dnlint.toml").write_text('severity-override = { DN103 = "error" }\n')
+    code, out, _ = run("models/a.cfg", "legacy/b.cfg")
+    assert code == 1
+    assert out.startswith("models/a.cfg:3:14: DN103 error: ")
+    assert "legacy/b.cfg" not in out
+
+
+def test_dotfile_beats_pyproject_in_the_same_directory(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text('[tool.dnlint]\nignore = ["DN103"]\n')
+    (tree / ".dnlint.toml").write_text('select = ["DN4"]\n')
+    assert run("models/a.cfg") == (0, "", "")
+    (tree / ".dnlint.toml").write_text('select = ["DN1"]\n')
+    assert run("models/a.cfg")[1].startswith("models/a.cfg:3:14: DN103 warning")
+
+
+def test_per_file_ignores_are_relative_to_the_config(tree: Path) -> None:
+    (tree / ".dnlint.toml").write_text('[per-file-ignores]\n"legacy/*.cfg" = ["DN1"]\n')
+    code, out, _ = run("models/a.cfg", "legacy/b.cfg")
+    assert code == 0
+    assert out.startswith("models/a.cfg:3:14:") and "legacy" not in out
+
+
+def test_config_dialect_is_used_unless_the_command_line_names_one(tree: Path) -> None:
+    (tree / ".dnlint.toml").write_text('dialect = "pjreddie"\n')
+    result = CliRunner().invoke(main, ["-v", "--format", "concise", "models/a.cfg"])
+    assert "models/a.cfg: dialect pjreddie (chosen with --dialect)" in result.stdout
+    result = CliRunner().invoke(main, ["-v", "--dialect", "ab", "models/a.cfg"])
+    assert "models/a.cfg: dialect alexeyab" in result.stdout
+
+
+def test_explicit_config_and_no_config(tree: Path) -> None:
+    (tree / ".dnlint.toml").write_text('ignore = ["DN103"]\n')
+    other = tree / "strict.toml"
+    other.write_text('severity-override = { DN1 = "error" }\n')
+    assert run("--config", str(other), "models/a.cfg")[0] == 1
+    assert run("--no-config", "models/a.cfg")[1].startswith("models/a.cfg:3:14: DN103 warning")
+    assert run("models/a.cfg") == (0, "", "")
+
+
+def test_config_and_no_config_together_is_a_usage_error(tree: Path) -> None:
+    code, _, err = run("--config", "x.toml", "--no-config", "models/a.cfg")
+    assert code == 2 and "--config and --no-config exclude each other" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('selct = ["DN1"]\n', "unknown key(s) selct"),
+        ('ignore = ["DN999"]\n', "ignore: 'DN999' matches no rule"),
+        ('dialect = "darknet"\n', "dialect must be one of"),
+        ('severity-override = { DN103 = "fatal" }\n', "level must be error, warning or info"),
+        ("ignore = [\n", "invalid TOML"),
+    ],
+)
+def test_bad_config_exits_2(tree: Path, text: str, message: str) -> None:
+    (tree / ".dnlint.toml").write_text(text)
+    code, out, err = run("models/a.cfg")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"dnlint: {tree / '.dnlint.toml'}: ") and message in err
+
+
+def test_missing_explicit_config_exits_2(tree: Path) -> None:
+    code, _, err = run("--config", "nope.toml", "models/a.cfg")
+    assert (code, err) == (2, "dnlint: nope.toml: no such configuration file\n")
+
+
+def test_finder_caches_and_stops_at_the_root(tmp_path: Path) -> None:
+    finder = ConfigFinder()
+    assert finder.for_path(str(tmp_path / "a.cfg")) is None
+    (tmp_path / ".dnlint.toml").write_text('ignore = ["DN1"]\n')
+    assert finder.for_path(str(tmp_path / "a.cfg")) is None  # cached per directory
+    fresh = ConfigFinder().for_path(str(tmp_path / "a.cfg"))
+    assert fresh is not None and fresh.ignore == ("DN1",)
+
+
+def test_load_pyproject_without_table_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\nname="x"\n')
+    with pytest.raises(ConfigError, match=r"no \[tool\.dnlint\] table"):
+        load_config(path)
+
+
+def test_parse_config_normalises_selectors() -> None:
+    config = parse_config({"select": "dn1, all", "extend-select": ["dn4"]}, None)
+    assert config.select == ("DN1", "DN") and config.extend_select == ("DN4",)
