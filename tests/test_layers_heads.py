@@ -476,3 +476,21 @@ def test_data_file_missing(tmp_path: Path) -> None:
 def test_data_without_classes_uses_20(tmp_path: Path) -> None:
     sink = data_check(tmp_path, "names=obj.names\n", "a\nb\nc\n", two_heads())
     assert sink_codes(sink) == [("DN414", None), ("DN412", 14), ("DN412", 28)]
+
+
+def test_no_cascade_after_a_broken_layer() -> None:
+    text = """\
+        [net]
+        width=32
+        height=32
+        channels=3
+
+        [bogus]
+
+        [yolo]
+        mask=0
+        anchors=1,1
+        classes=2
+        num=1
+        """
+    assert codes(lint_text(text)) == [("DN020", 6)]

@@ -191,13 +191,16 @@ def _check_channels(
 ) -> bool:
     """The head needs ``channels`` per cell; the layer before gives ``ctx.c`` (w, h carried)."""
     if ctx.w <= 0 or ctx.h <= 0:
+        before = _previous(ctx)
+        ctx.layer.broken = True
+        if before is not None and before.broken:
+            return False  # the broken layer before was reported already; no cascade
         ctx.report(
             "DN401",
             f"[{ctx.values.section.name}] needs an image input of {channels} channels but "
             f"receives {ctx.w}x{ctx.h}x{ctx.c} (flat {ctx.inputs}): its outputs "
             f"{ctx.w}*{ctx.h}*{channels} cannot equal its inputs; {_refusal(ctx)}",
         )
-        ctx.layer.broken = True
         return False
     outputs = ctx.w * ctx.h * channels
     if outputs == ctx.inputs:
@@ -435,6 +438,10 @@ def build_detection(ctx: LayerContext) -> None:
     ctx.describe(classes=classes, num=num, head=True)
     if expected == ctx.inputs:
         return
+    ctx.layer.broken = True
+    before = _previous(ctx)
+    if before is not None and before.broken:
+        return  # reported at the broken layer before
     ctx.report(
         "DN401",
         f"[detection] with side={side}, coords={coords}, num={num} and classes={classes} needs "
@@ -443,7 +450,6 @@ def build_detection(ctx: LayerContext) -> None:
         _first_given(ctx, ("classes", "side", "num")),
         hint=_detection_hint(ctx, expected),
     )
-    ctx.layer.broken = True
 
 
 def _detection_hint(ctx: LayerContext, expected: int) -> str | None:

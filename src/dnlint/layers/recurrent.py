@@ -173,12 +173,14 @@ def _flat_input(ctx: LayerContext) -> bool:
     """[crnn]/[conv_lstm]/[history] use w, h, c unchecked; a flat input gives empty layers."""
     if ctx.w > 0 and ctx.h > 0 and ctx.c > 0:
         return False
+    ctx.layer.broken = True
+    if ctx.layers and ctx.layers[-1].broken:
+        return True  # reported at the broken layer before
     ctx.report(
         "DN374",
         f"[{ctx.values.section.name}] works on an image but receives {ctx.w}x{ctx.h}x{ctx.c} "
         f"(flat {ctx.inputs}); Darknet does not check this and builds a zero-sized layer",
     )
-    ctx.layer.broken = True
     return True
 
 
