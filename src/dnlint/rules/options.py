@@ -34,7 +34,7 @@ rule("DN207", "unknown-enum-value", E,
      darknet="get_activation falls back to relu, get_policy to constant, get_cost_type to sse, "
              "with one line on stderr; iou_loss falls back silently. hank-ai's Darknet stops.",
      bad="[convolutional]\nactivation=Leaky", good="[convolutional]\nactivation=leaky",
-     reference="L13")
+     reference="L13, N11")
 rule("DN208", "list-empty-item", E,
      summary="An empty item in a comma list.",
      darknet="Darknet counts commas and reads the empty item as 0 (for route layers: absolute "
