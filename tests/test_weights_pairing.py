@@ -1,0 +1,144 @@
+"""Finding the cfg of a weights file, and the weights stage of the command line."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from dnlint.cli import main
+from dnlint.weights.pairing import cfg_stems, find_cfg
+from test_weights import L0, L1, TINY, TINY_BYTES, write_weights
+
+
+def _cfg(folder: Path, name: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(TINY).lstrip("\n"))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "stems"),
+    [
+        ("yolov3.weights", ["yolov3"]),
+        ("yolov4.conv.137", ["yolov4.conv.137", "yolov4"]),
+        ("darknet53.conv.74", ["darknet53.conv.74", "darknet53"]),
+        ("yolo-obj_final.weights", ["yolo-obj_final", "yolo-obj"]),
+        ("yolo-obj_10000.weights", ["yolo-obj_10000", "yolo-obj"]),
+        ("yolo-obj_best.weights", ["yolo-obj_best", "yolo-obj"]),
+    ],
+)
+def test_cfg_stems(name: str, stems: list[str]) -> None:
+    assert cfg_stems(name) == stems
+
+
+def test_same_stem(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "model.cfg")
+    _cfg(tmp_path, "other.cfg")
+    assert find_cfg(str(tmp_path / "model.weights")).cfg == str(cfg)
+
+
+def test_backbone_cut(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "yolov4.cfg")
+    _cfg(tmp_path, "yolov4-tiny-custom.cfg")
+    assert find_cfg(str(tmp_path / "yolov4.conv.137")).cfg == str(cfg)
+
+
+def test_backbone_cut_with_one_derived_cfg(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "yolov4-custom.cfg")
+    assert find_cfg(str(tmp_path / "yolov4.conv.137")).cfg == str(cfg)
+
+
+def test_backbone_cut_ambiguous(tmp_path: Path) -> None:
+    _cfg(tmp_path, "yolov4-custom.cfg")
+    _cfg(tmp_path, "yolov4-tiny.cfg")
+    match = find_cfg(str(tmp_path / "yolov4.conv.137"))
+    assert match.cfg is None
+    assert match.reason == "several cfgs start with 'yolov4'"
+    assert len(match.candidates) == 2
+
+
+def test_training_output(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "yolo-obj.cfg")
+    assert find_cfg(str(tmp_path / "yolo-obj_last.weights")).cfg == str(cfg)
+
+
+def test_nothing_beside(tmp_path: Path) -> None:
+    match = find_cfg(str(tmp_path / "model.weights"))
+    assert match.cfg is None and match.reason.startswith("no model.cfg in ")
+
+
+# --- the command line ------------------------------------------------------------------------
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_cfg_and_weights_json(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "m.cfg")
+    weights = write_weights(tmp_path / "m.weights", L0 + L1)
+    code, out, _ = run(str(cfg), "--weights", str(weights), "--format", "json")
+    assert code == 0
+    (entry,) = json.loads(out)["files"]
+    assert entry["weights"] == {
+        "expected_bytes": TINY_BYTES, "saved_bytes": TINY_BYTES, "header_bytes": 20,
+        "path": str(weights), "actual_bytes": TINY_BYTES,
+        "header": {"major": 0, "minor": 2, "revision": 5, "seen": 64000},
+        "loadable": True, "differences": []}
+
+
+def test_cli_weights_alone_finds_its_cfg(tmp_path: Path) -> None:
+    _cfg(tmp_path, "m.cfg")
+    weights = write_weights(tmp_path / "m.weights", L0 + 5)
+    code, out, _ = run(str(weights))
+    assert code == 1
+    assert f"{weights}: DN514 error: the file ends at byte" in out
+
+
+def test_cli_backbone_is_a_warning(tmp_path: Path) -> None:
+    _cfg(tmp_path, "yolov4.cfg")
+    weights = write_weights(tmp_path / "yolov4.conv.137", L0)
+    code, out, _ = run(str(weights))
+    assert code == 0
+    assert f"{weights}: DN515 warning: " in out
+
+
+def test_cli_weights_without_cfg(tmp_path: Path) -> None:
+    weights = write_weights(tmp_path / "m.weights", 4)
+    code, _, err = run(str(weights))
+    assert code == 2
+    assert "name it with --cfg FILE" in err
+
+
+def test_cli_explicit_cfg(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "net.cfg")
+    weights = write_weights(tmp_path / "m.weights", L0 + L1)
+    code, out, _ = run("--weights", str(weights), "--cfg", str(cfg), "--format", "json")
+    assert code == 0
+    assert json.loads(out)["files"][0]["weights"]["actual_bytes"] == TINY_BYTES
+
+
+def test_cli_two_weights_for_one_cfg(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "m.cfg")
+    good = write_weights(tmp_path / "m.weights", L0 + L1)
+    long = write_weights(tmp_path / "m_final.weights", L0 + L1 + 1)
+    code, out, _ = run(str(cfg), str(good), str(long), "--format", "json")
+    assert code == 1
+    files = json.loads(out)["files"]
+    assert [(f["path"], f["weights"]["path"]) for f in files] == [
+        (str(cfg), str(good)), (str(long), str(long))]
+    assert [d["code"] for d in files[1]["diagnostics"]] == ["DN516"]
+
+
+def test_cli_scan(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path, "m.cfg")
+    values = np.ones(L0 + L1, "<f4")
+    values[L0 + 30] = np.nan
+    weights = write_weights(tmp_path / "m.weights", values)
+    code, out, _ = run(str(cfg), "--weights", str(weights), "--scan")
+    assert f"{cfg}:14:1: DN520 warning: layer 1 [convolutional] in m.weights: 1 NaN" in out
+    assert code == 0
