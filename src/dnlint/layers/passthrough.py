@@ -83,7 +83,7 @@ def _check_dropblock_sizes(ctx: LayerContext) -> None:
     """[ab] parse_dropout clamps an absolute size to the input and drops a relative one."""
     v = ctx.v
     size_abs = int(v.float("dropblock_size_abs"))
-    if size_abs > ctx.w or size_abs > ctx.h:
+    if ctx.w > 0 and ctx.h > 0 and (size_abs > ctx.w or size_abs > ctx.h):
         ctx.report(
             "DN332",
             f"dropblock_size_abs={size_abs} is larger than the {ctx.w}x{ctx.h} input: "

@@ -44,7 +44,7 @@ def reference(ctx: LayerContext, raw: int, key: str) -> Layer | None:
         nw, nh = layer.next_shape[:2]
         ctx.report(
             "DN329",
-            f"{key} reads layer {target} ({layer.type}, antialiasing): Darknet gives this layer "
+            f"{key}={raw} reads layer {target} ({layer.type}, antialiasing): Darknet gives it "
             f"its unblurred {w}x{h} shape, but the buffer holds the blurred {nw}x{nh} data",
             key,
         )
@@ -86,14 +86,15 @@ def _concat(
     all three, and a later matching layer still adds its channels (Darknet's quirk)."""
     first_w, first_h, out_c = shapes[0][:3]
     out_w, out_h = first_w, first_h
-    valid = sources[0][1] is not None
-    for (raw, layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
+    first = sources[0][1]
+    for (_raw, layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
         if (w, h) == (first_w, first_h):
             out_c += c
             continue
         out_w = out_h = out_c = 0
-        if valid and layer is not None:  # a bad reference is reported as DN302 already
-            ctx.layer.info.setdefault("mismatch", []).append((raw, (first_w, first_h), (w, h)))
+        if first is not None and layer is not None:  # bad references are DN302 already
+            mismatch = (layer.index, (first.index, first_w, first_h), (w, h))
+            ctx.layer.info.setdefault("mismatch", []).append(mismatch)
     return out_w, out_h, out_c
 
 
@@ -134,14 +135,15 @@ def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink
             continue
         after = layers[layer.index + 1] if layer.index + 1 < len(layers) else None
         flat = after is None or after.type in FLAT_TYPES
-        raw, (fw, fh), (w, h) = mismatch[0]
+        other, (first, fw, fh), (w, h) = mismatch[0]
         line, column = layer.values.line_of("layers")
         consumer = f"the next layer ({after.type})" if after else "nothing"
         sink.report(
             "DN315",
             line,
             column,
-            f"layers={raw} is {w}x{h} but the first layer is {fw}x{fh}: Darknet makes this route "
+            f"layer {other} is {w}x{h} but the first layer, {first}, is {fw}x{fh}: Darknet makes "
+            "this route "
             f"0x0x0 (outputs {layer.outputs}); {consumer} "
             + ("reads it as a flat vector" if flat else "then sees no image"),
             "resize (upsample, maxpool, stride) the inputs to the same width and height",
