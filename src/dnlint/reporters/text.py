@@ -110,8 +110,8 @@ def _render(run: RunResult, ctx: ReportContext, concise: bool) -> list[Printed]:
             if concise:
                 printed.append(_head(d, with_hint=True))
             else:
-                printed += diagnostic_block(d, _document_lines(file))
-                printed.append([])
+                block = diagnostic_block(d, _document_lines(file))
+                printed += [*block, []] if len(block) > 1 else block
     return printed
 
 

@@ -1,0 +1,244 @@
+"""Every --format, with golden output: text, concise, json, sarif, github, junit; --output."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from dnlint.cli import main
+from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.engine import RunResult
+from dnlint.lint import FileResult
+from dnlint.reporters.github import escape_data, escape_property, github_line
+from dnlint.rules import all_rules
+
+CFG = """\
+[net]
+batch=64
+subdivisions=24
+width=32
+height=32
+channels=3
+
+[convolutional]
+filters=16
+size=3
+\tactivation=leeky
+"""
+DN103_MSG = ("batch=64 is not a multiple of subdivisions=24: Darknet trains on 48 images per "
+             "batch, not 64")
+DN207_MSG = "unknown activation 'leeky'; Darknet falls back to 'logistic'"
+DN207_HINT = "did you mean 'leaky'?"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["--dialect", "ab", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture()
+def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.cfg").write_text(CFG)
+    return tmp_path
+
+
+def test_text_shows_source_line_and_caret(cwd: Path) -> None:
+    assert run("m.cfg") == (1, f"""\
+m.cfg:3:14: DN103 warning: {DN103_MSG}
+  |
+3 | subdivisions=24
+  |              ^
+
+m.cfg:11:13: DN207 error: {DN207_MSG}
+  = hint: {DN207_HINT}
+   |
+11 |     activation=leeky
+   |                ^
+
+Found 2 problems (1 error, 1 warning) in 1 file.
+""", "")
+
+
+def test_text_without_line_shows_only_the_head() -> None:
+    import io
+
+    from dnlint.reporters import ReportContext
+    from dnlint.reporters.text import report_text
+
+    file_level = Diagnostic(None, None, "DN514", Severity.ERROR, "short", "get it again", "w")
+    no_column = Diagnostic(2, None, "DN026", Severity.INFO, "which fork?", None, "w")
+    stream = io.StringIO()
+    report_text(RunResult([FileResult("w", None, "", [file_level, no_column])]),
+                ReportContext(stream, False, quiet=True))
+    assert stream.getvalue() == ("w: DN514 error: short\n  = hint: get it again\n\n"
+                                 "w:2: DN026 info: which fork?\n")
+
+
+def test_concise_is_one_line_each(cwd: Path) -> None:
+    assert run("--format", "concise", "m.cfg") == (1, f"""\
+m.cfg:3:14: DN103 warning: {DN103_MSG}
+m.cfg:11:13: DN207 error: {DN207_MSG} (hint: {DN207_HINT})
+Found 2 problems (1 error, 1 warning) in 1 file.
+""", "")
+
+
+def test_colour_keeps_the_same_text(cwd: Path) -> None:
+    code, out, _ = run("--color", "always", "m.cfg")
+    assert code == 1 and "\x1b[" in out
+    import re
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    assert plain == run("m.cfg")[1]
+
+
+def test_json(cwd: Path) -> None:
+    code, out, _ = run("--format", "json", "m.cfg")
+    data = json.loads(out)
+    assert code == 1
+    assert data["summary"] == {"files": 1, "errors": 1, "warnings": 1, "infos": 0}
+    assert data["files"][0]["diagnostics"] == [
+        {"code": "DN103", "severity": "warning", "line": 3, "column": 14, "message": DN103_MSG},
+        {"code": "DN207", "severity": "error", "line": 11, "column": 13, "message": DN207_MSG,
+         "hint": DN207_HINT},
+    ]
+
+
+# --- GitHub ----------------------------------------------------------------------------------
+
+def test_github_lines_exactly(cwd: Path) -> None:
+    assert run("--format", "github", "m.cfg") == (1, (
+        f"::warning file=m.cfg,line=3,col=14,title=DN103::{DN103_MSG}\n"
+        f"::error file=m.cfg,line=11,col=13,title=DN207::{DN207_MSG} (hint: {DN207_HINT})\n"
+    ), "")
+
+
+def test_github_escaping_and_file_level_and_notice() -> None:
+    d = Diagnostic(None, None, "DN026", Severity.INFO, "50% sure\r\nreally", None,
+                   "dir,a:b/x.cfg")
+    assert github_line(d) == "::notice file=dir%2Ca%3Ab/x.cfg,title=DN026::50%25 sure%0D%0Areally"
+    assert escape_data("a:b,c") == "a:b,c"
+    assert escape_property("100%") == "100%25"
+
+
+# --- SARIF -------------------------------------------------------------------------------------
+
+LEVELS = {"none", "note", "warning", "error"}
+# Properties each object may have (additionalProperties is false in the 2.1.0 schema), and the
+# ones it requires.
+ALLOWED = {
+    "sarifLog": {"$schema", "version", "runs", "inlineExternalProperties", "properties"},
+    "result": {"guid", "correlationGuid", "ruleId", "ruleIndex", "rule", "kind", "level",
+               "message", "analysisTarget", "locations", "partialFingerprints", "fingerprints",
+               "properties", "relatedLocations", "baselineState", "rank", "hostedViewerUri",
+               "workItemUris", "provenance", "fixes", "taxa", "webRequest", "webResponse",
+               "attachments", "codeFlows", "graphs", "graphTraversals", "stacks",
+               "suppressions", "occurrenceCount"},
+    "reportingDescriptor": {"id", "deprecatedIds", "guid", "deprecatedGuids", "name",
+                            "deprecatedNames", "shortDescription", "fullDescription",
+                            "messageStrings", "defaultConfiguration", "helpUri", "help",
+                            "relationships", "properties"},
+}
+
+
+def check_sarif(log: dict[str, Any]) -> None:
+    """The required structure of SARIF 2.1.0 (OASIS sarif-schema-2.1.0.json)."""
+    assert log["version"] == "2.1.0"
+    assert set(log) <= ALLOWED["sarifLog"]
+    assert isinstance(log["runs"], list)
+    for sarif_run in log["runs"]:
+        driver = sarif_run["tool"]["driver"]
+        assert isinstance(driver["name"], str)
+        rules = driver.get("rules", [])
+        for rule in rules:
+            assert set(rule) <= ALLOWED["reportingDescriptor"] and isinstance(rule["id"], str)
+            assert rule["defaultConfiguration"]["level"] in LEVELS
+            for key in ("shortDescription", "fullDescription", "help"):
+                assert isinstance(rule[key]["text"], str)
+        assert sarif_run.get("columnKind", "unicodeCodePoints") in {"utf16CodeUnits",
+                                                                    "unicodeCodePoints"}
+        for result in sarif_run["results"]:
+            assert set(result) <= ALLOWED["result"]
+            assert isinstance(result["message"]["text"], str)
+            assert result["level"] in LEVELS
+            if "ruleIndex" in result:
+                assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+            for location in result["locations"]:
+                physical = location["physicalLocation"]
+                assert isinstance(physical["artifactLocation"]["uri"], str)
+                region = physical.get("region", {})
+                assert region.get("startLine", 1) >= 1 and region.get("startColumn", 1) >= 1
+
+
+def test_sarif(cwd: Path) -> None:
+    code, out, _ = run("--format", "sarif", "m.cfg")
+    log = json.loads(out)
+    assert code == 1
+    check_sarif(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert [r["id"] for r in driver["rules"]] == [r.code for r in all_rules()]
+    results = log["runs"][0]["results"]
+    assert results == [
+        {"ruleId": "DN103", "ruleIndex": results[0]["ruleIndex"], "level": "warning",
+         "message": {"text": DN103_MSG},
+         "locations": [{"physicalLocation": {
+             "artifactLocation": {"uri": "m.cfg", "uriBaseId": "%SRCROOT%"},
+             "region": {"startLine": 3, "startColumn": 14}}}]},
+        {"ruleId": "DN207", "ruleIndex": results[1]["ruleIndex"], "level": "error",
+         "message": {"text": f"{DN207_MSG} (hint: {DN207_HINT})"},
+         "locations": [{"physicalLocation": {
+             "artifactLocation": {"uri": "m.cfg", "uriBaseId": "%SRCROOT%"},
+             "region": {"startLine": 11, "startColumn": 13}}}]},
+    ]
+
+
+def test_sarif_file_level_absolute_and_info() -> None:
+    from dnlint.reporters.sarif import sarif_log
+
+    d = Diagnostic(None, None, "DN026", Severity.INFO, "m", None, "/abs/x y.cfg")
+    log = sarif_log(RunResult([FileResult("/abs/x y.cfg", None, "", [d])]))
+    check_sarif(log)
+    result = log["runs"][0]["results"][0]
+    assert result["level"] == "note"
+    assert result["locations"] == [{"physicalLocation": {
+        "artifactLocation": {"uri": "file:///abs/x%20y.cfg"}}}]
+
+
+def test_sarif_clean_run(cwd: Path) -> None:
+    (cwd / "ok.cfg").write_text(CFG.replace("24", "16").replace("leeky", "leaky"))
+    code, out, _ = run("--format", "sarif", "ok.cfg")
+    assert code == 0 and json.loads(out)["runs"][0]["results"] == []
+
+
+# --- JUnit, --output --------------------------------------------------------------------------
+
+def test_junit(cwd: Path) -> None:
+    (cwd / "ok.cfg").write_text(CFG.replace("24", "16").replace("leeky", "leaky"))
+    code, out, _ = run("--format", "junit", "m.cfg", "ok.cfg")
+    assert code == 1
+    assert out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dnlint" '
+                          'tests="3" failures="2" errors="0">\n')
+    root = ET.fromstring(out.split("\n", 1)[1])
+    suites = root.findall("testsuite")
+    assert [(s.get("name"), s.get("tests"), s.get("failures")) for s in suites] == [
+        ("m.cfg", "2", "2"), ("ok.cfg", "1", "0")]
+    case = suites[0].findall("testcase")[1]
+    assert case.get("name") == "DN207 m.cfg:11:13" and case.get("line") == "11"
+    failure = case.find("failure")
+    assert failure is not None and failure.get("type") == "error"
+    assert failure.text == f"m.cfg:11:13: DN207 error: {DN207_MSG}\nhint: {DN207_HINT}"
+    assert suites[1].findall("testcase")[0].find("failure") is None
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "github", "junit"])
+def test_output_file(cwd: Path, fmt: str) -> None:
+    code, out, _ = run("--format", fmt, "-o", "report.out", "m.cfg")
+    assert (code, out) == (1, "")
+    written = (cwd / "report.out").read_text()
+    assert written == run("--format", fmt, "--no-color", "m.cfg")[1]
+    assert "\x1b[" not in written
