@@ -12,6 +12,7 @@ from __future__ import annotations
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_AND_AB, PJ_ONLY
 from dnlint.layers import register
 from dnlint.layers.base import Block, LayerContext, LayerType
+from dnlint.layers.connected import connected_record
 from dnlint.layers.convolutional import conv_out, conv_record
 from dnlint.schema import GENERIC_LAYER_OPTIONS, Activation, Float, Int
 
@@ -19,22 +20,17 @@ from dnlint.schema import GENERIC_LAYER_OPTIONS, Activation, Float, Int
 
 
 def fc_record(prefix: str, inputs: int, outputs: int, bn: bool) -> tuple[Block, ...]:
-    """F(in, out, bn) of save_connected_weights: biases, weights, then [BN scales, mean, var]."""
-    blocks = [Block(f"{prefix}.biases", outputs), Block(f"{prefix}.weights", inputs * outputs)]
-    if bn:
-        blocks += [
-            Block(f"{prefix}.scales", outputs),
-            Block(f"{prefix}.rolling_mean", outputs),
-            Block(f"{prefix}.rolling_variance", outputs),
-        ]
-    return tuple(blocks)
+    """A connected sub-layer's F(in, out, bn) record, named after the sub-layer."""
+    return _named(prefix, connected_record(inputs, outputs, bn))
+
+
+def _named(prefix: str, record: tuple[Block, ...]) -> tuple[Block, ...]:
+    return tuple(Block(f"{prefix}.{b.name}", b.floats) for b in record)
 
 
 def sub_conv(prefix: str, cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
     """A sub-convolution's K(cin, n, size, groups, bn) record, named after the sub-layer."""
-    return tuple(
-        Block(f"{prefix}.{b.name}", b.floats) for b in conv_record(cin, n, size, groups, bn)
-    )
+    return _named(prefix, conv_record(cin, n, size, groups, bn))
 
 
 # --- options ----------------------------------------------------------------------------------
