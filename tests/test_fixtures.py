@@ -11,9 +11,9 @@ from dnlint.lint import lint_cfg_bytes
 AB, PJ, HANK, AUTO = Dialect.AB, Dialect.PJ, Dialect.HANK, None
 
 EXPECTED: dict[str, tuple[Dialect | None, list[tuple[str, int | None]]]] = {
-    "DN001-empty-file.cfg": (AB, [("DN001", None)]),
+    "DN001-empty-file.cfg": (AB, [("DN001", 1)]),
     "DN002-option-before-section.cfg": (AB, [("DN002", 2)]),
-    "DN003-no-sections.cfg": (AB, [("DN003", None), ("DN002", 2)]),
+    "DN003-no-sections.cfg": (AB, [("DN003", 1), ("DN002", 2)]),
     "DN004-first-section-not-net.cfg": (AB, [("DN004", 1)]),
     "DN005-net-without-layers.cfg": (AB, [("DN005", 1)]),
     "DN006-missing-equals.cfg": (AB, [("DN006", 9), ("DN009", 10)]),
@@ -34,7 +34,7 @@ EXPECTED: dict[str, tuple[Dialect | None, list[tuple[str, int | None]]]] = {
     "DN020-unknown-section.cfg": (AB, [("DN020", 10)]),
     "DN021-section-not-in-dialect.cfg": (PJ, [("DN021", 10)]),
     "DN022-repeated-net-section.cfg": (AB, [("DN022", 10)]),
-    "DN023-binary-file.cfg": (AB, [("DN023", None)]),
+    "DN023-binary-file.cfg": (AB, [("DN023", 1)]),
     "DN024-whitespace-in-section-header.cfg": (AB, [("DN024", 6)]),
     "DN025-mixed-dialects.cfg": (AUTO, [("DN025", 1), ("DN021", 11)]),
     "DN026-dialect-ambiguous.cfg": (AUTO, [("DN026", 1)]),

@@ -148,4 +148,4 @@ def test_an_internal_failure_is_a_diagnostic_not_a_traceback(tmp_path: Any,
     path = tmp_path / "x.cfg"
     path.write_text("[net]\n")
     result = lint_input(Input(str(path), "cfg"), RunOptions())
-    assert [(d.code, d.line) for d in result.diagnostics] == [("DN000", None)]
+    assert [(d.code, d.line) for d in result.diagnostics] == [("DN000", 1)]

@@ -131,7 +131,7 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
 
 
 def _failed(path: str, message: str) -> FileResult:
-    diagnostic = Diagnostic(None, None, "DN000", Severity.ERROR,
+    diagnostic = Diagnostic(1, 1, "DN000", Severity.ERROR,
                             message + "; please report it with the file", None, path)
     return FileResult(path, None, "", [diagnostic])
 
@@ -141,5 +141,5 @@ def _too_large(path: str) -> FileResult:
         f"file is larger than {MAX_CFG_BYTES // (1024 * 1024)} MiB: not a cfg (a weights file "
         "passed as the cfg?)"
     )
-    diagnostic = Diagnostic(None, None, "DN023", Severity.ERROR, message, None, path)
+    diagnostic = Diagnostic(1, 1, "DN023", Severity.ERROR, message, None, path)
     return FileResult(path, None, "", [diagnostic])

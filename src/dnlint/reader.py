@@ -117,7 +117,7 @@ def read_cfg(data: bytes) -> CfgDocument:
 def _sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
     """Recognise inputs that are not a cfg at all; report them once and stop."""
     if not data.strip(b" \t\r\n"):
-        findings.append(LexFinding("DN001", None, None, "file is empty", None))
+        findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
         return True
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
         findings.append(
@@ -156,7 +156,7 @@ def _sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
     if _looks_binary(data[:4096]):
         what = "a Darknet .weights file" if _looks_like_weights(data) else "binary data"
         findings.append(
-            LexFinding("DN023", None, None, f"file is {what}, not a text cfg", None)
+            LexFinding("DN023", 1, 1, f"file is {what}, not a text cfg", None)
         )
         return True
     return False
@@ -425,7 +425,7 @@ def _inner_gap(part: str) -> int:
 def _check_structure(doc: CfgDocument) -> None:
     if not doc.sections:
         doc.findings.append(
-            LexFinding("DN003", None, None, "file has no [section]: a cfg starts with [net]", None)
+            LexFinding("DN003", 1, 1, "file has no [section]: a cfg starts with [net]", None)
         )
         doc.fatal = True
         return

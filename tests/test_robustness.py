@@ -1,0 +1,182 @@
+"""Bad input of any kind gives diagnostics (exit 1) or a one-line error (exit 2): never a
+traceback, never a hang, never an error without a line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES
+from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
+from dnlint.lint import FileResult, lint_cfg_bytes
+
+SEEDS = sorted((FIXTURES / "examples").glob("*.cfg")) + sorted((FIXTURES / "rules").glob("*.cfg"))
+SEED_TEXTS = [p.read_bytes() for p in SEEDS if p.read_bytes().isascii()]
+NASTY_NUMBERS = ["0", "-1", "2147483648", "-2147483649", "1e309", "", "x", "1.5", "99999999999",
+                 "0x10", "nan", "-", ",", "1,,2", "3,"]
+SECTION_NAMES = ["net", "convolutional", "route", "shortcut", "yolo", "maxpool", "upsample",
+                 "connected", "rnn", "crnn", "lstm", "gru", "region", "reorg", "softmax", "cost",
+                 "dropout", "batchnorm", "sam", "scale_channels", "Gaussian_yolo", "deconv",
+                 "local", "crop", "detection", "implicit", "conv_lstm", "history", "avgpool"]
+
+
+def check_result(result: FileResult) -> None:
+    for d in result.diagnostics:
+        assert d.code != "DN000", d.message  # an internal failure is a bug, even if caught
+        if d.severity is Severity.ERROR:
+            assert d.line is not None and d.line >= 1, d
+
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@FUZZ
+@given(st.binary(max_size=2048), st.sampled_from([Dialect.PJ, Dialect.AB, Dialect.HANK, None]))
+def test_arbitrary_bytes_never_raise(data: bytes, dialect: Dialect | None) -> None:
+    check_result(lint_cfg_bytes(data, "fuzz.cfg", dialect))
+
+
+def _mutate(lines: list[bytes], ops: list[tuple[int, int, int]]) -> list[bytes]:
+    for op, a, b in ops:
+        if not lines:
+            break
+        i, j = a % len(lines), b % len(lines)
+        if op == 0:
+            del lines[i]
+        elif op == 1:
+            lines.insert(i, lines[j])
+        elif op == 2:
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == 3 and b"=" in lines[i]:
+            key = lines[i].split(b"=", 1)[0]
+            lines[i] = key + b"=" + NASTY_NUMBERS[b % len(NASTY_NUMBERS)].encode()
+        elif op == 4 and lines[i].startswith(b"["):
+            lines[i] = b"[" + SECTION_NAMES[b % len(SECTION_NAMES)].encode() + b"]"
+        elif op == 5:
+            lines.insert(i, b"[" + SECTION_NAMES[b % len(SECTION_NAMES)].encode() + b"]")
+        elif op == 6 and b"=" in lines[i]:
+            lines[i] = lines[i] + b",,"
+    return lines
+
+
+@FUZZ
+@given(
+    st.sampled_from(range(len(SEED_TEXTS))),
+    st.lists(st.tuples(st.integers(0, 6), st.integers(0, 10**6), st.integers(0, 10**6)),
+             max_size=12),
+    st.sampled_from([Dialect.PJ, Dialect.AB, Dialect.HANK]),
+)
+def test_mutated_cfgs_never_raise(seed: int, ops: list[tuple[int, int, int]],
+                                  dialect: Dialect) -> None:
+    lines = _mutate(SEED_TEXTS[seed].split(b"\n"), ops)
+    check_result(lint_cfg_bytes(b"\n".join(lines), "mutant.cfg", dialect))
+
+
+def test_hundred_thousand_sections() -> None:
+    body = b"[net]\nwidth=8\nheight=8\nchannels=3\n" + b"[activation]\nactivation=relu\n" * 100_000
+    result = lint_cfg_bytes(body, "big.cfg", Dialect.AB)
+    assert result.network is not None and len(result.network.layers) == 100_000
+    check_result(result)
+
+
+def test_megabyte_line() -> None:
+    body = b"[net]\nwidth=8\nheight=8\nchannels=3\n[route]\nlayers=" + b"-1," * 350_000 + b"-1\n"
+    result = lint_cfg_bytes(body, "long.cfg", Dialect.AB)
+    check_result(result)
+
+
+def test_deep_route_chain() -> None:
+    chain = b"[route]\nlayers=-1\n" * 20_000
+    body = b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n" + chain
+    result = lint_cfg_bytes(body, "chain.cfg", Dialect.AB)
+    assert result.network is not None and result.network.layers[-1].output == (8, 8, 2)
+    check_result(result)
+
+
+def test_huge_numbers_do_not_allocate() -> None:
+    body = (b"[net]\nwidth=2000000000\nheight=2000000000\nchannels=2000000000\n"
+            b"[convolutional]\nfilters=2000000000\nsize=1\n[connected]\noutput=2000000000\n")
+    result = lint_cfg_bytes(body, "huge.cfg", Dialect.AB)
+    assert "DN312" in {d.code for d in result.diagnostics}
+    check_result(result)
+
+
+def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "dnlint", "--no-color", *args],
+                          capture_output=True, input=stdin, timeout=120)
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[bytes]) -> None:
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    assert_one_line_error(run_cli(str(tmp_path / "nope.cfg")))
+
+
+def test_path_through_a_file(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    assert_one_line_error(run_cli(str(tmp_path / "f" / "model.cfg")))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.cfg"
+    os.mkfifo(fifo)
+    assert_one_line_error(run_cli(str(fifo)))
+
+
+def test_device_is_refused() -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    assert_one_line_error(run_cli("/dev/zero"))
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
+                    reason="root reads files whatever their mode")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "secret.cfg"
+    path.write_text("[net]\n")
+    path.chmod(0)
+    assert_one_line_error(run_cli(str(path)))
+
+
+def test_binary_file_as_cfg(tmp_path: Path) -> None:
+    path = tmp_path / "model.cfg"
+    path.write_bytes(bytes(range(256)) * 64)
+    proc = run_cli(str(path))
+    assert proc.returncode == 1 and b"DN023" in proc.stdout and not proc.stderr
+
+
+def test_directory_is_walked(tmp_path: Path) -> None:
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = x\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.cfg").write_text("[net]\nwidth=8\nheight=8\nchannels=3\n"
+                                            "[convolutional]\nfilters=2\n")
+    proc = run_cli(str(tmp_path))
+    assert proc.returncode == 0, proc.stdout
+    assert b"setup.cfg" not in proc.stdout and b"1 file" in proc.stdout
+
+
+def test_stdin(tmp_path: Path) -> None:
+    proc = run_cli("-", stdin=b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolution]\n")
+    assert proc.returncode == 1
+    assert proc.stdout.decode().startswith("<stdin>:5:1: DN020 error")
+
+
+def test_inputs_are_never_written(tmp_path: Path) -> None:
+    path = tmp_path / "m.cfg"
+    path.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilter=2\n")
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    run_cli(str(path), "--layers", "--format", "json")
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
