@@ -1,0 +1,95 @@
+"""--graph: the layer graph as DOT, with routes and shortcuts as edges and errors highlighted."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dnlint.cli import main
+
+CFG = """\
+[net]
+width=32
+height=32
+channels=3
+
+[convolutional]
+filters=16
+size=3
+pad=1
+activation=leaky
+
+[convolutional]
+filters=16
+size=3
+stride=2
+pad=1
+activation=leaky
+
+[route]
+layers=-2
+
+[shortcut]
+from=-2
+activation=linear
+"""
+EXPECTED = """\
+digraph dnlint {
+  rankdir=TB;
+  node [shape=box, style="rounded,filled", fillcolor="white", fontname="monospace", \
+fontsize=10];
+  edge [fontname="monospace", fontsize=9];
+  subgraph cluster_0 {
+    label="g.cfg (alexeyab)";
+    f0_input [label="input\\n32 x 32 x 3", shape=ellipse];
+    f0_0 [label="0 convolutional\\n32 x 32 x 16\\nline 6"];
+    f0_1 [label="1 convolutional\\n16 x 16 x 16\\nline 12"];
+    f0_2 [label="2 route\\n32 x 32 x 16\\nline 19"];
+    f0_3 [label="3 shortcut\\n32 x 32 x 16\\nline 22", fillcolor="#f8d7da", color="#c0392b", \
+penwidth=2];
+    f0_input -> f0_0;
+    f0_0 -> f0_1;
+    f0_0 -> f0_2 [color="#2471a3", label="route"];
+    f0_2 -> f0_3;
+    f0_1 -> f0_3 [style=dashed, color="#7d3c98", label="shortcut"];
+  }
+}
+"""
+
+
+@pytest.fixture()
+def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.cfg").write_text(CFG)
+    return tmp_path
+
+
+def test_dot_graph(cwd: Path) -> None:
+    result = CliRunner().invoke(main, ["-q", "--dialect", "ab", "--graph", "g.dot", "g.cfg"])
+    assert result.exit_code == 1  # the shortcut's sizes differ (DN318): highlighted in red
+    assert (cwd / "g.dot").read_text() == EXPECTED
+
+
+def test_unbuildable_file_gets_a_placeholder(cwd: Path) -> None:
+    (cwd / "empty.cfg").write_text("")
+    CliRunner().invoke(main, ["-q", "--graph", "e.dot", "empty.cfg"])
+    assert 'f0_none [label="no network: see the errors", fillcolor="#f8d7da"];' in (
+        cwd / "e.dot").read_text()
+
+
+def test_svg_or_fallback_to_dot(cwd: Path) -> None:
+    result = CliRunner().invoke(main, ["-q", "--dialect", "ab", "--graph", "g.svg", "g.cfg"])
+    if shutil.which("dot"):
+        assert (cwd / "g.svg").read_text().lstrip().startswith("<?xml")
+    else:
+        assert result.stderr == ("dnlint: Graphviz 'dot' not found: wrote the DOT source to "
+                                 "g.dot instead of g.svg\n")
+        assert (cwd / "g.dot").read_text() == EXPECTED
+
+
+def test_unwritable_graph_exits_2(cwd: Path) -> None:
+    result = CliRunner().invoke(main, ["--graph", "missing/dir/g.dot", "g.cfg"])
+    assert result.exit_code == 2 and "cannot write" in result.stderr
