@@ -285,6 +285,12 @@ def test_region_shape(dialect: Dialect) -> None:
     assert (region.type, region.output, region.outputs) == ("region", (32, 32, 50), 51200)
 
 
+def test_region_max_over_30_only_in_pj() -> None:
+    text = cfg(REGION, filters=50, extra="max=31\n")
+    assert head_diagnostics(lint_text(text, Dialect.PJ)) == [("DN405", 16)]
+    assert head_diagnostics(lint_text(text, Dialect.AB)) == []
+
+
 def test_region_mismatch_and_anchors() -> None:
     result = lint_text(cfg(REGION.replace("2,2", "2,2, 3,3"), filters=125), Dialect.PJ)
     assert head_diagnostics(result) == [("DN404", 12), ("DN401", 13)]

@@ -370,17 +370,23 @@ def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> None:
 
 def build_yolo(ctx: LayerContext) -> None:
     _yolo_like(ctx, 4, gaussian=False)
-    v = ctx.v
-    if ctx.pj and v.int("max") > 90:
-        ctx.report(
-            "DN405",
-            f"max={v.int('max')}: the original Darknet keeps at most 90 truth boxes per image "
-            "in [yolo] and the training loss reads past them",
-            "max",
-            hint="use max=90 or fewer",
-        )
+    _check_max_boxes(ctx, 90)
     if not ctx.pj:
         _embedding(ctx, len(ctx.layer.info["mask"]))
+
+
+def _check_max_boxes(ctx: LayerContext, slot: int) -> None:
+    """[pj] the truth slot is fixed (90 boxes for yolo, 30 for region); max is not."""
+    boxes = ctx.v.int("max")
+    if ctx.pj and boxes > slot:
+        ctx.report(
+            "DN405",
+            f"max={boxes}: the original Darknet keeps room for {slot} truth boxes per image in "
+            f"[{ctx.values.section.name}] but loads max boxes into it (heap overflow in "
+            "training)",
+            "max",
+            hint=f"use max={slot} or fewer",
+        )
 
 
 def _embedding(ctx: LayerContext, n: int) -> None:
@@ -424,6 +430,7 @@ def build_region(ctx: LayerContext) -> None:
         _per_anchor_hint(ctx, num, coords + 1),
     )
     anchors = _check_anchors(ctx, num, overflows=ctx.pj)
+    _check_max_boxes(ctx, 30)
     ctx.describe(classes=classes, num=num, mask=list(range(num)), anchors=anchors, head=True)
 
 

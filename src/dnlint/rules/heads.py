@@ -28,10 +28,11 @@ rule("DN404", "anchors-count", E,
              "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region].",
      bad="[yolo]\nnum=9\nanchors=10,13, 16,30, 33,23",
      good="[yolo]\nnum=3\nanchors=10,13, 16,30, 33,23", reference="S16, S17")
-rule("DN405", "max-boxes-over-90", E,
-     summary="[yolo] max > 90 in the original Darknet.",
-     darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes; the training loss "
-             "loops to max and reads past it.",
+rule("DN405", "max-boxes-over-truth-slot", E,
+     summary="[yolo] max > 90 or [region] max > 30 in the original Darknet.",
+     darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "
+             "30), but the detector loads max boxes per image and get_next_batch copies them "
+             "all into that slot (heap overflow); the [yolo] loss also loops to max.",
      bad="[yolo]\nmax=200", good="[yolo]\nmax=90", reference="S18")
 rule("DN406", "counters-per-class-length", E,
      summary="counters_per_class does not have one count per class.",
