@@ -1,0 +1,57 @@
+"""Start-up stays light: no numpy, no rich without colour, no TOML parser without a config."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTree")
+PROBE = """
+import json, sys
+sys.argv = ["dnlint", *json.loads(sys.argv[1])]
+try:
+    from dnlint.cli import main
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
+"""
+CFG = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\nsize=3\n"
+
+
+def loaded(args: list[str], cwd: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), json.dumps(args)],
+                          capture_output=True, text=True, cwd=cwd, check=False)
+    modules: list[str] = json.loads(done.stderr.rsplit("MODULES ", 1)[1])
+    return modules
+
+
+@pytest.fixture()
+def cwd(tmp_path: Path) -> Path:
+    (tmp_path / "m.cfg").write_text(CFG)
+    return tmp_path
+
+
+def test_version_imports_nothing_heavy(cwd: Path) -> None:
+    assert loaded(["--version"], cwd) == []
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "github"])
+def test_linting_one_cfg_imports_nothing_heavy(cwd: Path, fmt: str) -> None:
+    assert loaded(["--no-color", "--format", fmt, "m.cfg"], cwd) == []
+
+
+def test_colour_loads_rich_and_a_config_loads_the_toml_parser(cwd: Path) -> None:
+    """The probe itself works: the modules appear when they are needed."""
+    assert "rich" in loaded(["--color", "always", "m.cfg"], cwd)
+    (cwd / ".dnlint.toml").write_text('ignore = ["DN1"]\n')
+    assert {"tomllib", "tomli"} & set(loaded(["--no-color", "m.cfg"], cwd))
+
+
+def test_pyproject_without_our_table_does_not_load_the_toml_parser(cwd: Path) -> None:
+    (cwd / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert loaded(["--no-color", "m.cfg"], cwd) == []
