@@ -491,3 +491,12 @@ def test_dropblock_sizes() -> None:
     body = CONV.format(f=8, s=1) + "[dropout]\ndropblock=1\ndropblock_size_abs=7\n"
     _, found = build(body)
     assert found == []
+
+
+def test_no_cascade_after_a_bad_reference_or_broken_layer() -> None:
+    _, found = build(CONV.format(f=8, s=1) + "[shortcut]\nfrom=5\n")
+    assert found == [("DN302", 13)]
+    _, found = build(CONV.format(f=8, s=1) + "[scale_channels]\nfrom=-3\n")
+    assert found == [("DN302", 13)]
+    _, found = build("[reorg3d]\nstride=0\n\n[dropout]\ndropblock=1\n")
+    assert found == [("DN305", 7)]

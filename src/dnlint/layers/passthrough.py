@@ -7,6 +7,7 @@ from __future__ import annotations
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import LayerContext, LayerType
+from dnlint.layers.route import already_reported
 from dnlint.schema import GENERIC_LAYER_OPTIONS, Activation, Enum, Float, Int, Str
 
 DROPOUT_OPTIONS = (
@@ -65,7 +66,8 @@ def build_dropout(ctx: LayerContext) -> None:
             + ("infinity" if probability == 1.0 else f"{_scale(probability)}"),
             "probability",
         )
-    if not ctx.pj and v.int("dropblock") and not (ctx.w > 0 and ctx.h > 0 and ctx.c > 0):
+    flat = not (ctx.w > 0 and ctx.h > 0 and ctx.c > 0)
+    if not ctx.pj and v.int("dropblock") and flat and not already_reported(ctx):
         ctx.report(
             "DN326",
             f"dropblock=1 on a {ctx.w}x{ctx.h}x{ctx.c} input: {ctx.dialect.label} stops with "

@@ -15,7 +15,7 @@ UPSAMPLE_OPTIONS = (
     *GENERIC_LAYER_OPTIONS,
 )
 REORG_OPTIONS = (
-    Int("stride", 1, min=1),
+    Int("stride", 1, doc="0 divides by zero (reported by the shape pass)"),
     Int("reverse", 0),
     Int("flatten", 0, only=PJ_ONLY),
     Int("extra", 0, only=PJ_ONLY, doc="extra outputs appended after the reorganized input"),

@@ -51,6 +51,15 @@ def reference(ctx: LayerContext, raw: int, key: str) -> Layer | None:
     return layer
 
 
+def already_reported(ctx: LayerContext, *sources: Layer | None) -> bool:
+    """True when a shape comparison would only repeat an earlier finding: a bad reference
+    (DN302), a broken referenced layer, or a zero-sized input from a broken layer before."""
+    if any(source is None or source.broken for source in sources):
+        return True
+    before_broken = bool(ctx.layers) and ctx.layers[-1].broken
+    return before_broken and 0 in (ctx.w, ctx.h, ctx.c)
+
+
 def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
     if layer is None:
         return (0, 0, 0, 0)

@@ -7,7 +7,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import Block, Layer, LayerContext, LayerType
-from dnlint.layers.route import reference
+from dnlint.layers.route import already_reported, reference
 from dnlint.schema import GENERIC_LAYER_OPTIONS, Activation, Enum, Float, Int, Ref
 
 _AB_WEIGHTS = ("none", "per_feature", "per_layer", "per_channel")
@@ -48,12 +48,14 @@ def build_shortcut(ctx: LayerContext) -> None:
         raw = ctx.v.get("from")
         sources = [reference(ctx, int(raw), "from")] if raw is not None else []
         for source in sources:
-            _check_pj_ratio(ctx, source)
+            if not already_reported(ctx, source):
+                _check_pj_ratio(ctx, source)
     else:
         raws = ctx.v.list("from") or []
         sources = [reference(ctx, int(raw), "from") for raw in raws]
         for source in sources:
-            _check_ab_size(ctx, source)
+            if not already_reported(ctx, source):
+                _check_ab_size(ctx, source)
     if not sources:
         ctx.layer.broken = True  # DN211 already reported: Darknet segfaults
     ctx.describe(layers=[s.index for s in sources if s is not None])
@@ -164,23 +166,29 @@ def _scale_mismatch(ctx: LayerContext, what: str) -> None:
 
 
 def build_scale_channels(ctx: LayerContext) -> None:
-    """make_scale_channels_layer: output = the from-layer's dims; asserts the input is 1x1 with
-    the from-layer's channels (or, with scale_wh, one channel of the from-layer's size)."""
+    """make_scale_channels_layer: output = the from-layer's dims."""
     source = _source(ctx)
     _check_activation(ctx)
-    w2, h2, c2 = source.output if source else (0, 0, 0)
-    scale_wh = ctx.v.int("scale_wh")
-    if not scale_wh and (ctx.w, ctx.h) != (1, 1):
+    if not already_reported(ctx, source):
+        _check_scale_channels(ctx, source.output if source else (0, 0, 0))
+    ctx.describe(layers=[source.index] if source else [])
+    ctx.output(*(source.output if source else (0, 0, 0)))
+
+
+def _check_scale_channels(ctx: LayerContext, source: tuple[int, int, int]) -> None:
+    """Asserts: a 1x1 input with the from-layer's channels, or, with scale_wh, a one-channel
+    input of the from-layer's size."""
+    w2, h2, c2 = source
+    if ctx.v.int("scale_wh"):
+        if ctx.c != 1:
+            _scale_mismatch(ctx, f"the input has {ctx.c} channels, not 1 (scale_wh=1)")
+        elif (w2, h2) != (ctx.w, ctx.h):
+            _scale_mismatch(ctx, f"the input is {ctx.w}x{ctx.h}, the from-layer {w2}x{h2}")
+    elif (ctx.w, ctx.h) != (1, 1):
         _scale_mismatch(ctx, f"the input is {ctx.w}x{ctx.h}, not 1x1 (scale_wh=0 scales whole "
                              "channels)")
-    elif not scale_wh and c2 != ctx.c:
+    elif c2 != ctx.c:
         _scale_mismatch(ctx, f"the input has {ctx.c} channels, the from-layer {c2}")
-    elif scale_wh and ctx.c != 1:
-        _scale_mismatch(ctx, f"the input has {ctx.c} channels, not 1 (scale_wh=1)")
-    elif scale_wh and (w2, h2) != (ctx.w, ctx.h):
-        _scale_mismatch(ctx, f"the input is {ctx.w}x{ctx.h}, the from-layer {w2}x{h2}")
-    ctx.describe(layers=[source.index] if source else [])
-    ctx.output(w2, h2, c2)
 
 
 def build_sam(ctx: LayerContext) -> None:
@@ -188,7 +196,7 @@ def build_sam(ctx: LayerContext) -> None:
     source = _source(ctx)
     _check_activation(ctx)
     shape = source.output if source else (0, 0, 0)
-    if shape != (ctx.w, ctx.h, ctx.c):
+    if shape != (ctx.w, ctx.h, ctx.c) and not already_reported(ctx, source):
         w2, h2, c2 = shape
         _scale_mismatch(ctx, f"the from-layer is {w2}x{h2}x{c2}, the input "
                              f"{ctx.w}x{ctx.h}x{ctx.c}")
