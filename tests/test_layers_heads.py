@@ -161,6 +161,12 @@ def test_yolo_kinds(option: str, dialect: Dialect, found: list[tuple[str, int]])
     assert head_diagnostics(lint_text(cfg(YOLO, extra=option + "\n"), dialect)) == found
 
 
+def test_kind_hint_suggests_the_spelling() -> None:
+    result = lint_text(cfg(YOLO, extra="iou_loss=cIoU\n"))
+    assert result.diagnostics[0].hint == "did you mean 'ciou'?"
+    assert "uses IOU" in result.diagnostics[0].message
+
+
 def test_ab_only_options_are_foreign_in_pj() -> None:
     result = lint_text(cfg(YOLO, extra="iou_loss=ciou\n"), Dialect.PJ)
     assert codes(result) == [("DN202", 16)]

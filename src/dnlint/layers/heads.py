@@ -12,6 +12,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import Layer, LayerContext, LayerType
+from dnlint.options import suggest
 from dnlint.schema import (
     GENERIC_LAYER_OPTIONS,
     Float,
@@ -325,6 +326,8 @@ def _check_kind(ctx: LayerContext, key: str, allowed: tuple[str, ...], fallback:
         }[key]
     if value in allowed:
         return
+    listed = [a for a in allowed if a != "iou" or key != "iou_loss" or ctx.dialect is Dialect.HANK]
+    guess = suggest(value, listed)
     if ctx.dialect is Dialect.HANK:
         consequence = "hank-ai's Darknet stops with an error"
     else:
@@ -333,7 +336,7 @@ def _check_kind(ctx: LayerContext, key: str, allowed: tuple[str, ...], fallback:
         "DN407",
         f"unknown {key} '{value}': {consequence}",
         key,
-        hint="one of: " + ", ".join(a for a in allowed if a != "iou" or key != "iou_loss"),
+        hint=f"did you mean '{guess}'?" if guess else "one of: " + ", ".join(listed),
     )
 
 
