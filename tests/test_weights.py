@@ -432,3 +432,31 @@ def test_size_check_never_reads_the_payload(tmp_path: Path) -> None:
     (d,) = check_file(report, path)
     assert time.perf_counter() - start < 0.5
     assert d.code == "DN516" and f"{8 * 1024**3 - TINY_BYTES:,} bytes" in d.message
+
+
+# --- text summary ----------------------------------------------------------------------------
+def test_render_summary_and_layers(tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from dnlint.weights.render import render_weights, summary_lines
+
+    _, report = predicted(_with("dontloadscales=1"))
+    path = write_weights(tmp_path / "m.weights", L0 + L1)
+    check_file(report, path)
+    assert summary_lines(report) == [
+        f"weights (alexeyab): load_weights reads {TINY_BYTES - 96:,} bytes, save_weights writes "
+        f"{TINY_BYTES:,} (with the 20-byte header)",
+        "  differs: layer 0 [convolutional] line 6: dontloadscales=1 (line 13): batch-norm "
+        "scales, rolling mean and variance not loaded",
+        f"  file {path}: {TINY_BYTES:,} bytes, version 0.2.5, seen 64,000 (8-byte), 20-byte "
+        "header: 96 bytes too long",
+    ]
+    out = io.StringIO()
+    render_weights(report, Console(file=out, width=200), show_layers=True)
+    table = out.getvalue().splitlines()[3:]
+    assert table[0].split() == ["layer", "type", "line", "load", "offset", "floats", "loaded",
+                                "floats", "saved", "notes"]
+    assert table[1].split()[:6] == ["0", "convolutional", "6", "20", "224", "248"]
+    assert table[2].split() == ["1", "convolutional", "14", "916", "189", "189"]
