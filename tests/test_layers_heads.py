@@ -506,3 +506,19 @@ def test_no_cascade_after_a_broken_layer() -> None:
         num=1
         """
     assert codes(lint_text(text)) == [("DN020", 6)]
+
+
+def test_names_resolved_from_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "obj.names").write_text("a\nb\n")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "obj.data").write_text("classes=3\nnames=data/obj.names\n")
+    monkeypatch.chdir(tmp_path)
+    result = lint_text(two_heads())
+    assert result.network is not None
+    sink = Sink()
+    check_data_file(result.network, tmp_path / "cfg" / "obj.data", sink)
+    assert sink_codes(sink) == [("DN413", 14), ("DN413", 28)]
+    assert "has 2 names" in sink.sorted()[0].message
