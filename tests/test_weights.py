@@ -459,4 +459,4 @@ def test_render_summary_and_layers(tmp_path: Path) -> None:
     assert table[0].split() == ["layer", "type", "line", "load", "offset", "floats", "loaded",
                                 "floats", "saved", "notes"]
     assert table[1].split()[:6] == ["0", "convolutional", "6", "20", "224", "248"]
-    assert table[2].split() == ["1", "convolutional", "14", "916", "189", "189"]
+    assert table[2].split() == ["1", "convolutional", "15", "916", "189", "189"]
