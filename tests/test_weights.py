@@ -283,8 +283,8 @@ def test_truncated_at_a_layer_boundary_is_a_partial_file(tmp_path: Path) -> None
     diagnostics = check(tmp_path, L0)
     assert found(diagnostics) == [("DN515", Severity.WARNING)]
     assert diagnostics[0].message == (
-        f"{20 + 4 * L0:,} bytes end exactly after layer 0 (line 6): a partial file (pretrained "
-        f"backbone) with weights for layer 0; random initial weights stay in layer 1 "
+        f"{20 + 4 * L0:,} bytes end exactly after layer 0 (line 6): a partial file (a "
+        f"pretrained backbone) with the weights of layer 0; the weights of layer 1 stay random "
         f"({4 * L1} bytes ({L1} floats) missing)")
 
 
@@ -420,6 +420,47 @@ def test_file_from_the_other_fork(tmp_path: Path) -> None:
     assert diagnostics[1].hint == (
         f"the file fits this cfg as alexeyab exactly ({20 + 4 * (conv + 16)} bytes with a "
         "20-byte header): choose that dialect with --dialect")
+
+
+# published files, by size: (fork, cfg, dialect, header version, size, code, message start)
+PUBLISHED = [
+    ("pjreddie", "yolov3.cfg", Dialect.PJ, (0, 2, 0), 248007048, None, ""),  # yolov3.weights
+    ("alexeyab", "yolov3.cfg", Dialect.AB, (0, 2, 0), 248007048, None, ""),
+    ("pjreddie", "yolov2.cfg", Dialect.PJ, (0, 1, 0), 203934260, None, ""),  # 16-byte header
+    ("alexeyab", "yolov4.cfg", Dialect.AB, (0, 2, 5), 257717640, None, ""),  # yolov4.weights
+    ("pjreddie", "yolov3.cfg", Dialect.PJ, (0, 2, 0), 162482580, "DN515",  # darknet53.conv.74
+     "162,482,580 bytes end exactly after layer 73 (line 537): a partial file (a pretrained "
+     "backbone) with the weights of 52 layers (0-73); the weights of 23 layers (75-105) stay "
+     "random"),
+    ("alexeyab", "yolov4.cfg", Dialect.AB, (0, 2, 5), 170038676, "DN515",  # yolov4.conv.137
+     "170,038,676 bytes end exactly after layer 136 (line 939): a partial file (a pretrained "
+     "backbone) with the weights of 92 layers (0-136); the weights of 18 layers (137-160) stay "
+     "random"),
+    ("pjreddie", "yolov3-voc.cfg", Dialect.PJ, (0, 2, 0), 248007048, "DN516",  # COCO on VOC
+     "248,007,048 bytes, but load_weights reads 246,714,648 (pjreddie, 20-byte header): "
+     "1,292,400 bytes (323,100 floats) left over"),
+]
+
+
+@pytest.mark.parametrize(("fork", "cfg", "dialect", "version", "size", "code", "start"),
+                         PUBLISHED)
+def test_published_file_sizes(tmp_path: Path, fork: str, cfg: str, dialect: Dialect,
+                              version: tuple[int, int, int], size: int, code: str | None,
+                              start: str) -> None:
+    from conftest import SHARED, need_shared
+    from dnlint.lint import lint_cfg_bytes
+
+    need_shared()
+    source = SHARED / "corpus" / fork / "cfg" / cfg
+    report = attach_prediction(lint_cfg_bytes(source.read_bytes(), str(source), dialect))
+    assert report is not None
+    path = tmp_path / "published.weights"
+    with path.open("wb") as stream:
+        stream.write(struct.pack("<iii", *version) + bytes(8))
+        stream.truncate(size)  # sparse: only the size matters
+    diagnostics = check_file(report, path)
+    assert [d.code for d in diagnostics] == ([code] if code else [])
+    assert all(d.message.startswith(start) for d in diagnostics)
 
 
 def test_size_check_never_reads_the_payload(tmp_path: Path) -> None:

@@ -205,10 +205,9 @@ def _short_file(
         rest = loaded[len(covered):]
         end = f"layer {covered[-1].index} (line {covered[-1].line})" if covered else "the header"
         return diagnostic(
-            "DN515", f"{size:,} bytes end exactly after {end}: a partial file (pretrained "
-            f"backbone) with weights for {_span(covered)}; random initial weights stay in "
-            f"{_span(rest)} "
-            f"({_amount(report.expected_payload - payload)} missing)", path,
+            "DN515", f"{size:,} bytes end exactly after {end}: a partial file (a pretrained "
+            f"backbone) with the weights of {_span(covered)}; the weights of {_span(rest)} stay "
+            f"random ({_amount(report.expected_payload - payload)} missing)", path,
             hint=hint or "fine to start training from; for inference use the complete file",
             severity=hank)
     inside = next(lay for lay in loaded if _start(lay) <= payload < _end(lay))
@@ -252,7 +251,7 @@ def _span(layers: list[LayerLayout]) -> str:
         return "no layers"
     if len(layers) == 1:
         return f"layer {layers[0].index}"
-    return f"{len(layers)} layers with weights ({layers[0].index}-{layers[-1].index})"
+    return f"{len(layers)} layers ({layers[0].index}-{layers[-1].index})"
 
 
 # --- why a size is off ----------------------------------------------------------------------
