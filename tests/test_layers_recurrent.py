@@ -123,6 +123,7 @@ def test_crnn_ab_keeps_size_with_pad() -> None:
     result = lint_text(IMAGE + "[crnn]\noutput=3\nhidden=5\npad=1\n", Dialect.AB)
     assert codes(result) == []
     assert summary(layer(result)) == ("crnn", (6, 4, 3), 72, CRNN_PARAMS)
+    assert layer(result).bflops == pytest.approx(2 * (90 + 225 + 135) * 6 * 4 / 1e9)
 
 
 def test_crnn_ab_default_padding_fails_the_assert() -> None:

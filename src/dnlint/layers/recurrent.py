@@ -207,6 +207,7 @@ def _crnn_pj(ctx: LayerContext) -> None:
         *sub_conv("self_layer", hid_f, hid_f, 3, 1, bn),
         *sub_conv("output_layer", hid_f, out_f, 3, 1, bn),
     )
+    _conv_bflops(ctx, ctx.w, ctx.h)
 
 
 def _conv_geometry(ctx: LayerContext) -> tuple[int, int, int, int]:
@@ -258,6 +259,13 @@ def _crnn_ab(ctx: LayerContext) -> None:
         *sub_conv("self_layer", hid_f, hid_f, size, groups, bn),
         *sub_conv("output_layer", hid_f, out_f, size, groups, bn),
     )
+    _conv_bflops(ctx, out_w, out_h)
+
+
+def _conv_bflops(ctx: LayerContext, out_w: int, out_h: int) -> None:
+    """The sum of the sub-convolutions' 2*nweights*out_h*out_w (make_crnn/conv_lstm_layer)."""
+    weights = sum(b.floats for b in ctx.layer.saved if b.name.endswith(".weights"))
+    ctx.layer.bflops = 2.0 * weights * out_w * out_h / 1e9
 
 
 def _first_given(ctx: LayerContext, keys: tuple[str, ...]) -> str | None:
@@ -298,6 +306,7 @@ def build_conv_lstm(ctx: LayerContext) -> None:
     for g in "figo":
         blocks += sub_conv(f"u{g}", ctx.c, out_f, size, groups, bn)
     ctx.weights(*blocks)
+    _conv_bflops(ctx, out_w, out_h)
 
 
 # --- registration ---------------------------------------------------------------------------
