@@ -61,7 +61,7 @@ _AB_YOLO_COMMON = (
 )
 
 _YOLO_BASE = (
-    Int("classes", 20, min=1),
+    Int("classes", 20, min=0),
     Int("num", 1, min=1, doc="total number of anchors"),
     IntList("mask", stops_at_hash=True, doc="the anchor indices this head predicts"),
     Int("max", {Dialect.PJ: 90, Dialect.AB: 200, Dialect.HANK: 200}, min=1),
@@ -99,7 +99,7 @@ GAUSSIAN_OPTIONS = (
 
 REGION_OPTIONS = (
     Int("coords", 4, min=0),
-    Int("classes", 20, min=1),
+    Int("classes", 20, min=0),
     Int("num", 1, min=1),
     Int("max", {Dialect.PJ: 30, Dialect.AB: 200, Dialect.HANK: 200}, min=1),
     Int("log", 0),
@@ -128,7 +128,7 @@ REGION_OPTIONS = (
 
 DETECTION_OPTIONS = (
     Int("coords", 1, min=0),
-    Int("classes", 1, min=1),
+    Int("classes", 1, min=0),
     Int("rescore", 0),
     Int("num", 1, min=1),
     Int("side", 7, min=1),
@@ -148,13 +148,13 @@ DETECTION_OPTIONS = (
 )
 
 ISEG_OPTIONS = (
-    Int("classes", 20, min=1),
+    Int("classes", 20, min=0),
     Int("ids", 32, min=0),
     *GENERIC_LAYER_OPTIONS,
 )
 
 CONTRASTIVE_OPTIONS = (
-    Int("classes", 1000, min=1),
+    Int("classes", 1000, min=0),
     Ref("yolo_layer", default=0, doc="the [yolo] layer whose boxes are compared"),
     Float("temperature", 1.0),
     Float("cls_normalizer", 1.0),
