@@ -110,7 +110,8 @@ def check_file(
         return [found]
     header = parse_header(head, report.dialect)
     assert header is not None  # _check_format rejects files under 12 bytes
-    report.header = header
+    # shown as read, absurd or not; a header the file ends inside has no seen to show
+    report.header = header if header.complete else None
     found_header = _check_header(header, size, report, name)
     if header.is_absurd() or not header.complete:
         return found_header

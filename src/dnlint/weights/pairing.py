@@ -125,7 +125,7 @@ def attach_weights(run: RunResult, weights: list[str], options: RunOptions) -> N
     """
     from dnlint.engine import Input, lint_input
 
-    cfg_results = [r for r in run.files if r.path != "<stdin>"]
+    cfg_results = list(run.files)
     for path, target in pair_all(weights, cfg_results, options.cfg):
         _readable(path)
         if isinstance(target, str):
