@@ -1,0 +1,83 @@
+"""The pre-commit hooks work from a clone: `pre-commit try-repo <repo> dnlint --files ...`.
+
+try-repo clones the repository (HEAD plus uncommitted changes to tracked files) and installs it
+into a fresh virtualenv, which downloads dnlint's dependencies: slow the first time, and it
+needs the package index. Skipped, with the reason, when pre-commit or git is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\nsize=3\n"
+BAD = GOOD.replace("filters=16", "filters=16\nfilter=8")
+
+pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install -e '.[test]')")
+if shutil.which("git") is None:
+    pytest.skip("git is not installed", allow_module_level=True)
+if not (ROOT / ".git").exists():
+    pytest.skip("not a git checkout: try-repo needs one", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def try_repo(hook: str, files: list[str], cwd: Path, home: Path) -> tuple[int, str]:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), hook,
+                           "--verbose", "--files", *files], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900, check=False)
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user's repository: a good cfg, a broken cfg and a setup.cfg (INI, not Darknet)."""
+    path = tmp_path_factory.mktemp("project")
+    (path / "good.cfg").write_text(GOOD)
+    (path / "bad.cfg").write_text(BAD)
+    (path / "setup.cfg").write_text("[metadata]\nname = example\n")
+    subprocess.run(["git", "init", "-q"], cwd=path, check=True)
+    subprocess.run(["git", "add", "."], cwd=path, check=True)
+    return path
+
+
+def test_manifest_is_valid() -> None:
+    from pre_commit.clientlib import load_manifest
+
+    hooks = {hook["id"]: hook for hook in load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))}
+    assert set(hooks) == {"dnlint", "dnlint-weights"}
+    assert hooks["dnlint"]["exclude_types"] == ["ini"]
+    assert hooks["dnlint-weights"]["require_serial"] is True
+
+
+def test_clean_cfg_passes_and_setup_cfg_is_not_linted(project: Path, home: Path) -> None:
+    code, out = try_repo("dnlint", ["good.cfg", "setup.cfg"], project, home)
+    assert code == 0, out
+    assert "dnlint (Darknet .cfg)" in out and "Passed" in out
+    assert "setup.cfg" not in out.split("dnlint (Darknet .cfg)", 1)[1]
+
+
+def test_broken_cfg_fails_with_its_diagnostics(project: Path, home: Path) -> None:
+    code, out = try_repo("dnlint", ["bad.cfg"], project, home)
+    assert code == 1, out
+    assert "Failed" in out
+    assert "bad.cfg:8:1: DN201 error: unknown option 'filter' in [convolutional]" in out
+
+
+def test_try_repo_dot_on_a_fixture(home: Path) -> None:
+    """The README's command, run at the repository root."""
+    code, out = try_repo("dnlint", ["fixtures/examples/broken.cfg"], ROOT, home)
+    assert code == 1, out
+    assert "fixtures/examples/broken.cfg:" in out and "Failed" in out
