@@ -522,3 +522,18 @@ def test_names_resolved_from_the_working_directory(
     check_data_file(result.network, tmp_path / "cfg" / "obj.data", sink)
     assert sink_codes(sink) == [("DN413", 14), ("DN413", 28)]
     assert "has 2 names" in sink.sorted()[0].message
+
+
+def test_absurd_num_allocates_nothing() -> None:
+    head = YOLO.replace("mask=0,1,2\n", "").replace("num=3", "num=2000000000")
+    result = lint_text(cfg(head))
+    assert [c for c, _ in head_diagnostics(result)] == ["DN404", "DN401"]
+
+
+def test_many_unused_anchors_are_abbreviated() -> None:
+    head = YOLO.replace("mask=0,1,2", "mask=0").replace("num=3", "num=100")
+    result = lint_text(cfg(head, filters=7))
+    unused = [d for d in result.diagnostics if d.code == "DN410"]
+    assert len(unused) == 1
+    assert "anchors 1 (16,30), 2 (33,23), 3 (0.5,0.5)" in unused[0].message
+    assert "and 87 more of num=100" in unused[0].message

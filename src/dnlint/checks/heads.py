@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Severity, Sink
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
 # Layer types that predict boxes (their info carries classes, num, and for yolo kinds the mask).
 HEAD_TYPES = ("yolo", "gaussian_yolo", "region", "detection")
 MASKED_TYPES = ("yolo", "gaussian_yolo")
+MAX_LISTED = 4096  # masks longer than this are absurd; the size check has reported them
+MAX_SHOWN = 12
 
 
 def heads(network: Network) -> list[Layer]:
@@ -63,6 +66,8 @@ def check_masks(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
 
 def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
     """Heads with the same num index one anchor list (each head carries its own copy)."""
+    if any(len(layer.info["mask"]) > MAX_LISTED for layer in members):
+        return  # an absurd num, reported as a size mismatch already
     owner: dict[int, Layer] = {}
     for layer in members:
         shared = sorted({m for m in layer.info["mask"] if m in owner and owner[m] is not layer})
@@ -80,20 +85,28 @@ def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
             )
         for m in layer.info["mask"]:
             owner.setdefault(m, layer)
-    unused = [i for i in range(num) if i not in owner]
-    if unused:
+    count = num - len([m for m in owner if 0 <= m < num])
+    if count > 0:
         first = members[0]
         anchors = first.info["anchors"]
         line, column = line_of(first, "anchors")
-        pairs = ", ".join(f"{i} ({anchors[2 * i]:g},{anchors[2 * i + 1]:g})" for i in unused)
+        shown = list(itertools.islice((i for i in range(num) if i not in owner), MAX_SHOWN))
+        pairs = ", ".join(f"{i} ({_anchor(anchors, 2 * i)},{_anchor(anchors, 2 * i + 1)})"
+                          for i in shown)
+        more = f" and {count - len(shown)} more" if count > len(shown) else ""
         sink.report(
             "DN410",
             line,
             column,
-            f"anchor{'s' if len(unused) > 1 else ''} {pairs} of num={num} "
-            f"{'are' if len(unused) > 1 else 'is'} in no head's mask: never predicted",
+            f"anchor{'s' if count > 1 else ''} {pairs}{more} of num={num} "
+            f"{'are' if count > 1 else 'is'} in no head's mask: never predicted",
             "give every anchor to exactly one head, or remove it and lower num",
         )
+
+
+def _anchor(anchors: list[float], index: int) -> str:
+    """An anchor value as Darknet holds it: the given one, else the 0.5 placeholder."""
+    return f"{anchors[index] if index < len(anchors) else 0.5:g}"
 
 
 def check_input_multiple_of_32(

@@ -8,6 +8,9 @@ of values its options describe, and the message says which number to change.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
@@ -231,15 +234,15 @@ def _per_anchor_hint(ctx: LayerContext, n: int, extra: int, key: str = "classes"
 
 
 # --- masks and anchors ------------------------------------------------------------------------
-def _mask(ctx: LayerContext, num: int) -> list[int]:
-    """parse_yolo_mask: the given mask, else 0..num-1."""
+def _mask(ctx: LayerContext, num: int) -> Sequence[int]:
+    """parse_yolo_mask: the given mask, else 0..num-1 (a range: num may be absurdly large)."""
     given = ctx.v.list("mask")
     if given is None:
-        return list(range(num))
+        return range(max(num, 0))
     return [int(x) for x in given]
 
 
-def _check_mask(ctx: LayerContext, mask: list[int], num: int) -> None:
+def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
     if not ctx.v.given("mask"):
         return
     outside = [m for m in mask if m < 0 or m >= num]
@@ -252,7 +255,7 @@ def _check_mask(ctx: LayerContext, mask: list[int], num: int) -> None:
             "mask",
             hint=f"raise num (line {ctx.v.line_of('num')[0]}) or fix the mask",
         )
-    repeated = sorted({m for m in mask if mask.count(m) > 1})
+    repeated = sorted(m for m, times in Counter(mask).items() if times > 1)
     if repeated:
         ctx.report(
             "DN403",
@@ -263,7 +266,8 @@ def _check_mask(ctx: LayerContext, mask: list[int], num: int) -> None:
 
 
 def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
-    """``anchors`` fill a 2*num array initialised to 0.5 (make_yolo_layer/make_region_layer)."""
+    """``anchors`` fill a 2*num array initialised to 0.5 (make_yolo_layer/make_region_layer).
+    Returns the values given (slots beyond them hold 0.5)."""
     anchors = ctx.v.list("anchors")
     if anchors is None:
         ctx.report(
@@ -271,7 +275,7 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             f"no anchors: all {2 * num} anchor values stay at Darknet's placeholder 0.5",
             hint=f"give {num} width,height pairs in anchors=",
         )
-        return [0.5] * (2 * num)
+        return []
     values = [float(a) for a in anchors]
     if len(values) < 2 * num:
         ctx.report(
@@ -293,7 +297,7 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             "anchors",
             hint=_anchor_hint(ctx, len(values)),
         )
-    return (values + [0.5] * (2 * num))[: 2 * num]
+    return values
 
 
 def _anchor_hint(ctx: LayerContext, count: int) -> str:
