@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,10 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (path / "good.cfg").write_text(GOOD)
     (path / "bad.cfg").write_text(BAD)
     (path / "setup.cfg").write_text("[metadata]\nname = example\n")
+    header = struct.pack("<iiiq", 0, 2, 5, 0)
+    floats = 16 + 16 * 3 * 3 * 3  # biases, weights of the one conv layer
+    (path / "good.weights").write_bytes(header + bytes(4 * floats))
+    (path / "bad.weights").write_bytes(header + bytes(4 * (floats - 1)))
     subprocess.run(["git", "init", "-q"], cwd=path, check=True)
     subprocess.run(["git", "add", "."], cwd=path, check=True)
     return path
@@ -81,3 +86,16 @@ def test_try_repo_dot_on_a_fixture(home: Path) -> None:
     code, out = try_repo("dnlint", ["fixtures/examples/broken.cfg"], ROOT, home)
     assert code == 1, out
     assert "fixtures/examples/broken.cfg:" in out and "Failed" in out
+
+
+def test_weights_hook_pairs_each_file_with_its_cfg(project: Path, home: Path) -> None:
+    (project / "bad.cfg").write_text(GOOD)  # bad.weights pairs with bad.cfg by its stem
+    try:
+        code, out = try_repo("dnlint-weights", ["good.weights", "bad.weights", "good.cfg"],
+                             project, home)
+    finally:
+        (project / "bad.cfg").write_text(BAD)
+    assert code == 1, out
+    assert "dnlint (Darknet .weights)" in out and "Failed" in out
+    assert "bad.weights: DN514 error: the file ends at byte 1,808" in out
+    assert "good.weights:" not in out and "good.cfg" not in out
