@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import codes, lint_text
 from dnlint.checks.data import check_data_file
@@ -537,3 +539,23 @@ def test_many_unused_anchors_are_abbreviated() -> None:
     assert len(unused) == 1
     assert "anchors 1 (16,30), 2 (33,23), 3 (0.5,0.5)" in unused[0].message
     assert "and 87 more of num=100" in unused[0].message
+
+
+@given(
+    classes=st.integers(min_value=1, max_value=200),
+    n=st.integers(min_value=1, max_value=9),
+    extra=st.integers(min_value=-3, max_value=3),
+    dialect=st.sampled_from(list(Dialect)),
+)
+@settings(max_examples=60, deadline=None)
+def test_yolo_size_relation_property(classes: int, n: int, extra: int, dialect: Dialect) -> None:
+    """filters == n*(classes+5) is exactly the condition for no DN401, in every dialect."""
+    mask = ",".join(str(i) for i in range(n))
+    anchors = ", ".join("10,10" for _ in range(n))
+    head = f"[yolo]\nmask={mask}\nanchors={anchors}\nclasses={classes}\nnum={n}\n"
+    filters = max(n * (classes + 5) + extra, 1)
+    result = lint_text(cfg(head, filters=filters), dialect)
+    assert result.network is not None
+    assert result.network.layers[1].output == (32, 32, n * (classes + 5))
+    found = ("DN401", 14) in codes(result)
+    assert found == (filters != n * (classes + 5))
