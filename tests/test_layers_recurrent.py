@@ -4,6 +4,8 @@ and the recurrent rules (DN370-DN374)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import codes, lint_text
 from dnlint.dialects import Dialect
@@ -215,3 +217,22 @@ def test_implicit_ignores_its_input() -> None:
     # its stored input is 1x1, so AlexeyAB's end-of-parse average has nothing to divide by
     assert codes(result) == [("DN313", 1)]
     assert ("DN021", 6) in codes(lint_text(SQUARE + "[implicit]\n", Dialect.PJ))
+
+
+@given(
+    inputs=st.integers(min_value=1, max_value=300),
+    output=st.integers(min_value=1, max_value=300),
+    bn=st.booleans(),
+)
+@settings(max_examples=40, deadline=None)
+def test_gru_lstm_totals_agree_across_forks(inputs: int, output: int, bn: bool) -> None:
+    """The forks order the sub-records differently but write the same number of floats."""
+    def f(i: int, o: int) -> int:
+        return o + i * o + (3 * o if bn else 0)
+
+    net = f"[net]\ninputs={inputs}\n\n"
+    for kind, gates in (("gru", 3), ("lstm", 4)):
+        text = net + f"[{kind}]\noutput={output}\nbatch_normalize={int(bn)}\n"
+        pj, ab = layer(lint_text(text, Dialect.PJ)), layer(lint_text(text, Dialect.AB))
+        assert pj.params == ab.params == gates * (f(output, output) + f(inputs, output))
+        assert sorted(blocks(pj)) == sorted(blocks(ab))
