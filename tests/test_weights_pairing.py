@@ -142,3 +142,14 @@ def test_cli_scan(tmp_path: Path) -> None:
     code, out, _ = run(str(cfg), "--weights", str(weights), "--scan")
     assert f"{cfg}:14:1: DN520 warning: layer 1 [convolutional] in m.weights: 1 NaN" in out
     assert code == 0
+
+
+def test_cfg_that_does_not_build(tmp_path: Path) -> None:
+    cfg = tmp_path / "m.cfg"
+    cfg.write_text("# nothing here\n")
+    weights = write_weights(tmp_path / "m.weights", 4)
+    code, out, _ = run(str(cfg), "--weights", str(weights), "--format", "json")
+    (entry,) = json.loads(out)["files"]
+    assert "weights" not in entry
+    assert [d["code"] for d in entry["diagnostics"] if d["code"].startswith("DN5")] == ["DN518"]
+    assert code == 1  # the empty cfg is an error of its own; DN518 is info
