@@ -9,7 +9,6 @@ as a :class:`LexFinding`; the dialect decides the severity of a few of them late
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -30,14 +29,8 @@ class Option:
     value_column: int
     raw: str
 
-    @cached_property
-    def comment_at(self) -> int:
-        """Index in ``value`` of a ``#``/``;`` that starts an inline comment, or -1."""
-        value = self.value
-        if not value or ("#" not in value and ";" not in value):
-            return -1
-        positions = [p for p in (value.find("#", 1), value.find(";", 1)) if p > 0]
-        return min(positions) if positions else -1
+    # index in ``value`` of a '#'/';' that starts an inline comment, or -1
+    comment_at: int = -1
 
 
 @dataclass
@@ -194,20 +187,20 @@ class _Lexer:
         self.first_crlf = 0
         self.bad_utf8_reported = 0
         self.option_before_section = False
+        self._whole = ""
 
     def run(self, data: bytes) -> None:
-        raw_lines = data.split(b"\n")
-        if raw_lines and raw_lines[-1] == b"":
-            raw_lines.pop()
+        texts = self._decode_lines(data)
+        has_cr = "\r" in self._whole
+        has_nul = "\0" in self._whole
+        self.lines = [t.rstrip("\r") for t in texts] if has_cr else texts
         pending = ""
         pending_line = 0
-        for number, raw in enumerate(raw_lines, start=1):
-            text = self._decode(raw, number)
-            self.lines.append(text.rstrip("\r"))
-            if text.endswith("\r"):
+        for number, text in enumerate(texts, start=1):
+            if has_cr and text.endswith("\r"):
                 self.crlf_lines += 1
                 self.first_crlf = self.first_crlf or number
-            if "\0" in text:
+            if has_nul and "\0" in text:
                 # fgetl: a NUL ends the string early; the next physical line is glued on.
                 col = text.index("\0") + 1
                 self.findings.append(
@@ -230,6 +223,18 @@ class _Lexer:
         if pending:
             self._line(pending, pending_line)
         self._report_crlf()
+
+    def _decode_lines(self, data: bytes) -> list[str]:
+        """Decode once for the whole file; only an invalid file is decoded line by line."""
+        try:
+            self._whole = data.decode("utf-8")
+            texts = self._whole.split("\n")
+        except UnicodeDecodeError:
+            texts = [self._decode(raw, n) for n, raw in enumerate(data.split(b"\n"), start=1)]
+            self._whole = "\n".join(texts)
+        if texts and texts[-1] == "":
+            texts.pop()
+        return texts
 
     def _decode(self, raw: bytes, number: int) -> str:
         try:
@@ -265,7 +270,8 @@ class _Lexer:
         )
 
     def _line(self, text: str, number: int) -> None:
-        stripped = text.translate(_STRIPPED)
+        plain = " " not in text and "\t" not in text and "\r" not in text
+        stripped = text if plain else text.translate(_STRIPPED)
         if not stripped:
             return
         first = stripped[0]
@@ -273,8 +279,20 @@ class _Lexer:
             self.comments.append(Comment(number, text.strip()))
         elif first == "[":
             self._header(text, stripped, number)
+        elif plain:
+            self._plain_option(text, number)
         else:
             self._option(text, stripped, number)
+
+    def _plain_option(self, text: str, number: int) -> None:
+        """The common case, a line without any whitespace: positions come for free."""
+        eq = text.find("=")
+        if eq <= 0 or eq == len(text) - 1 or not self.sections:
+            self._option(text, text, number)
+            return
+        value = text[eq + 1 :]
+        option = Option(text[:eq], value, number, 1, eq + 2, text, _comment_at(value))
+        self.sections[-1].options.append(option)
 
     def _header(self, text: str, stripped: str, number: int) -> None:
         column = text.index("[") + 1
@@ -320,7 +338,7 @@ class _Lexer:
             option = Option(stripped, None, number, key_column, key_column, text)
         else:
             key, value = stripped[:eq], stripped[eq + 1 :]
-            option = Option(key, value, number, key_column, value_column, text)
+            option = Option(key, value, number, key_column, value_column, text, _comment_at(value))
         if not self.sections:
             if self.option_before_section:
                 return
@@ -394,6 +412,13 @@ class _Lexer:
                     )
                 )
                 return
+
+
+def _comment_at(value: str) -> int:
+    if "#" not in value and ";" not in value:
+        return -1
+    positions = [p for p in (value.find("#", 1), value.find(";", 1)) if p > 0]
+    return min(positions) if positions else -1
 
 
 def _joins_numbers(part: str, gap: int) -> bool:

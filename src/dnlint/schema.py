@@ -47,9 +47,10 @@ class Opt:
     doc: str = ""
 
     def default_for(self, dialect: Dialect) -> Default:
-        if isinstance(self.default, Mapping):
-            return self.default.get(dialect)
-        return self.default
+        default = self.default
+        if type(default) is dict:  # per-dialect defaults are declared as dict literals
+            return default.get(dialect)
+        return default
 
     def choices_for(self, dialect: Dialect) -> frozenset[str] | None:
         if self.choices is None:

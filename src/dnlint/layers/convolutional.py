@@ -17,7 +17,7 @@ from dnlint.schema import (
 OPTIONS = (
     Int("filters", 1, min=1, doc="number of output channels"),
     Int("size", 1, min=1, doc="kernel size"),
-    Int("stride", 1, min=1),
+    Int("stride", 1),  # 0 is DN305 (SIGFPE), negative strides collapse the output (DN307)
     Int("stride_x", -1, only=AB_AND_HANK),
     Int("stride_y", -1, only=AB_AND_HANK),
     Int("pad", 0, doc="non-zero: padding = size/2"),
@@ -61,7 +61,7 @@ def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Blo
 def conv_out(ctx: LayerContext, extent: int, pad: int, size: int, stride: int, axis: str) -> int:
     """(extent + 2*pad - size)/stride + 1 with C truncation; flags shapes that collapse."""
     numerator = extent + 2 * pad - size
-    out = ctx.div(numerator, stride, f"the {axis} stride") + 1 if stride else 0
+    out = ctx.div(numerator, stride, f"the {axis} stride") + 1
     if numerator < 0 or out < 1:
         ctx.report(
             "DN307",
@@ -152,6 +152,9 @@ def build(ctx: LayerContext) -> None:
             "from the undilated kernel but computes with the dilated one, so the buffers disagree",
             "dilation",
         )
+    if sx == 0 or sy == 0:
+        ctx.div(ctx.w, 0, "the output size (w + 2*pad - size)/stride", "stride")
+        return
     run_sx, run_sy = (1, 1) if antialiasing else (sx, sy)
     out_w = conv_out(ctx, ctx.w, pad, size, run_sx, "width")
     out_h = conv_out(ctx, ctx.h, pad, size, run_sy, "height")
