@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import lint_text
 from dnlint.diagnostics import Diagnostic, Severity
@@ -501,3 +503,25 @@ def test_render_summary_and_layers(tmp_path: Path) -> None:
                                 "floats", "saved", "notes"]
     assert table[1].split()[:6] == ["0", "convolutional", "6", "20", "224", "248"]
     assert table[2].split() == ["1", "convolutional", "15", "916", "189", "189"]
+
+
+# --- any size: exactly one verdict, and it names the right place --------------------------------
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payload=st.integers(min_value=0, max_value=4 * (L0 + L1) + 64))
+def test_every_size_gets_one_verdict(tmp_path: Path, payload: int) -> None:
+    _, report = predicted(TINY)
+    path = tmp_path / "m.weights"
+    path.write_bytes(struct.pack("<iiiQ", 0, 2, 5, 0) + bytes(payload))
+    codes = [d.code for d in check_file(report, path)]
+    expected = 4 * (L0 + L1)
+    if payload == expected:
+        assert codes == []
+    elif payload > expected:
+        assert codes == ["DN516"]
+    elif payload in (0, 4 * L0):
+        assert codes == ["DN515"]
+    else:
+        assert codes == ["DN514"]
+        layer = 0 if payload < 4 * L0 else 1
+        assert f"inside layer {layer} [convolutional]" in check_file(report, path)[0].message
