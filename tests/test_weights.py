@@ -300,7 +300,8 @@ def test_surplus(tmp_path: Path) -> None:
     assert diagnostics[0].message == (
         f"{TINY_BYTES + 40:,} bytes, but load_weights reads {TINY_BYTES:,} (alexeyab, 20-byte "
         f"header): 40 bytes (10 floats) left over from byte {TINY_BYTES:,}")
-    assert diagnostics[0].hint is None
+    assert diagnostics[0].hint == ("were these weights trained with this very cfg (same "
+                                   "layers, filters, classes)?")
 
 
 def test_surplus_from_more_classes(tmp_path: Path) -> None:

@@ -192,7 +192,9 @@ def _check_size(
         return [diagnostic(
             "DN516", f"{size:,} bytes, but load_weights reads {header.size + expected:,} "
             f"({report.dialect.value}, {header.size}-byte header): {_amount(surplus)} left over "
-            f"from byte {header.size + expected:,}", path, hint=hint, severity=None)]
+            f"from byte {header.size + expected:,}", path,
+            hint=hint or "were these weights trained with this very cfg (same layers, filters, "
+            "classes)?")]
     return [_short_file(report, header, payload, size, path, hint)]
 
 
