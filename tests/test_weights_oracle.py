@@ -59,3 +59,11 @@ def test_transposed_header_width_per_fork(oracle_file: str, key: str) -> None:
     entry, report = _predict(oracle_file, key)
     header = VERSION_BYTES + seen_bytes(0, 1001, report.dialect)
     assert entry["consumed_bytes_transposed_0_1001_0"] == report.expected_payload + header
+
+
+@pytest.mark.parametrize(("oracle_file", "key"), CASES, ids=[f"{o}:{k}" for o, k in CASES])
+def test_per_layer_bytes_match_oracle(oracle_file: str, key: str) -> None:
+    """Each layer's share of the saved file and of the v0.2 load, as Darknet measured it."""
+    entry, report = _predict(oracle_file, key)
+    assert len(entry["layers"]) == len(report.layers)
+    assert _layer_mismatches(entry, report) == []
