@@ -34,8 +34,14 @@ def detect_dialect(doc: CfgDocument) -> Detection:
     evidence: dict[Dialect, list[str]] = {Dialect.PJ: [], Dialect.AB: []}
     for section in doc.sections[1:]:
         _vote_section(section.name, evidence)
+        layer_type = by_section(section.name, Dialect.AB) or by_section(section.name, Dialect.PJ)
+        if layer_type is None:
+            continue
+        verdicts = _verdicts(layer_type)
         for option in section.options:
-            _vote_option(section.name, option.key, option.value, evidence)
+            verdict = verdicts.get(option.key)
+            if verdict is not None:
+                _vote_option(section.name, option.key, option.value, verdict, evidence)
     if doc.sections:
         for option in doc.sections[0].options:
             _vote_net_option(option.key, evidence)
@@ -78,41 +84,40 @@ def _vote_section(name: str, evidence: dict[Dialect, list[str]]) -> None:
         evidence[Dialect.AB].append(f"[{name}]")
 
 
-def _vote_option(
-    section: str, key: str, value: str | None, evidence: dict[Dialect, list[str]]
-) -> None:
-    layer_type = by_section(section, Dialect.AB) or by_section(section, Dialect.PJ)
-    if layer_type is None:
-        return
-    specs = _declarations(layer_type).get(key, [])
-    readers: frozenset[Dialect] = frozenset().union(*(spec.dialects for spec in specs))
-    if Dialect.PJ in readers and Dialect.AB not in readers:
-        evidence[Dialect.PJ].append(f"'{key}' in [{section}]")
-    elif Dialect.AB in readers and Dialect.PJ not in readers:
-        evidence[Dialect.AB].append(f"'{key}' in [{section}]")
-    elif value:
-        _vote_value(specs, key, value, evidence)
+# What an option says about the dialect: the fork that alone reads it, or the enum
+# declarations whose value may tell (activation=mish); options both forks read alike are absent.
+Verdict = Dialect | list[Opt]
+_VERDICTS: dict[str, dict[str, Verdict]] = {}
 
 
-_DECLARATIONS: dict[str, dict[str, list[Opt]]] = {}
-
-
-def _declarations(layer_type: LayerType) -> dict[str, list[Opt]]:
-    """Key -> its declarations; an option may be declared once per dialect (shortcut 'from')."""
-    table = _DECLARATIONS.get(layer_type.name)
+def _verdicts(layer_type: LayerType) -> dict[str, Verdict]:
+    table = _VERDICTS.get(layer_type.name)
     if table is None:
         table = {}
-        for spec in layer_type.options:
-            table.setdefault(spec.name, []).append(spec)
-        _DECLARATIONS[layer_type.name] = table
+        declarations: dict[str, list[Opt]] = {}
+        for spec in layer_type.options:  # declared once per dialect sometimes (shortcut 'from')
+            declarations.setdefault(spec.name, []).append(spec)
+        for key, specs in declarations.items():
+            readers: frozenset[Dialect] = frozenset().union(*(spec.dialects for spec in specs))
+            if Dialect.PJ in readers and Dialect.AB not in readers:
+                table[key] = Dialect.PJ
+            elif Dialect.AB in readers and Dialect.PJ not in readers:
+                table[key] = Dialect.AB
+            elif any(spec.kind is Kind.ENUM and spec.choices for spec in specs):
+                table[key] = specs
+        _VERDICTS[layer_type.name] = table
     return table
 
 
-def _vote_value(
-    specs: list[Opt], key: str, value: str, evidence: dict[Dialect, list[str]]
+def _vote_option(
+    section: str, key: str, value: str | None, verdict: Verdict,
+    evidence: dict[Dialect, list[str]],
 ) -> None:
-    for spec in specs:
-        if spec.kind is Kind.ENUM and spec.choices:
+    if isinstance(verdict, Dialect):
+        evidence[verdict].append(f"'{key}' in [{section}]")
+        return
+    for spec in verdict:
+        if spec.kind is Kind.ENUM and spec.choices and value:
             in_pj = value in spec.choices.get(Dialect.PJ, ())
             in_ab = value in spec.choices.get(Dialect.AB, ())
             if in_ab and not in_pj:

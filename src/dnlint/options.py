@@ -198,6 +198,12 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
 
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
     value = option.value or ""
+    if option.comment_at < 0 and spec.kind in _FAST_KINDS:
+        fast = _plain_number(value, spec.kind is Kind.FLOAT)
+        if fast is not None:
+            if spec.min is not None or spec.max is not None:
+                _check_range(option, spec, fast, sink)
+            return fast
     if dialect is Dialect.HANK:
         value = value.split("#", 1)[0] if option.comment_at > 0 and "#" in value else value
     if spec.kind in (Kind.INT, Kind.REF):
@@ -207,6 +213,22 @@ def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
     if spec.is_list:
         return _convert_list(option, value, spec, dialect, sink)
     return _convert_string(option, value, spec, dialect, sink)
+
+
+_FAST_KINDS = (Kind.INT, Kind.REF, Kind.FLOAT)
+
+
+def _plain_number(value: str, is_float: bool) -> int | float | None:
+    """The common case, a plain decimal that every dialect reads the same: no checks needed."""
+    digits = value[1:] if value[:1] == "-" else value
+    if digits.isdigit() and digits.isascii():
+        number = int(value)
+        if -INT32_MAX - 1 <= number <= INT32_MAX:
+            return float(number) if is_float else number
+        return None
+    if is_float and digits.isascii() and digits.replace(".", "", 1).isdigit():
+        return float(value)
+    return None
 
 
 def _comment_prefix(option: Option, value: str) -> str | None:
