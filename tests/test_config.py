@@ -88,7 +88,8 @@ def test_per_file_ignores_are_relative_to_the_config(tree: Path) -> None:
 def test_config_dialect_is_used_unless_the_command_line_names_one(tree: Path) -> None:
     (tree / ".dnlint.toml").write_text('dialect = "pjreddie"\n')
     result = CliRunner().invoke(main, ["-v", "--format", "concise", "models/a.cfg"])
-    assert "models/a.cfg: dialect pjreddie (chosen with --dialect)" in result.stdout
+    assert (f"models/a.cfg: dialect pjreddie (set in {tree / '.dnlint.toml'})"
+            in result.stdout)
     result = CliRunner().invoke(main, ["-v", "--dialect", "ab", "models/a.cfg"])
     assert "models/a.cfg: dialect alexeyab" in result.stdout
 

@@ -74,7 +74,11 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
         if item.kind == "weights":
             continue
         config = finder.for_path(item.path)
-        run.files.append(lint_input(item, _options_for(options, config, dialect_given)))
+        chosen = _options_for(options, config, dialect_given)
+        result = lint_input(item, chosen)
+        if chosen is not options and config is not None and result.dialect is not None:
+            result.dialect_reason = f"set in {config.path}"
+        run.files.append(result)
     _attach_weights(run, inputs, options)
     for result in run.files:
         apply_policy(result, selection_for(result.path, policy, finder.for_path(result.path)))
