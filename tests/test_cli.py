@@ -166,3 +166,27 @@ def test_explicit_ini_cfg_is_checked(cwd: Path) -> None:
     (cwd / "setup.cfg").write_text("[metadata]\nname = x\n")
     code, out, _ = run("-q", "--format", "concise", "setup.cfg")
     assert code == 1 and out.startswith("setup.cfg:1:1: DN004 error: ")
+
+
+def test_stdin_uses_the_config_of_the_working_directory(cwd: Path) -> None:
+    (cwd / ".dnlint.toml").write_text('severity-override = { DN103 = "error" }\n')
+    result = CliRunner().invoke(main, ["-q", "--format", "concise", "-"], input=CFG)
+    assert result.exit_code == 1
+    assert result.stdout == DN103.replace("a.cfg", "<stdin>").replace("warning", "error", 1) + "\n"
+
+
+def test_directives_and_disable_directives(cwd: Path) -> None:
+    (cwd / "s.cfg").write_text(CFG.replace("subdivisions", "# dnlint: disable-next-line=DN103\n"
+                                           "subdivisions"))
+    assert run("-q", "--strict", "s.cfg") == (0, "", "")
+    code, out, _ = run("-q", "--strict", "--format", "concise", "--disable-directives", "s.cfg")
+    assert (code, out) == (1, DN103.replace("a.cfg:3", "s.cfg:4") + "\n")
+
+
+def test_unused_suppression_fails_only_with_strict(cwd: Path) -> None:
+    (cwd / "u.cfg").write_text("# dnlint: disable-file=DN4\n" + CFG.replace("=24", "=16"))
+    expected = ("u.cfg:1:24: DN901 warning: suppression of DN4 suppresses nothing "
+                "(hint: delete the directive)\n")
+    assert run("-q", "--format", "concise", "u.cfg") == (0, expected, "")
+    assert run("-q", "--format", "concise", "--strict", "u.cfg") == (1, expected, "")
+    assert run("-q", "--ignore", "DN901", "--strict", "u.cfg") == (0, "", "")

@@ -242,3 +242,19 @@ def test_output_file(cwd: Path, fmt: str) -> None:
     written = (cwd / "report.out").read_text()
     assert written == run("--format", fmt, "--no-color", "m.cfg")[1]
     assert "\x1b[" not in written
+
+
+def test_text_and_concise_agree_on_every_rule_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first line of each text block is the concise line without its hint (the contract
+    other tools parse), for every fixture in fixtures/rules."""
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    fixtures = sorted(str(p.relative_to(root)) for p in (root / "fixtures" / "rules").glob("*"))
+    assert fixtures
+    concise = run("--no-config", "-q", "--format", "concise", *fixtures)[1].splitlines()
+    text = run("--no-config", "-q", "--format", "text", *fixtures)[1].splitlines()
+    heads = [line for line in text if line.startswith("fixtures/")]
+    assert len(heads) == len(concise)
+    for head, line in zip(heads, concise, strict=True):
+        assert line.startswith(head)
+        assert line == head or line[len(head):].startswith(" (hint: ")
