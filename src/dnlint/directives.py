@@ -165,7 +165,7 @@ def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
 
 def _split_codes(raw: str, source: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
-    start = source.find(raw)
+    start = source.find(raw, max(source.find("="), 0))
     offset = 0
     for piece in raw.split(","):
         stripped = piece.strip()

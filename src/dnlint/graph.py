@@ -35,7 +35,8 @@ def to_dot(run: RunResult) -> str:
         "fontsize=10];",
         "  edge [fontname=\"monospace\", fontsize=9];",
     ]
-    for number, file in enumerate(run.files):
+    cfgs = [f for f in run.files if f.document is not None or f.weights is None]
+    for number, file in enumerate(cfgs):
         lines += _cluster(number, file)
     lines.append("}")
     return "\n".join(lines) + "\n"
