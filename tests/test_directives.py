@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
+
+import pytest
 
 from dnlint.dialects import Dialect
+from dnlint.directives import is_syntax_error
 from dnlint.lint import lint_cfg_bytes
 from dnlint.policy import Policy, apply_policy, selection_for
 
@@ -119,3 +123,28 @@ def test_unused_suppression_column_points_at_the_code() -> None:
     unused = [(d.line, d.column, d.message) for d in result.diagnostics if d.code == "DN901"]
     assert unused == [(9, 29, "suppression of DN103 suppresses nothing"),
                       (9, 35, "suppression of DN2 suppresses nothing")]
+
+
+def _fixtures() -> list[Path]:
+    root = Path(__file__).resolve().parents[1] / "fixtures"
+    return sorted(p for p in root.rglob("*.cfg") if p.is_file())
+
+
+@pytest.mark.parametrize("path", _fixtures(), ids=lambda p: p.name)
+def test_disable_file_silences_everything_but_syntax_errors(path: Path) -> None:
+    """On every fixture: a disable-file of all reported codes leaves exactly the syntax errors,
+    and no DN9xx report about the directive itself."""
+    data = path.read_bytes()
+    if data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\0" in data:
+        pytest.skip("the first line cannot take a comment without changing the file")
+    before = lint_cfg_bytes(b"# placeholder\n" + data, "t.cfg")
+    syntax = [(d.line, d.code) for d in before.diagnostics
+              if is_syntax_error(d.code, d.severity)]
+    codes = sorted({d.code for d in before.diagnostics} - {c for _, c in syntax})
+    if not codes:
+        pytest.skip("only syntax errors")
+    directive = f"# dnlint: disable-file={','.join(codes)}\n".encode()
+    after = lint_cfg_bytes(directive + data, "t.cfg")
+    apply_policy(after, selection_for("t.cfg", Policy(), None))
+    remaining = [(d.line, d.code) for d in after.diagnostics]
+    assert remaining == syntax
