@@ -17,7 +17,6 @@ from dnlint.engine import RunResult
 from dnlint.reporters import ReportContext
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/dnlint/dnlint"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -33,7 +32,6 @@ def sarif_log(run: RunResult) -> dict[str, Any]:
             "tool": {"driver": {
                 "name": "dnlint",
                 "version": __version__,
-                "informationUri": INFORMATION_URI,
                 "rules": [_rule(r) for r in rules],
             }},
             "columnKind": "unicodeCodePoints",
