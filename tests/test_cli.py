@@ -190,3 +190,15 @@ def test_unused_suppression_fails_only_with_strict(cwd: Path) -> None:
     assert run("-q", "--format", "concise", "u.cfg") == (0, expected, "")
     assert run("-q", "--format", "concise", "--strict", "u.cfg") == (1, expected, "")
     assert run("-q", "--ignore", "DN901", "--strict", "u.cfg") == (0, "", "")
+
+
+def test_verbose_prints_the_weights_summary(cwd: Path) -> None:
+    import struct
+
+    (cwd / "w.cfg").write_text("[net]\nwidth=32\nheight=32\nchannels=3\n\n"
+                               "[convolutional]\nfilters=16\nsize=3\n")
+    (cwd / "w.weights").write_bytes(struct.pack("<iiiq", 0, 2, 5, 0) + bytes(4 * 448))
+    code, out, _ = run("-v", "--dialect", "ab", "w.weights")
+    assert code == 0
+    assert "weights (alexeyab): load_weights reads 1,812 bytes" in out
+    assert "weights (" not in run("--dialect", "ab", "w.weights")[1]

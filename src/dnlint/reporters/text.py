@@ -167,6 +167,30 @@ def _extras(run: RunResult, ctx: ReportContext) -> None:
         from dnlint.reporters.table import print_layer_tables
 
         print_layer_tables(run, ctx)
+    if ctx.show_layers or ctx.verbose:
+        _weights_summaries(run, ctx)
     if ctx.statistics:
         for line in statistics_lines(run):
             ctx.stream.write(line + "\n")
+
+
+def _weights_summaries(run: RunResult, ctx: ReportContext) -> None:
+    """With -v, each weights check's summary; with --layers, also its offsets table (rich)."""
+    reports = [f.weights for f in run.files if f.weights is not None]
+    if not reports:
+        return
+    if not ctx.show_layers:
+        from dnlint.weights.render import summary_lines
+
+        for report in reports:
+            for line in summary_lines(report):
+                ctx.stream.write(line + "\n")
+        return
+    from rich.console import Console
+
+    from dnlint.weights.render import render_weights
+
+    console = Console(file=ctx.stream, force_terminal=ctx.color, no_color=not ctx.color,
+                      highlight=False, width=200 if not ctx.color else None)
+    for report in reports:
+        render_weights(report, console, show_layers=True)
