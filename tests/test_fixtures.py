@@ -87,3 +87,22 @@ def test_every_fixture_is_listed() -> None:
 def test_each_fixture_demonstrates_its_own_rule() -> None:
     for name, (_, expected) in EXPECTED.items():
         assert name.split("-")[0] in {code for code, _ in expected}, name
+
+
+def test_a_bare_key_hides_a_later_value() -> None:
+    """option_find returns the first 'batch_normalize', whose value is NULL: BN stays off."""
+    from conftest import lint_text
+
+    result = lint_text("""
+        [net]
+        width=8
+        height=8
+        channels=4
+        [convolutional]
+        filters=2
+        size=1
+        batch_normalize
+        batch_normalize=1
+    """)
+    assert codes(result) == [("DN006", 8), ("DN009", 9)]
+    assert result.network is not None and result.network.layers[0].params == 2 + 8

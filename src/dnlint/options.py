@@ -73,6 +73,9 @@ def hank_list(value: str, is_float: bool) -> list[Any]:
     return [int(run) for run in _HANK_INT_RUN.findall(value)]
 
 
+_MISSING: Any = object()
+
+
 class Values:
     """The typed options of one section, read with Darknet's semantics."""
 
@@ -83,8 +86,8 @@ class Values:
         self._parsed: dict[str, Any] = {}
 
     def given(self, name: str) -> bool:
-        option = self.section.find(name)
-        return option is not None and option.value is not None
+        """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones)."""
+        return name in self._parsed
 
     def option(self, name: str) -> Option | None:
         return self.section.find(name)
@@ -97,15 +100,18 @@ class Values:
 
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
-        if name in self._parsed:
-            return self._parsed[name]
+        value = self._parsed.get(name, _MISSING)
+        if value is not _MISSING:
+            return value
         if default is not None:
             return default
         spec = self.specs.get(name)
         return spec.default_for(self.dialect) if spec else None
 
     def int(self, name: str, default: int | None = None) -> int:
-        value = self.get(name, default)
+        value = self._parsed.get(name, _MISSING)
+        if value is _MISSING:
+            value = self.get(name, default)
         return int(value) if value is not None else 0
 
     def float(self, name: str, default: float | None = None) -> float:
@@ -135,9 +141,11 @@ def type_section(
     values = Values(section, specs, dialect)
     seen: set[str] = set()
     for option in section.options:
-        if option.key in seen or option.value is None or option.key == "":
-            continue  # duplicates, bare keys and empty keys are the reader's findings
+        if option.key in seen:
+            continue  # option_find returns the first occurrence; the reader reports the rest
         seen.add(option.key)
+        if option.value is None or option.key == "":
+            continue  # a bare key reads as missing and hides later duplicates (DN006)
         spec = specs.get(option.key)
         if spec is None:
             _unknown(option, section, specs, other_dialect_specs, dialect, sink)
