@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dnlint.cli import main
 from dnlint.diagnostics import Diagnostic, Severity
@@ -258,3 +260,17 @@ def test_text_and_concise_agree_on_every_rule_fixture(monkeypatch: pytest.Monkey
     for head, line in zip(heads, concise, strict=True):
         assert line.startswith(head)
         assert line == head or line[len(head):].startswith(" (hint: ")
+
+
+def _unescape(text: str) -> str:
+    for code, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        text = text.replace(code, char)
+    return text
+
+
+@given(st.text())
+def test_github_escaping_round_trips_and_leaves_no_separator(text: str) -> None:
+    escaped = escape_property(text)
+    assert _unescape(escaped) == text
+    assert not set(escaped) & {",", ":", "\r", "\n"}
+    assert "\n" not in escape_data(text) and _unescape(escape_data(text)) == text
