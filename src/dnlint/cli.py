@@ -1,7 +1,10 @@
 """The ``dnlint`` command: parse flags, run, pick a reporter, choose the exit status.
 
 Exit status: 0 no error (warnings allowed), 1 at least one error (with ``--strict``, warnings
-too), 2 usage error or a path that cannot be read.
+too), 2 usage error, bad configuration, or a path that cannot be read.
+
+Per file: the nearest configuration (:mod:`dnlint.config`) may name the dialect; after linting,
+:mod:`dnlint.policy` applies in-file directives, severity overrides and rule selection.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from dnlint.engine import (
     lint_input,
 )
 from dnlint.policy import Policy, apply_policy, selection_for
+from dnlint.reporters import FORMATS
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
-FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 
 
 def _use_color(choice: str, stream: TextIO) -> bool:
