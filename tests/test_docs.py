@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dnlint.docs import render
 from dnlint.rules import all_rules
 
@@ -38,3 +40,40 @@ def test_module_prints_and_writes(tmp_path: Path) -> None:
     target = tmp_path / "rules.md"
     subprocess.run([sys.executable, "-m", "dnlint.docs", "--write", str(target)], check=True)
     assert target.read_text(encoding="utf-8") == printed
+
+
+def _between(text: str, start: str, end: str) -> str:
+    head = text.index(start) + len(start)
+    return text[head:text.index(end, head)]
+
+
+def _apply_diff(text: str, diff: str) -> str:
+    for hunk in diff.split("@@\n"):
+        lines = [line for line in hunk.splitlines() if line]
+        old = "".join(line[1:] + "\n" for line in lines if line[0] in " -")
+        new = "".join(line[1:] + "\n" for line in lines if line[0] in " +")
+        assert old in text, f"the diff in docs/usage.md does not apply: {old!r}"
+        text = text.replace(old, new, 1)
+    return text
+
+
+def test_usage_session_is_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/usage.md shows a broken cfg, dnlint's output and the fix: all three must be true."""
+    from click.testing import CliRunner
+
+    from dnlint.cli import main
+
+    usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    name = "yolo-tiny-2class.cfg"
+    cfg = _between(usage, f"$ cat {name}\n", f"$ dnlint {name}\n")
+    shown = _between(usage, f"$ dnlint {name}\n", "$ echo $?\n")
+    status = _between(usage, f"{shown}$ echo $?\n", "\n")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(cfg)
+    result = CliRunner().invoke(main, ["--no-config", name])
+    assert (result.stdout, str(result.exit_code)) == (shown, status), (
+        "docs/usage.md's session is out of date: paste the real output")
+    (tmp_path / name).write_text(_apply_diff(cfg, _between(usage, "```diff\n", "```\n")))
+    fixed = CliRunner().invoke(main, ["--no-config", name])
+    after = _between(usage, f"```console\n$ dnlint {name}\n", "$ echo $?\n")
+    assert (fixed.stdout, fixed.exit_code) == (after, 0)
