@@ -45,10 +45,10 @@ fontsize=10];
   subgraph cluster_0 {
     label="g.cfg (alexeyab)";
     f0_input [label="input\\n32 x 32 x 3", shape=ellipse];
-    f0_0 [label="0 convolutional\\n32 x 32 x 16\\nline 6"];
-    f0_1 [label="1 convolutional\\n16 x 16 x 16\\nline 12"];
-    f0_2 [label="2 route\\n32 x 32 x 16\\nline 19"];
-    f0_3 [label="3 shortcut\\n32 x 32 x 16\\nline 22", fillcolor="#f8d7da", color="#c0392b", \
+    f0_0 [label="0 convolutional 16 3x3 /1\\n32 x 32 x 16\\nline 6"];
+    f0_1 [label="1 convolutional 16 3x3 /2\\n16 x 16 x 16\\nline 12"];
+    f0_2 [label="2 route 0\\n32 x 32 x 16\\nline 19"];
+    f0_3 [label="3 shortcut 1\\n32 x 32 x 16\\nline 22", fillcolor="#f8d7da", color="#c0392b", \
 penwidth=2];
     f0_input -> f0_0;
     f0_0 -> f0_1;
@@ -93,3 +93,17 @@ def test_svg_or_fallback_to_dot(cwd: Path) -> None:
 def test_unwritable_graph_exits_2(cwd: Path) -> None:
     result = CliRunner().invoke(main, ["--graph", "missing/dir/g.dot", "g.cfg"])
     assert result.exit_code == 2 and "cannot write" in result.stderr
+
+
+def test_out_of_range_references_draw_no_edge() -> None:
+    from dnlint.dialects import Dialect
+    from dnlint.engine import RunResult
+    from dnlint.graph import to_dot
+    from dnlint.lint import lint_cfg_bytes
+
+    text = CFG.replace("layers=-2", "layers=-9").replace("from=-2", "from=7")
+    result = lint_cfg_bytes(text.encode(), "g.cfg", Dialect.AB)
+    dot = to_dot(RunResult([result]))
+    assert "-> f0_2" not in dot  # the route has no valid input
+    assert "-> f0_3 [style=dashed" not in dot and "f0_2 -> f0_3;" in dot
+    assert 'f0_2 [label="2 route' in dot and 'color="#c0392b"' in dot.split("f0_2 [", 1)[1]

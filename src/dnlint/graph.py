@@ -16,6 +16,7 @@ from dnlint.diagnostics import Severity
 from dnlint.engine import RunResult
 from dnlint.layers.base import Layer
 from dnlint.lint import FileResult
+from dnlint.reporters.table import geometry
 
 RENDERED = (".svg", ".png", ".pdf")
 _FILL = {Severity.ERROR: "#f8d7da", Severity.WARNING: "#fff3cd"}
@@ -65,7 +66,8 @@ def _cluster(number: int, file: FileResult) -> list[str]:
 def _node(layer: Layer, level: Severity | None) -> str:
     w, h, c = layer.output
     shape = f"{w} x {h} x {c}" if layer.is_image else f"{layer.outputs} values"
-    label = f"{layer.index} {layer.type}\n{shape}\nline {layer.line}"
+    what = geometry(layer)
+    label = f"{layer.index} {layer.type}{' ' + what if what else ''}\n{shape}\nline {layer.line}"
     attrs = [f"label={quote(label)}"]
     if level is not None:
         attrs += [f'fillcolor="{_FILL[level]}"', f'color="{_BORDER[level]}"', "penwidth=2"]
@@ -105,7 +107,7 @@ def _edges(prefix: str, layer: Layer, count: int) -> list[str]:
 
 def references(layer: Layer, key: str, count: int) -> list[int]:
     """Absolute layer indices named by ``key`` (relative when negative); invalid ones dropped."""
-    listed = layer.info.get(key if key == "layers" else "from_layers")
+    listed = layer.info.get("layers")  # resolved by the route/shortcut builders
     if isinstance(listed, (list, tuple)) and all(isinstance(i, int) for i in listed):
         return [i for i in listed if 0 <= i < layer.index]
     option = layer.values.section.find(key) if layer.values is not None else None

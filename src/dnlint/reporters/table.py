@@ -14,7 +14,8 @@ def _shape(shape: tuple[int, int, int]) -> str:
     return f"{w} x {h} x {c}"
 
 
-def _geometry(layer: Layer) -> str:
+def geometry(layer: Layer) -> str:
+    """'16 3x3 /2' for a convolution, the indices for a route: what the layer does."""
     info: dict[str, Any] = layer.info
     parts = []
     if "filters" in info:
@@ -48,7 +49,7 @@ def print_layer_tables(run: RunResult, ctx: ReportContext) -> None:
             table.add_row(
                 str(layer.index),
                 layer.type,
-                _geometry(layer),
+                geometry(layer),
                 _shape(layer.input),
                 _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
                                         else f" ({layer.outputs})"),
