@@ -53,7 +53,12 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
                     override)
     network = build_network(doc, chosen, sink)
     diagnostics = [_with_path(d, path) for d in sink.sorted()]
-    return FileResult(path, chosen, reason, diagnostics, network, doc)
+    result = FileResult(path, chosen, reason, diagnostics, network, doc)
+    if network is not None:
+        from dnlint.weights import attach_prediction
+
+        attach_prediction(result)  # the weights layout: present whenever the cfg builds
+    return result
 
 
 def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> None:

@@ -273,14 +273,8 @@ def build_deconvolutional(ctx: LayerContext) -> None:
         ctx.layer.broken = True
     ctx.output(out_w, out_h, filters)
     bn = bool(v.int("batch_normalize"))
+    # the weights layout reports that the original's loader crashes on it (DN502)
     ctx.weights(*conv_record(ctx.c, filters, size, 1, bn))
-    if not v.int("dontload"):
-        ctx.report(
-            "DN331",
-            "the original Darknet cannot load weights into a [deconvolutional] layer: "
-            "load_convolutional_weights divides by its groups, which is 0 (SIGFPE)",
-            hint="add dontload=1 to train it from scratch, or load no weights",
-        )
 
 
 LOCAL_OPTIONS = (

@@ -69,7 +69,7 @@ rule("DN314", "deform-options", E,
      bad="[convolutional]\nsize=3\nsway=1\nrotate=1", good="[convolutional]\nsize=3\nsway=1",
      reference="S35")
 
-# --- spatial and structural layer types (DN315-DN331) ---------------------------------------
+# --- spatial and structural layer types (DN315-DN369) ---------------------------------------
 rule("DN315", "route-size-mismatch", E,
      summary="A [route] joins layers whose widths or heights differ.",
      darknet="parse_route sets the route's out_w, out_h and out_c to 0 but keeps outputs as the "
@@ -161,12 +161,6 @@ rule("DN330", "local-pad-mismatch", E,
      darknet="The shape uses pad only as a flag (one pixel), the computation uses it as the "
              "padding amount: declared and computed shapes disagree.",
      bad="[local]\nsize=3\npad=2", good="[local]\nsize=3\npad=1", reference="S10")
-rule("DN331", "deconv-unloadable", W,
-     summary="[deconvolutional] in the original Darknet cannot load weights.",
-     darknet="load_convolutional_weights divides the channels by the layer's groups, which "
-             "deconvolutional layers leave at 0: SIGFPE when loading any .weights file.",
-     bad="[deconvolutional]\nfilters=64", good="[deconvolutional]\nfilters=64\ndontload=1",
-     reference="W1")
 
 # --- recurrent layers and the remaining types (DN370-DN399) ---------------------------------
 rule("DN370", "crnn-transposed", W,

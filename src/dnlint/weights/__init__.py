@@ -32,6 +32,8 @@ def attach_prediction(result: FileResult) -> WeightsReport | None:
     """Predict ``result``'s weights layout, store it in ``result.weights`` and add the cfg-level
     weights findings (DN502-DN506) to ``result.diagnostics``. ``None`` when the cfg did not build.
     """
+    if result.weights is not None:
+        return result.weights  # the lint pipeline already predicted it
     report = predict_result(result)
     if report is None:
         return None

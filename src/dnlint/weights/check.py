@@ -40,10 +40,11 @@ def diagnostic(
 def check_layout(report: WeightsReport) -> list[Diagnostic]:
     """What the cfg's load flags and layer types do to any weights file (W1, W2, W4, W5)."""
     found: list[Diagnostic] = []
-    for position, lay in enumerate(report.layers):
-        later_loads = any(other.loaded_floats for other in report.layers[position + 1 :])
+    later_loads = False  # one pass from the end: does any later layer read floats?
+    for lay in reversed(report.layers):
         found += _flag_diagnostics(report, lay, later_loads)
-    return found
+        later_loads = later_loads or bool(lay.loaded_floats)
+    return sorted(found, key=Diagnostic.sort_key)
 
 
 def _flag_diagnostics(report: WeightsReport, lay: LayerLayout, later: bool) -> list[Diagnostic]:
@@ -73,12 +74,19 @@ def _flag_diagnostics(report: WeightsReport, lay: LayerLayout, later: bool) -> l
 
 
 def _crash_code(lay: LayerLayout) -> str | None:
-    if not lay.crash:
-        return None
-    if lay.type == "deconvolutional":
-        return "DN502"
-    # a negative numload is DN501's (the convolutional layer reports it)
-    return "DN503" if lay.values is None else None
+    # an unknown section is already an error of its own (DN019-DN022) in the cfg alone; that
+    # the loader dies on it is said only when a weights file is checked (_unknown_layer_crashes)
+    return "DN502" if lay.crash and lay.type == "deconvolutional" else None
+
+
+def _unknown_layer_crashes(report: WeightsReport, path: str) -> list[Diagnostic]:
+    return [
+        diagnostic("DN503", f"layer {lay.index} [{lay.section}] (cfg line {lay.line}): "
+                   f"{lay.crash}; load_weights dies before reading this file",
+                   path, None, "fix the section name in the cfg")
+        for lay in report.layers
+        if lay.crash and lay.values is None
+    ]
 
 
 def _dontload_hint(dialect: Dialect) -> str:
@@ -180,7 +188,7 @@ def _check_size(
     alternatives: tuple[WeightsReport, ...],
 ) -> list[Diagnostic]:
     if not report.loadable:
-        return []  # check_layout already says the loader dies; no size can be right
+        return _unknown_layer_crashes(report, path)  # no size can be right
     payload = size - header.size
     expected = report.expected_payload
     if payload == expected:
