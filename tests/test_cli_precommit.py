@@ -81,6 +81,14 @@ def test_broken_cfg_fails_with_its_diagnostics(project: Path, home: Path) -> Non
     assert "bad.cfg:8:1: DN201 error: unknown option 'filter' in [convolutional]" in out
 
 
+def test_binary_looking_cfg_is_linted_too(project: Path, home: Path) -> None:
+    """identify calls a UTF-16 file binary; the hook must not skip it."""
+    (project / "utf16.cfg").write_bytes(GOOD.encode("utf-16"))
+    code, out = try_repo("dnlint", ["utf16.cfg"], project, home)
+    assert code == 1, out
+    assert "utf16.cfg:1:1: DN015 error: file is UTF-16 encoded" in out
+
+
 def test_try_repo_dot_on_a_fixture(home: Path) -> None:
     """The README's command, run at the repository root."""
     code, out = try_repo("dnlint", ["fixtures/examples/broken.cfg"], ROOT, home)
