@@ -24,6 +24,7 @@ from dnlint.engine import (
     InputError,
     RunOptions,
     RunResult,
+    check_data,
     collect_inputs,
     lint_input,
 )
@@ -79,6 +80,8 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
         config = finder.for_path(item.path)
         chosen = _options_for(options, config, dialect_given)
         result = lint_input(item, chosen)
+        if options.data:
+            check_data(result, options.data)
         if chosen is not options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
         run.files.append(result)

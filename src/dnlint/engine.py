@@ -11,7 +11,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dnlint.diagnostics import Diagnostic, Severity
@@ -128,6 +128,21 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
         return _failed(display, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results
         return _failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+def check_data(result: FileResult, data_path: str) -> None:
+    """``--data obj.data``: its classes and names file against every detection head."""
+    if not os.path.isfile(data_path):
+        raise InputError(f"{data_path}: no such file")
+    if result.network is None:
+        return
+    from dnlint.checks.data import check_data_file
+    from dnlint.diagnostics import Sink
+
+    sink = Sink()
+    check_data_file(result.network, Path(data_path), sink)
+    found = [replace(d, path=d.path or result.path) for d in sink.items]
+    result.diagnostics = sorted([*result.diagnostics, *found], key=Diagnostic.sort_key)
 
 
 def _failed(path: str, message: str) -> FileResult:

@@ -12,7 +12,7 @@ from dnlint.lint import FileResult
 from dnlint.reporters import ReportContext
 
 
-def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "code": d.code,
         "severity": d.severity.value,
@@ -22,6 +22,8 @@ def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
     }
     if d.hint:
         entry["hint"] = d.hint
+    if d.path and d.path != file_path:
+        entry["path"] = d.path  # e.g. a weights-file finding listed under its cfg
     return entry
 
 
@@ -30,7 +32,7 @@ def file_json(result: FileResult) -> dict[str, Any]:
         "path": result.path,
         "dialect": result.dialect.value if result.dialect else None,
         "dialect_reason": result.dialect_reason,
-        "diagnostics": [diagnostic_json(d) for d in result.diagnostics],
+        "diagnostics": [diagnostic_json(d, result.path) for d in result.diagnostics],
     }
     if result.network is not None:
         entry["layers"] = [

@@ -1,0 +1,58 @@
+"""--data obj.data through the command line, and where weights findings say they belong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from conftest import FIXTURES
+from dnlint.cli import main
+
+EXAMPLE = str(FIXTURES / "examples" / "tiny-detector.cfg")
+
+
+def test_data_file_classes_against_every_head(tmp_path: Path) -> None:
+    names = tmp_path / "obj.names"
+    names.write_text("cat\ndog\nbird\n")
+    data = tmp_path / "obj.data"
+    data.write_text(f"classes=2\nnames={names}\n")
+    result = CliRunner().invoke(main, ["--format", "concise", "--data", str(data), EXAMPLE])
+    assert result.exit_code == 1
+    lines = [line.split(": ", 2)[:2] for line in result.output.splitlines()[:-1]]
+    assert lines == [[f"{EXAMPLE}:95:9", "DN412 error"], [f"{EXAMPLE}:137:9", "DN412 error"]]
+
+
+def test_matching_data_file_passes(tmp_path: Path) -> None:
+    names = tmp_path / "obj.names"
+    names.write_text("cat\ndog\nbird\n")
+    data = tmp_path / "obj.data"
+    data.write_text(f"classes=3\nnames={names}\n")
+    result = CliRunner().invoke(main, ["--format", "concise", "--data", str(data), EXAMPLE])
+    assert result.exit_code == 0, result.output
+
+
+def test_missing_data_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--data", str(tmp_path / "none.data"), EXAMPLE])
+    assert result.exit_code == 2
+
+
+def test_json_names_the_weights_file_of_a_weights_finding(tmp_path: Path) -> None:
+    weights = tmp_path / "tiny-detector.weights"
+    weights.write_bytes(b"\0" * 64)
+    result = CliRunner().invoke(main, ["--format", "json", EXAMPLE, "--weights", str(weights)])
+    document = json.loads(result.output)
+    entry = document["files"][0]
+    assert entry["weights"]["expected_bytes"] == 3_244_692
+    found = [d for d in entry["diagnostics"] if d["code"].startswith("DN5")]
+    assert found and all(d["path"] == str(weights) for d in found)
+    assert result.exit_code == 1
+
+
+def test_json_has_the_prediction_without_a_weights_file() -> None:
+    result = CliRunner().invoke(main, ["--format", "json", EXAMPLE])
+    entry = json.loads(result.output)["files"][0]
+    assert entry["weights"]["expected_bytes"] == entry["weights"]["saved_bytes"] == 3_244_692
+    assert entry["weights"]["path"] is None and entry["weights"]["header"] is None
+    assert sum(layer["params"] for layer in entry["layers"]) * 4 + 20 == 3_244_692
