@@ -7,10 +7,12 @@ memory. A path that cannot be read at all raises :class:`InputError` (exit 2).
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -123,11 +125,28 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
     if len(data) > MAX_CFG_BYTES:
         return _too_large(display)
     try:
-        return lint_cfg_bytes(data, display, options.dialect)
+        with _no_cyclic_gc():
+            return lint_cfg_bytes(data, display, options.dialect)
     except RecursionError:
         return _failed(display, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results
         return _failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle collector while one file is linted.
+
+    A lint builds many small acyclic objects (options, layers, blocks) that reference counting
+    frees; the cycle collector only rescans them, which doubled the time of a 100k-layer cfg.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def check_data(result: FileResult, data_path: str) -> None:
