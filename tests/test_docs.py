@@ -57,13 +57,14 @@ def _apply_diff(text: str, diff: str) -> str:
     return text
 
 
-def test_usage_session_is_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/usage.md shows a broken cfg, dnlint's output and the fix: all three must be true."""
+@pytest.mark.parametrize("page", ["docs/usage.md", "README.md"])
+def test_usage_session_is_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: str) -> None:
+    """The page shows a broken cfg, dnlint's output and the fix: all three must be true."""
     from click.testing import CliRunner
 
     from dnlint.cli import main
 
-    usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    usage = (ROOT / page).read_text(encoding="utf-8")
     name = "yolo-tiny-2class.cfg"
     cfg = _between(usage, f"$ cat {name}\n", f"$ dnlint {name}\n")
     shown = _between(usage, f"$ dnlint {name}\n", "$ echo $?\n")
