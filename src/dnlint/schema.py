@@ -126,9 +126,7 @@ def IntList(
     stops_at_hash: bool = False,
     doc: str = "",
 ) -> Opt:
-    return Opt(
-        name, Kind.INT_LIST, None, _dialects(only), required, stops_at_hash=stops_at_hash, doc=doc
-    )
+    return _list(name, Kind.INT_LIST, only, required, stops_at_hash, doc)
 
 
 def FloatList(
@@ -139,15 +137,18 @@ def FloatList(
     stops_at_hash: bool = False,
     doc: str = "",
 ) -> Opt:
-    return Opt(
-        name,
-        Kind.FLOAT_LIST,
-        None,
-        _dialects(only),
-        required,
-        stops_at_hash=stops_at_hash,
-        doc=doc,
-    )
+    return _list(name, Kind.FLOAT_LIST, only, required, stops_at_hash, doc)
+
+
+def _list(
+    name: str,
+    kind: Kind,
+    only: frozenset[Dialect] | None,
+    required: bool,
+    stops_at_hash: bool,
+    doc: str,
+) -> Opt:
+    return Opt(name, kind, None, _dialects(only), required, stops_at_hash=stops_at_hash, doc=doc)
 
 
 def Ref(
