@@ -5,7 +5,7 @@ from __future__ import annotations
 from dnlint.diagnostics import Sink
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
 from dnlint.layers.base import NetInfo
-from dnlint.options import Values, type_section
+from dnlint.options import OptionTable, Values, type_section
 from dnlint.reader import Section
 from dnlint.schema import Enum, Float, FloatList, Int, IntList, Opt
 
@@ -92,17 +92,22 @@ NET_OPTIONS: tuple[Opt, ...] = (
 )
 
 
-def net_specs(dialect: Dialect) -> dict[str, Opt]:
-    return {o.name: o for o in NET_OPTIONS if dialect in o.dialects}
+_NET_TABLES: dict[Dialect, OptionTable] = {}
 
 
-def foreign_net_specs(dialect: Dialect) -> dict[str, Opt]:
-    return {o.name: o for o in NET_OPTIONS if dialect not in o.dialects}
+def net_table(dialect: Dialect) -> OptionTable:
+    """The [net] options of ``dialect`` (computed once per dialect)."""
+    table = _NET_TABLES.get(dialect)
+    if table is None:
+        inside = {o.name: o for o in NET_OPTIONS if dialect in o.dialects}
+        outside = {o.name: o for o in NET_OPTIONS if dialect not in o.dialects}
+        table = _NET_TABLES[dialect] = OptionTable(inside, outside, dialect)
+    return table
 
 
 def parse_net(section: Section, dialect: Dialect, sink: Sink) -> tuple[NetInfo, Values]:
     """Type the [net] options, run the [net] checks and derive what the layers receive."""
-    values = type_section(section, net_specs(dialect), foreign_net_specs(dialect), dialect, sink)
+    values = type_section(section, net_table(dialect), sink)
     from dnlint.checks.net import check_net
 
     check_net(values, dialect, sink)

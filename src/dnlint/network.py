@@ -62,13 +62,7 @@ def _build_layer(
     layer_type = _resolve_type(section, dialect, sink)
     if layer_type is None:
         return _zero_layer(index, section, carried, dialect)
-    values = type_section(
-        section,
-        layer_type.options_for(dialect),
-        layer_type.foreign_options(dialect),
-        dialect,
-        sink,
-    )
+    values = type_section(section, layer_type.table(dialect), sink)
     ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
     layer_type.build(ctx)
     _check_overflow(ctx)

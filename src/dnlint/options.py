@@ -73,16 +73,31 @@ def hank_list(value: str, is_float: bool) -> list[Any]:
     return [int(run) for run in _HANK_INT_RUN.findall(value)]
 
 
-_MISSING: Any = object()
+class OptionTable:
+    """The options one section type reads in one dialect, prepared once for typing and lookups."""
+
+    __slots__ = ("defaults", "dialect", "foreign", "required", "specs")
+
+    def __init__(self, specs: dict[str, Opt], foreign: dict[str, Opt], dialect: Dialect) -> None:
+        self.specs = specs
+        # options only other dialects read, to say which dialect has them
+        self.foreign = foreign
+        self.dialect = dialect
+        self.defaults: dict[str, Any] = {n: s.default_for(dialect) for n, s in specs.items()}
+        self.required = tuple(spec for spec in specs.values() if spec.required)
 
 
 class Values:
     """The typed options of one section, read with Darknet's semantics."""
 
-    def __init__(self, section: Section, specs: Mapping[str, Opt], dialect: Dialect) -> None:
+    __slots__ = ("_defaults", "_parsed", "dialect", "section", "specs")
+
+    def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
-        self.specs = specs
-        self.dialect = dialect
+        self.specs: Mapping[str, Opt] = table.specs
+        self.dialect = table.dialect
+        self._defaults = table.defaults
+        # a parsed value is never None, so None from .get() means "not given"
         self._parsed: dict[str, Any] = {}
 
     def given(self, name: str) -> bool:
@@ -100,19 +115,20 @@ class Values:
 
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
-        value = self._parsed.get(name, _MISSING)
-        if value is not _MISSING:
+        value = self._parsed.get(name)
+        if value is not None:
             return value
         if default is not None:
             return default
-        spec = self.specs.get(name)
-        return spec.default_for(self.dialect) if spec else None
+        return self._defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
-        value = self._parsed.get(name, _MISSING)
-        if value is _MISSING:
-            value = self.get(name, default)
-        return int(value) if value is not None else 0
+        value = self._parsed.get(name)
+        if value is None:
+            value = default if default is not None else self._defaults.get(name)
+            if value is None:
+                return 0
+        return int(value)
 
     def float(self, name: str, default: float | None = None) -> float:
         value = self.get(name, default)
@@ -130,29 +146,25 @@ class Values:
         self._parsed[name] = value
 
 
-def type_section(
-    section: Section,
-    specs: Mapping[str, Opt],
-    other_dialect_specs: Mapping[str, Opt],
-    dialect: Dialect,
-    sink: Sink,
-) -> Values:
-    """Check every option of ``section`` against ``specs`` and return Darknet's values."""
-    values = Values(section, specs, dialect)
+def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
+    """Check every option of ``section`` against ``table`` and return Darknet's values."""
+    values = Values(section, table)
+    specs, dialect, parsed = table.specs, table.dialect, values._parsed
     seen: set[str] = set()
     for option in section.options:
-        if option.key in seen:
+        key = option.key
+        if key in seen:
             continue  # option_find returns the first occurrence; the reader reports the rest
-        seen.add(option.key)
-        if option.value is None or option.key == "":
+        seen.add(key)
+        if option.value is None or key == "":
             continue  # a bare key reads as missing and hides later duplicates (DN006)
-        spec = specs.get(option.key)
+        spec = specs.get(key)
         if spec is None:
-            _unknown(option, section, specs, other_dialect_specs, dialect, sink)
+            _unknown(option, section, specs, table.foreign, dialect, sink)
             continue
-        values.set(spec.name, _convert(option, spec, dialect, sink))
-    for spec in specs.values():
-        if spec.required and section.find(spec.name) is None:
+        parsed[spec.name] = _convert(option, spec, dialect, sink)
+    for spec in table.required:
+        if section.find(spec.name) is None:
             sink.report(
                 "DN211",
                 section.line,

@@ -14,7 +14,7 @@ from typing import Any
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
-from dnlint.options import Values
+from dnlint.options import OptionTable, Values
 from dnlint.schema import Opt
 
 INT32_MAX = 2**31 - 1
@@ -57,24 +57,25 @@ class LayerType:
     doc: str = ""
 
     def options_for(self, dialect: Dialect) -> dict[str, Opt]:
-        """The options ``dialect`` reads for this type (computed once per type and dialect)."""
-        return _options_by_dialect(self, dialect, True)
+        """The options ``dialect`` reads for this type."""
+        return self.table(dialect).specs
 
     def foreign_options(self, dialect: Dialect) -> dict[str, Opt]:
         """Options only other dialects read, to say which dialect has them."""
-        return _options_by_dialect(self, dialect, False)
+        return self.table(dialect).foreign
+
+    def table(self, dialect: Dialect) -> OptionTable:
+        """The option table of this type in ``dialect`` (computed once per type and dialect)."""
+        key = (self.name, dialect)
+        table = _OPTION_TABLES.get(key)
+        if table is None:
+            inside = {o.name: o for o in self.options if dialect in o.dialects}
+            outside = {o.name: o for o in self.options if dialect not in o.dialects}
+            table = _OPTION_TABLES[key] = OptionTable(inside, outside, dialect)
+        return table
 
 
-_OPTION_TABLES: dict[tuple[str, Dialect, bool], dict[str, Opt]] = {}
-
-
-def _options_by_dialect(layer_type: LayerType, dialect: Dialect, inside: bool) -> dict[str, Opt]:
-    key = (layer_type.name, dialect, inside)
-    table = _OPTION_TABLES.get(key)
-    if table is None:
-        table = {o.name: o for o in layer_type.options if (dialect in o.dialects) is inside}
-        _OPTION_TABLES[key] = table
-    return table
+_OPTION_TABLES: dict[tuple[str, Dialect], OptionTable] = {}
 
 
 @dataclass
