@@ -149,3 +149,18 @@ def test_an_internal_failure_is_a_diagnostic_not_a_traceback(tmp_path: Any,
     path.write_text("[net]\n")
     result = lint_input(Input(str(path), "cfg"), RunOptions())
     assert [(d.code, d.line) for d in result.diagnostics] == [("DN000", 1)]
+
+
+def test_a_layer_after_cost() -> None:
+    result = lint_text("""
+        [net]
+        inputs=16
+        [connected]
+        output=4
+        [cost]
+        type=sse
+        [softmax]
+    """, PJ)
+    assert codes(result) == [("DN375", 7)]
+    last = lint_text("[net]\ninputs=16\n[connected]\noutput=4\n[softmax]\n[cost]\n", PJ)
+    assert codes(last) == []

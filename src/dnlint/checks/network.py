@@ -50,8 +50,28 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
     )
 
 
+def check_cost_is_last(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """A [cost] layer's output holds its per-value errors, not the predictions it received."""
+    layers = network.layers
+    for layer in layers[:-1]:
+        if layer.type != "cost":
+            continue
+        after = layers[layer.index + 1]
+        sink.report(
+            "DN375",
+            after.line,
+            1,
+            f"[{after.section_name}] follows the [cost] layer {layer.index} (line {layer.line}): "
+            "it receives the cost's per-value errors instead of the predictions, and Darknet "
+            "takes the network's output from the last layer that is not a cost layer",
+            "put [cost] last",
+        )
+        return
+
+
 NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...] = (
     check_has_layers,
+    check_cost_is_last,
     check_avg_outputs,
     check_route_sizes,
     check_classes_agree,

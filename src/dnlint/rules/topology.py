@@ -200,3 +200,11 @@ rule("DN332", "dropblock-size", W,
              "dropblock_size_rel and dropblock_size_abs are set, the relative one is dropped.",
      bad="[dropout]\ndropblock=1\ndropblock_size_abs=32   # on 13x13",
      good="[dropout]\ndropblock=1\ndropblock_size_abs=7", reference="§4.16")
+rule("DN375", "layer-after-cost", E,
+     summary="A layer follows a [cost] layer.",
+     darknet="forward_cost_layer overwrites its output with the per-value errors, and the next "
+             "layer computes on those; get_network_output skips cost layers from the end, so a "
+             "network with layers after [cost] predicts from the wrong place.",
+     bad="[softmax]\n\n[cost]\ntype=sse\n\n[connected]\noutput=10",
+     good="[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse",
+     reference="§4.19")
