@@ -16,6 +16,7 @@ from dnlint.dialects import Dialect
 _STRIPPED = str.maketrans("", "", " \t\n\r")
 _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 
 
 @dataclass
@@ -166,7 +167,7 @@ def _looks_utf16(data: bytes) -> bool:
 
 
 def _looks_binary(sample: bytes) -> bool:
-    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 13))
+    control = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
     return control > max(8, len(sample) // 20)
 
 
