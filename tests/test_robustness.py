@@ -180,3 +180,35 @@ def test_inputs_are_never_written(tmp_path: Path) -> None:
     before = (path.read_bytes(), path.stat().st_mtime_ns)
     run_cli(str(path), "--layers", "--format", "json")
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+def test_fifty_megabyte_cfg(tmp_path: Path) -> None:
+    """A 50 MB file (a small network drowned in comments and blank options) lints in seconds."""
+    path = tmp_path / "big.cfg"
+    filler = b"# " + b"x" * 97 + b"\n"
+    with path.open("wb") as stream:
+        stream.write(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
+        stream.write(filler * (50 * 1024 * 1024 // len(filler)))
+    proc = run_cli(str(path))
+    assert proc.returncode == 0, proc.stdout[-500:]
+    assert not proc.stderr
+
+
+def test_weights_passed_as_cfg_and_cfg_as_weights(tmp_path: Path) -> None:
+    cfg = tmp_path / "m.cfg"
+    cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
+    weights = tmp_path / "w.cfg"
+    weights.write_bytes(b"\0\0\0\0\2\0\0\0\5\0\0\0" + b"\0" * 200)
+    as_cfg = run_cli(str(weights))
+    assert as_cfg.returncode == 1 and b"DN023" in as_cfg.stdout
+    assert b"Darknet .weights file" in as_cfg.stdout
+    as_weights = run_cli(str(cfg), "--weights", str(cfg))
+    assert as_weights.returncode == 1 and b"DN513" in as_weights.stdout
+
+
+def test_three_byte_weights_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "m.cfg"
+    cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
+    (tmp_path / "m.weights").write_bytes(b"abc")
+    proc = run_cli(str(tmp_path / "m.weights"))
+    assert proc.returncode == 1 and b"DN510" in proc.stdout and not proc.stderr
