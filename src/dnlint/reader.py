@@ -19,7 +19,7 @@ _LFS_MARKER = b"version https://git-lfs"
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 
 
-@dataclass
+@dataclass(slots=True)
 class Option:
     """One ``key=value`` line, as Darknet's ``read_option`` splits the stripped line."""
 
@@ -34,7 +34,7 @@ class Option:
     comment_at: int = -1
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
@@ -287,13 +287,14 @@ class _Lexer:
 
     def _plain_option(self, text: str, number: int) -> None:
         """The common case, a line without any whitespace: positions come for free."""
-        eq = text.find("=")
-        if eq <= 0 or eq == len(text) - 1 or not self.sections:
+        key, eq, value = text.partition("=")
+        if not (key and eq and value and self.sections):
             self._option(text, text, number)
             return
-        value = text[eq + 1 :]
-        option = Option(text[:eq], value, number, 1, eq + 2, text, _comment_at(value))
-        self.sections[-1].options.append(option)
+        comment_at = _comment_at(value) if "#" in value or ";" in value else -1
+        self.sections[-1].options.append(
+            Option(key, value, number, 1, len(key) + 2, text, comment_at)
+        )
 
     def _header(self, text: str, stripped: str, number: int) -> None:
         column = text.index("[") + 1
@@ -485,7 +486,11 @@ def _check_structure(doc: CfgDocument) -> None:
     for section in doc.sections:
         seen.clear()
         for option in section.options:
-            _check_option_shape(option, section, seen, doc.findings)
+            key = option.key
+            if key and key not in seen and option.value is not None:
+                seen[key] = option  # the common case: a first key=value line
+            else:
+                _check_option_shape(option, section, seen, doc.findings)
 
 
 def _check_option_shape(
