@@ -112,6 +112,11 @@ class Layer:
 class LayerContext:
     """Everything a builder may read, and the slots it fills."""
 
+    __slots__ = (
+        "c", "dialect", "h", "index", "inputs", "layer", "layers", "net", "pj", "sink", "v",
+        "values", "w",
+    )
+
     def __init__(
         self,
         index: int,
@@ -124,8 +129,9 @@ class LayerContext:
         sink: Sink,
     ) -> None:
         self.index = index
-        self.values = values
+        self.values = self.v = values
         self.dialect = dialect
+        self.pj = dialect is Dialect.PJ
         self.net = net
         self.layers = previous
         self.w, self.h, self.c, self.inputs = carried
@@ -139,15 +145,6 @@ class LayerContext:
             self.inputs,
             values=values,
         )
-
-    # --- reading ---------------------------------------------------------------------------
-    @property
-    def v(self) -> Values:
-        return self.values
-
-    @property
-    def pj(self) -> bool:
-        return self.dialect is Dialect.PJ
 
     # --- reporting -------------------------------------------------------------------------
     def report(
