@@ -28,6 +28,7 @@ _HANK_NUMERIC = re.compile(r"[-.0-9]+\Z")
 _HANK_INT_RUN = re.compile(r"-?[0-9]+")
 _HANK_FLOAT_RUN = re.compile(r"[-.0-9]+")
 INT32_MAX = 2**31 - 1
+INT32_MIN = -(2**31)
 
 
 def c_atoi(text: str) -> int:
@@ -44,6 +45,8 @@ def c_atoi(text: str) -> int:
 
 def c_atof(text: str) -> float:
     """C ``atof`` on the prefix forms dnlint accepts (``inf``/``nan``/hex floats included)."""
+    if _STRICT_FLOAT.match(text):
+        return float(text)  # the common plain decimal: atof reads all of it
     lowered = text.lower()
     for word, value in (("infinity", math.inf), ("inf", math.inf), ("nan", math.nan)):
         for sign, factor in (("", 1.0), ("+", 1.0), ("-", -1.0)):
@@ -162,7 +165,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         if spec is None:
             _unknown(option, section, specs, table.foreign, dialect, sink)
             continue
-        parsed[spec.name] = _convert(option, spec, dialect, sink)
+        parsed[key] = _convert(option, spec, dialect, sink)
     for spec in table.required:
         if section.find(spec.name) is None:
             sink.report(
@@ -218,32 +221,35 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
 
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
     value = option.value or ""
-    if option.comment_at < 0 and spec.kind in _FAST_KINDS:
-        fast = _plain_number(value, spec.kind is Kind.FLOAT)
+    kind = spec.kind
+    if option.comment_at < 0 and (kind is _INT or kind is _FLOAT or kind is _REF):
+        fast = _plain_number(value, kind is _FLOAT)
         if fast is not None:
             if spec.min is not None or spec.max is not None:
                 _check_range(option, spec, fast, sink)
             return fast
-    if dialect is Dialect.HANK:
+    if dialect is _HANK:
         value = value.split("#", 1)[0] if option.comment_at > 0 and "#" in value else value
-    if spec.kind in (Kind.INT, Kind.REF):
+    if kind is _INT or kind is _REF:
         return _convert_int(option, value, spec, dialect, sink)
-    if spec.kind is Kind.FLOAT:
+    if kind is _FLOAT:
         return _convert_float(option, value, spec, dialect, sink)
     if spec.is_list:
         return _convert_list(option, value, spec, dialect, sink)
     return _convert_string(option, value, spec, dialect, sink)
 
 
-_FAST_KINDS = (Kind.INT, Kind.REF, Kind.FLOAT)
+# Enum members are slow class attributes on Python 3.11 (EnumType defines __getattr__): the
+# per-option path compares with these instead.
+_INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
 
 
 def _plain_number(value: str, is_float: bool) -> int | float | None:
     """The common case, a plain decimal that every dialect reads the same: no checks needed."""
-    digits = value[1:] if value[:1] == "-" else value
+    digits = value.removeprefix("-")
     if digits.isdigit() and digits.isascii():
         number = int(value)
-        if -INT32_MAX - 1 <= number <= INT32_MAX:
+        if INT32_MIN <= number <= INT32_MAX:
             return float(number) if is_float else number
         return None
     if is_float and digits.isascii() and digits.replace(".", "", 1).isdigit():
@@ -399,7 +405,7 @@ def _inline_comment_breaks(option: Option, reads: str, sink: Sink) -> None:
 
 
 def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> str:
-    if option.comment_at > 0 and dialect is not Dialect.HANK:
+    if option.comment_at > 0 and dialect is not _HANK:
         _inline_comment_breaks(option, f"the string '{value}'", sink)
     choices = spec.choices_for(dialect)
     if choices is not None and value not in choices:

@@ -59,11 +59,16 @@ class Opt:
 
     @property
     def is_numeric(self) -> bool:
-        return self.kind in (Kind.INT, Kind.FLOAT, Kind.REF)
+        return self.kind in _NUMERIC_KINDS
 
     @property
     def is_list(self) -> bool:
-        return self.kind in (Kind.INT_LIST, Kind.FLOAT_LIST, Kind.REF_LIST)
+        return self.kind in _LIST_KINDS
+
+
+# module constants: Enum member lookups are slow on Python 3.11
+_NUMERIC_KINDS = (Kind.INT, Kind.FLOAT, Kind.REF)
+_LIST_KINDS = (Kind.INT_LIST, Kind.FLOAT_LIST, Kind.REF_LIST)
 
 
 def _dialects(only: frozenset[Dialect] | None) -> frozenset[Dialect]:
