@@ -31,10 +31,10 @@ class Detection:
 
 def detect_dialect(doc: CfgDocument) -> Detection:
     """Vote with every section, key and enum value that only one fork knows."""
-    evidence: dict[Dialect, list[str]] = {Dialect.PJ: [], Dialect.AB: []}
+    evidence: dict[Dialect, list[str]] = {_PJ: [], _AB: []}
     for section in doc.sections[1:]:
         _vote_section(section.name, evidence)
-        layer_type = by_section(section.name, Dialect.AB) or by_section(section.name, Dialect.PJ)
+        layer_type = by_section(section.name, _AB) or by_section(section.name, _PJ)
         if layer_type is None:
             continue
         verdicts = _verdicts(layer_type)
@@ -43,8 +43,11 @@ def detect_dialect(doc: CfgDocument) -> Detection:
             if verdict is not None:
                 _vote_option(section.name, option.key, option.value, verdict, evidence)
     if doc.sections:
+        net_verdicts = _net_verdicts()
         for option in doc.sections[0].options:
-            _vote_net_option(option.key, evidence)
+            verdict = net_verdicts.get(option.key)
+            if verdict is not None:
+                evidence[verdict].append(f"'{option.key}' in [net]")
     pj, ab = evidence[Dialect.PJ], evidence[Dialect.AB]
     if pj and not ab:
         return Detection(Dialect.PJ, f"only the original Darknet has {_few(pj)}")
@@ -68,7 +71,7 @@ def detect_dialect(doc: CfgDocument) -> Detection:
 def _types(doc: CfgDocument) -> set[str]:
     found = set()
     for section in doc.sections[1:]:
-        layer_type = by_section(section.name, Dialect.AB) or by_section(section.name, Dialect.PJ)
+        layer_type = by_section(section.name, _AB) or by_section(section.name, _PJ)
         if layer_type is not None:
             found.add(layer_type.name)
     return found
@@ -78,10 +81,14 @@ def _vote_section(name: str, evidence: dict[Dialect, list[str]]) -> None:
     dialects = section_dialects().get(name)
     if not dialects:
         return
-    if Dialect.PJ in dialects and Dialect.AB not in dialects:
-        evidence[Dialect.PJ].append(f"[{name}]")
-    elif Dialect.AB in dialects and Dialect.PJ not in dialects:
-        evidence[Dialect.AB].append(f"[{name}]")
+    if _PJ in dialects and _AB not in dialects:
+        evidence[_PJ].append(f"[{name}]")
+    elif _AB in dialects and _PJ not in dialects:
+        evidence[_AB].append(f"[{name}]")
+
+
+# Enum members are slow class attributes on Python 3.11: the per-section loops use these.
+_PJ, _AB = Dialect.PJ, Dialect.AB
 
 
 # What an option says about the dialect: the fork that alone reads it, or the enum
@@ -117,24 +124,31 @@ def _vote_option(
         evidence[verdict].append(f"'{key}' in [{section}]")
         return
     for spec in verdict:
-        if spec.kind is Kind.ENUM and spec.choices and value:
-            in_pj = value in spec.choices.get(Dialect.PJ, ())
-            in_ab = value in spec.choices.get(Dialect.AB, ())
+        if spec.kind is _ENUM and spec.choices and value:
+            in_pj = value in spec.choices.get(_PJ, ())
+            in_ab = value in spec.choices.get(_AB, ())
             if in_ab and not in_pj:
-                evidence[Dialect.AB].append(f"{key}={value}")
+                evidence[_AB].append(f"{key}={value}")
             elif in_pj and not in_ab:
-                evidence[Dialect.PJ].append(f"{key}={value}")
+                evidence[_PJ].append(f"{key}={value}")
             return
 
 
-def _vote_net_option(key: str, evidence: dict[Dialect, list[str]]) -> None:
-    for spec in NET_OPTIONS:
-        if spec.name == key:
+_ENUM = Kind.ENUM
+
+
+_NET_VERDICTS: dict[str, Dialect] = {}
+
+
+def _net_verdicts() -> dict[str, Dialect]:
+    """The fork that alone reads each [net] key (keys both read are absent); built once."""
+    if not _NET_VERDICTS:
+        for spec in NET_OPTIONS:
             if spec.dialects == frozenset({Dialect.PJ}):
-                evidence[Dialect.PJ].append(f"'{key}' in [net]")
+                _NET_VERDICTS[spec.name] = Dialect.PJ
             elif Dialect.PJ not in spec.dialects:
-                evidence[Dialect.AB].append(f"'{key}' in [net]")
-            return
+                _NET_VERDICTS[spec.name] = Dialect.AB
+    return _NET_VERDICTS
 
 
 def _few(items: list[str]) -> str:
