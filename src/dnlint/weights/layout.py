@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from dnlint.diagnostics import Diagnostic
 from dnlint.dialects import Dialect
-from dnlint.layers.base import Block, Layer
+from dnlint.layers.base import Block, Layer, total_floats
 from dnlint.options import Values
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header
 
@@ -46,11 +46,11 @@ class LayerLayout:
 
     @property
     def saved_floats(self) -> int:
-        return sum(b.floats for b in self.saved)
+        return total_floats(self.saved)
 
     @property
     def loaded_floats(self) -> int:
-        return sum(b.floats for b in self.loaded)
+        return total_floats(self.loaded)
 
     @property
     def load_end(self) -> int:
@@ -172,7 +172,7 @@ def _layout(layer: Layer, dialect: Dialect, save_at: int, load_at: int) -> Layer
     if layer.info.get("shares") is not None:
         # [ab] share_index: the loop skips a layer whose share_layer is set
         saved, loaded = (), ()
-    dontsave = dialect is Dialect.PJ and _flag(layer, "dontsave")
+    dontsave = dialect is _PJ and _flag(layer, "dontsave")
     dontload = _flag(layer, "dontload")
     if dontsave and saved:
         notes.append(f"dontsave={dontsave} {_at(layer, 'dontsave')}: not saved")
@@ -189,6 +189,10 @@ def _layout(layer: Layer, dialect: Dialect, save_at: int, load_at: int) -> Layer
                        save_at, load_at, tuple(notes), crash, layer.values)
 
 
+# Enum members are slow class attributes on Python 3.11: the per-layer path uses this.
+_PJ = Dialect.PJ
+
+
 def _record_notes(layer: Layer, saved: tuple[Block, ...], loaded: tuple[Block, ...]) -> list[str]:
     """Name the flag that makes the layer type's loaded record differ from its saved one."""
     notes = []
@@ -198,16 +202,17 @@ def _record_notes(layer: Layer, saved: tuple[Block, ...], loaded: tuple[Block, .
     if (numload := _flag(layer, "numload")) and _has_option(layer, "numload"):
         notes.append(f"numload={numload} {_at(layer, 'numload')}: loads {numload} filters")
     if not notes:
-        diff = sum(b.floats for b in saved) - sum(b.floats for b in loaded)
+        diff = total_floats(saved) - total_floats(loaded)
         notes.append(f"the loader reads {-diff:+d} floats relative to the saver")
     return notes
 
 
 def _crash(layer: Layer, dialect: Dialect) -> str | None:
     """The original loader's SIGFPEs: load_convolutional_weights divides by l.groups == 0."""
-    if any(b.floats < 0 for b in layer.loaded):
-        return "a negative float count: the loader's fread asks for a huge read"
-    if dialect is not Dialect.PJ:
+    for block in layer.loaded:
+        if block.floats < 0:
+            return "a negative float count: the loader's fread asks for a huge read"
+    if dialect is not _PJ:
         return None
     if layer.info.get("unknown"):
         return ("the unknown section is a zeroed layer of type CONVOLUTIONAL with groups 0; "
