@@ -114,7 +114,12 @@ def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
         raise InputError(f"{path}: not a regular file")
     try:
         with open(path, "rb") as handle:
-            return handle.read(limit + 1)
+            # Ask for the size stat() saw: read(limit + 1) allocates the whole limit up front,
+            # which cost more than linting a small cfg.
+            data = handle.read(min(info.st_size, limit) + 1)
+            if info.st_size < len(data) <= limit:
+                data += handle.read(limit + 1 - len(data))  # it grew since stat(), or is /proc
+            return data
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
