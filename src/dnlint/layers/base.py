@@ -42,6 +42,14 @@ def total_floats(blocks: Iterable[Block]) -> int:
     return total
 
 
+def _without_empty(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """``blocks`` without those of 0 floats."""
+    for block in blocks:
+        if not block.floats:
+            return tuple([b for b in blocks if b.floats])
+    return blocks  # the common case: nothing to drop, no copy
+
+
 @dataclass
 class NetInfo:
     """What layers need from [net]: the derived batch and the input geometry."""
@@ -210,9 +218,9 @@ class LayerContext:
         self.layer.outputs = w * h * c if outputs is None else outputs
 
     def weights(self, *blocks: Block, loaded: tuple[Block, ...] | None = None) -> None:
-        saved = tuple([b for b in blocks if b.floats])
+        saved = _without_empty(blocks)
         self.layer.saved = saved
-        self.layer.loaded = saved if loaded is None else tuple([b for b in loaded if b.floats])
+        self.layer.loaded = saved if loaded is None else _without_empty(loaded)
 
     def describe(self, **info: Any) -> None:
         self.layer.info.update(info)
