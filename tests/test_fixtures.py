@@ -106,3 +106,11 @@ def test_a_bare_key_hides_a_later_value() -> None:
     """)
     assert codes(result) == [("DN006", 8), ("DN009", 9)]
     assert result.network is not None and result.network.layers[0].params == 2 + 8
+
+
+def test_text_after_a_header_is_only_a_warning_for_hank() -> None:
+    path = FIXTURES / "rules" / "DN019-malformed-section-header.cfg"
+    hank = lint_cfg_bytes(path.read_bytes(), str(path), Dialect.HANK)
+    assert [(d.code, d.line, d.severity.value) for d in hank.diagnostics] == [
+        ("DN019", 10, "warning")]
+    assert hank.network is not None and hank.network.layers[1].type == "maxpool"

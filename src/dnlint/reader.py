@@ -43,6 +43,8 @@ class Section:
     column: int
     options: list[Option] = field(default_factory=list)
     header_ok: bool = True
+    # hank-ai's reader ignores text after the last ']', so '[yolo] # head' is still [yolo] there
+    hank_header_ok: bool = False
 
     def find(self, key: str) -> Option | None:
         """The option Darknet's ``option_find`` returns: the first with that key."""
@@ -311,9 +313,11 @@ class _Lexer:
             self._bad_header(
                 section,
                 f"text '{trailing}' after ']': Darknet takes the whole line '{stripped}' as the "
-                "section name, which matches no layer type",
+                "section name, which matches no layer type (hank-ai's Darknet ignores the text)",
                 hint=f"put comments on a line of their own above [{name}]",
             )
+            section.hank_header_ok = "]" not in trailing
+            self.findings[-1].by_dialect = {Dialect.HANK: Severity.WARNING}
         elif text.strip().replace(" ", "").replace("\t", "") != text.strip():
             self.findings.append(
                 LexFinding(
