@@ -140,8 +140,8 @@ def test_cli_scan(tmp_path: Path) -> None:
     values[L0 + 30] = np.nan
     weights = write_weights(tmp_path / "m.weights", values)
     code, out, _ = run(str(cfg), "--weights", str(weights), "--scan")
-    assert f"{cfg}:14:1: DN520 warning: layer 1 [convolutional] in m.weights: 1 NaN" in out
-    assert code == 0
+    assert f"{cfg}:14:1: DN520 error: layer 1 [convolutional] in m.weights: 1 NaN" in out
+    assert code == 1  # a NaN weight poisons every output that depends on it
 
 
 def test_cfg_that_does_not_build(tmp_path: Path) -> None:

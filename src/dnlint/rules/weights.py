@@ -113,7 +113,7 @@ rule("DN518", "weights-not-checked", I,
      "model.weights", reference="dnlint")
 
 # --- values (--scan) -------------------------------------------------------------------------
-rule("DN520", "weights-nan-inf", W,
+rule("DN520", "weights-nan-inf", E,
      summary="NaN or infinite values in a layer's weights.",
      darknet="Loaded as they are: every output that depends on them becomes NaN, so the network "
              "detects nothing. Usually a diverged training run.",
