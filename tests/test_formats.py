@@ -34,7 +34,7 @@ size=3
 """
 DN103_MSG = ("batch=64 is not a multiple of subdivisions=24: Darknet trains on 48 images per "
              "batch, not 64")
-DN207_MSG = "unknown activation 'leeky'; Darknet falls back to 'logistic'"
+DN207_MSG = "unknown activation 'leeky'; Darknet falls back to 'relu'"
 DN207_HINT = "did you mean 'leaky'?"
 
 

@@ -280,8 +280,13 @@ def _write_report(run: RunResult, output_format: str, output_file: str | None, c
             click.echo(note, err=True)
     reporter = get_reporter(output_format)
     if output_file:
-        with open(output_file, "w", encoding="utf-8") as handle:
-            reporter(run, ReportContext(handle, False, quiet, verbose, show_layers, statistics))
+        try:
+            with open(output_file, "w", encoding="utf-8") as handle:
+                reporter(run, ReportContext(handle, False, quiet, verbose, show_layers,
+                                            statistics))
+        except OSError as exc:
+            click.echo(f"dnlint: {output_file}: cannot write: {exc.strerror or exc}", err=True)
+            sys.exit(EXIT_USAGE)
         return
     use_color = (output_format in ("text", "concise") and not no_color
                  and _use_color(color, sys.stdout))

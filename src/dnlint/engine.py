@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from dnlint.lint import FileResult, lint_cfg_bytes
 
 MAX_CFG_BYTES = 256 * 1024 * 1024
 WEIGHTS_SUFFIXES = (".weights",)
+_CONV_PREFIX = re.compile(r"\.conv\.\d+\Z")  # darknet partial's output: yolov4.conv.137
 
 
 class InputError(Exception):
@@ -60,7 +62,7 @@ class RunResult:
 
 def is_weights_path(path: str) -> bool:
     name = os.path.basename(path)
-    return name.endswith(WEIGHTS_SUFFIXES) or ".conv." in name
+    return name.endswith(WEIGHTS_SUFFIXES) or _CONV_PREFIX.search(name) is not None
 
 
 def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
@@ -79,7 +81,10 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
 def _walk(root: str, notes: list[str]) -> Iterator[Input]:
     found = sorted(Path(root).rglob("*.cfg"))
     for path in found:
-        if path.is_file() and not looks_like_darknet(path):
+        if not path.is_file():
+            notes.append(f"{path}: skipped, not a regular file")
+            continue
+        if not looks_like_darknet(path):
             notes.append(f"{path}: skipped, not a Darknet cfg (no [net] or [network] section)")
             continue
         yield Input(str(path), "cfg", explicit=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from bisect import bisect_right
 
 from dnlint.diagnostics import Severity
 from dnlint.engine import RunResult
@@ -76,16 +77,18 @@ def _node(layer: Layer, level: Severity | None) -> str:
 
 def _levels(file: FileResult, layers: list[Layer]) -> dict[int, Severity]:
     """The worst severity of the diagnostics inside each layer's section."""
-    starts = [layer.line for layer in layers] + [10**9]
+    starts = [layer.line for layer in layers]
     levels: dict[int, Severity] = {}
     for d in file.diagnostics:
         if d.line is None or d.severity is Severity.INFO:
             continue
-        for layer, end in zip(layers, starts[1:], strict=False):
-            if layer.line <= d.line < end:
-                old = levels.get(layer.index)
-                if old is None or d.severity.rank > old.rank:
-                    levels[layer.index] = d.severity
+        position = bisect_right(starts, d.line) - 1  # the layer whose section holds the line
+        if position < 0:
+            continue
+        index = layers[position].index
+        old = levels.get(index)
+        if old is None or d.severity.rank > old.rank:
+            levels[index] = d.severity
     for layer in layers:
         if layer.broken:
             levels[layer.index] = Severity.ERROR

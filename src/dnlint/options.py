@@ -61,6 +61,14 @@ def c_atof(text: str) -> float:
         return math.inf
 
 
+FLT_MAX = 3.4028234663852886e38
+
+
+def fits_c_float(value: float) -> bool:
+    """Whether a C ``float`` holds ``value`` (atof's double is narrowed on assignment)."""
+    return math.isfinite(value) and abs(value) <= FLT_MAX
+
+
 def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> list[Any]:
     """Darknet's hand-made list parse: count commas, then convert each comma-separated piece."""
     if stops_at_hash and "#" in value:
@@ -253,7 +261,8 @@ def _plain_number(value: str, is_float: bool) -> int | float | None:
             return float(number) if is_float else number
         return None
     if is_float and digits.isascii() and digits.replace(".", "", 1).isdigit():
-        return float(value)
+        number_f = float(value)
+        return number_f if abs(number_f) <= FLT_MAX else None
     return None
 
 
@@ -325,7 +334,7 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
         body = value
         if not _STRICT_FLOAT.match(body):
             code = "DN204" if _FLOAT_PREFIX.match(body) else "DN203"
-            reads = "silently reads 0" if code == "DN203" else f"reads {result:g}"
+            reads = f"reads {result:g}" if result or math.isnan(result) else "silently reads 0"
             sink.report(
                 code,
                 option.line,
@@ -335,12 +344,12 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
             return result
     if dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
         _hank_number(option, body, sink)
-    if not math.isfinite(result):
+    if not fits_c_float(result):
         sink.report(
             "DN206",
             option.line,
             option.value_column,
-            f"{option.key}={body} overflows a C float",
+            f"{option.key}={body} overflows a C float (Darknet stores inf)",
         )
         return result
     _check_range(option, spec, result, sink)
@@ -426,7 +435,7 @@ def _unknown_choice(
         )
     else:
         message = f"unknown {option.key} '{value}'"
-    fallback = spec.default_for(dialect)
+    fallback = spec.fallback or spec.default_for(dialect)
     if dialect is Dialect.HANK:
         message += " (hank-ai's Darknet stops with an error)"
     elif fallback is not None:
@@ -520,5 +529,9 @@ def _check_list_items(
                 f"item '{piece}' of {option.key} is not a{' number' if is_float else 'n integer'}; "
                 f"Darknet reads {reads:g}",
             )
+            return
+        if is_float and not fits_c_float(c_atof(piece)):
+            sink.report("DN206", option.line, option.value_column,
+                        f"item '{piece}' of {option.key} overflows a C float (Darknet stores inf)")
             return
 

@@ -9,7 +9,7 @@ read the values through them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum as _Enum
 
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
@@ -45,6 +45,9 @@ class Opt:
     # ab counts list items only up to the first '#' for a few keys (parse_yolo, parse_net_options)
     stops_at_hash: bool = False
     doc: str = ""
+    # what Darknet uses for an unknown enum value when that differs from the default
+    # (get_activation: relu, whatever the layer's default activation)
+    fallback: str | None = None
 
     def default_for(self, dialect: Dialect) -> Default:
         default = self.default
@@ -192,7 +195,7 @@ ACTIVATIONS: dict[Dialect, frozenset[str]] = {
 def Activation(
     default: str = "logistic", name: str = "activation"
 ) -> Opt:
-    return Enum(name, ACTIVATIONS, default)
+    return replace(Enum(name, ACTIVATIONS, default), fallback="relu")
 
 
 # Keys every layer section reads after its own (parse_network_cfg in each fork).

@@ -193,8 +193,8 @@ class LayerContext:
         if target < 0:
             self.report(
                 "DN302",
-                f"{key}={raw} points before layer 0 (resolves to {target}); Darknet reads "
-                "outside its layer array",
+                f"{key}={raw}{self._as_written(raw, key)} points before layer 0 (resolves to "
+                f"{target}); Darknet reads outside its layer array",
                 key,
             )
             return None
@@ -202,12 +202,28 @@ class LayerContext:
             where = "itself" if target == self.index else f"layer {target}, which comes later"
             self.report(
                 "DN302",
-                f"{key}={raw} in layer {self.index} points at {where}; Darknet reads a layer "
-                "that is not built yet (all shapes 0)",
+                f"{key}={raw}{self._as_written(raw, key)} in layer {self.index} points at "
+                f"{where}; Darknet reads a layer that is not built yet (all shapes 0)",
                 key,
             )
             return None
         return target
+
+    def rejected(self, *names: str) -> bool:
+        """Whether the option stage already reported a value of one of ``names`` (so checks
+        that compute with it would only repeat that finding with absurd numbers)."""
+        lines = {opt.line for name in names if (opt := self.values.option(name)) is not None}
+        return bool(lines) and any(
+            d.line in lines and d.code.startswith("DN2") for d in self.sink.items
+        )
+
+    def _as_written(self, raw: int, key: str) -> str:
+        """When atoi changed the number (it does not fit an int), what the file says."""
+        option = self.values.option(key)
+        written = option.value if option is not None else None
+        if written and str(raw) not in written:
+            return f" (written '{written}'; atoi wraps it to {raw})"
+        return ""
 
     def target(self, index: int) -> Layer:
         return self.layers[index]

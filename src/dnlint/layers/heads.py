@@ -194,6 +194,9 @@ def _check_channels(
     ctx: LayerContext, what: str, channels: int, alternative: str | None
 ) -> bool:
     """The head needs ``channels`` per cell; the layer before gives ``ctx.c`` (w, h carried)."""
+    if ctx.rejected(*_HEAD_SIZES):
+        ctx.layer.broken = True
+        return False  # a size option is already reported out of range
     if ctx.w <= 0 or ctx.h <= 0:
         before = _previous(ctx)
         ctx.layer.broken = True
@@ -222,6 +225,9 @@ def _check_channels(
     return False
 
 
+_HEAD_SIZES = ("classes", "num", "coords", "mask", "side", "ids")
+
+
 def _first_given(ctx: LayerContext, keys: tuple[str, ...]) -> str | None:
     return next((k for k in keys if ctx.v.given(k)), None)
 
@@ -243,7 +249,7 @@ def _mask(ctx: LayerContext, num: int) -> Sequence[int]:
 
 
 def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
-    if not ctx.v.given("mask"):
+    if not ctx.v.given("mask") or ctx.rejected("num", "mask"):
         return
     outside = [m for m in mask if m < 0 or m >= num]
     if outside:
@@ -269,6 +275,8 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
     """``anchors`` fill a 2*num array initialised to 0.5 (make_yolo_layer/make_region_layer).
     Returns the values given (slots beyond them hold 0.5)."""
     anchors = ctx.v.list("anchors")
+    if ctx.rejected("num", "anchors"):
+        return anchors or []
     if anchors is None:
         ctx.report(
             "DN404",
@@ -438,7 +446,7 @@ def build_region(ctx: LayerContext) -> None:
     )
     anchors = _check_anchors(ctx, num, overflows=ctx.pj)
     _check_max_boxes(ctx, 30)
-    ctx.describe(classes=classes, num=num, mask=list(range(num)), anchors=anchors, head=True)
+    ctx.describe(classes=classes, num=num, mask=range(max(num, 0)), anchors=anchors, head=True)
 
 
 # --- [detection] ----------------------------------------------------------------------------
