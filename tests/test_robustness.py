@@ -212,3 +212,41 @@ def test_three_byte_weights_file(tmp_path: Path) -> None:
     (tmp_path / "m.weights").write_bytes(b"abc")
     proc = run_cli(str(tmp_path / "m.weights"))
     assert proc.returncode == 1 and b"DN510" in proc.stdout and not proc.stderr
+
+
+def test_unwritable_output_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "m.cfg"
+    cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
+    assert_one_line_error(run_cli(str(cfg), "-o", str(tmp_path / "no" / "such" / "out.txt")))
+
+
+def test_config_that_is_not_utf8(tmp_path: Path) -> None:
+    cfg = tmp_path / "m.cfg"
+    cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
+    (tmp_path / ".dnlint.toml").write_bytes(b"dialect = \"\xff\"\n")
+    assert_one_line_error(run_cli(str(cfg)))
+
+
+def test_walk_skips_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    (tmp_path / "dangling.cfg").symlink_to(tmp_path / "missing.cfg")
+    (tmp_path / "folder.cfg").mkdir()
+    (tmp_path / "a.cfg").write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n"
+                                     b"[convolutional]\nfilters=2\n")
+    proc = run_cli(str(tmp_path))
+    assert proc.returncode == 0 and b"1 file" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_cfg_named_like_a_partial_weights_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "yolov4.conv.cfg"
+    cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
+    proc = run_cli(str(cfg))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_absurd_num_allocates_nothing() -> None:
+    body = (b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=25\nsize=1\n"
+            b"[region]\nnum=2000000000\nclasses=20\ncoords=4\n"
+            b"[yolo]\nnum=2000000000\nclasses=20\n")
+    result = lint_cfg_bytes(body, "num.cfg", Dialect.AB)
+    check_result(result)
+    assert {"DN401", "DN404"} <= {d.code for d in result.diagnostics}
