@@ -250,3 +250,10 @@ def test_absurd_num_allocates_nothing() -> None:
     result = lint_cfg_bytes(body, "num.cfg", Dialect.AB)
     check_result(result)
     assert {"DN401", "DN404"} <= {d.code for d in result.diagnostics}
+
+
+def test_control_characters_never_reach_the_terminal() -> None:
+    body = b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nactivation=le\x1b[31maky\n"
+    result = lint_cfg_bytes(body, "esc.cfg", Dialect.AB)
+    assert [d.code for d in result.diagnostics] == ["DN207"]
+    assert all(d.message.isprintable() for d in result.diagnostics)

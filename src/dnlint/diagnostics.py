@@ -32,6 +32,9 @@ class Diagnostic:
         return (self.line or 0, self.column or 0, self.code)
 
 
+_UNPRINTABLE = {i: "?" for i in (*range(32), 127)}
+
+
 class Sink:
     """Collects diagnostics for one file; severity comes from the rule registry."""
 
@@ -50,12 +53,13 @@ class Sink:
         from dnlint.rules import get_rule
 
         level = severity if severity is not None else get_rule(code).severity
+        if not message.isprintable():  # cfg text quoted in a message must not drive a terminal
+            message = message.translate(_UNPRINTABLE)
+        if hint is not None and not hint.isprintable():
+            hint = hint.translate(_UNPRINTABLE)
         diag = Diagnostic(line, column, code, level, message, hint)
         self.items.append(diag)
         return diag
-
-    def has_errors(self) -> bool:
-        return any(d.severity is Severity.ERROR for d in self.items)
 
     def sorted(self) -> list[Diagnostic]:
         return sorted(self.items, key=Diagnostic.sort_key)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
-from dnlint.lint import FileResult, lint_cfg_bytes
+from dnlint.lint import lint_cfg_bytes
+from dnlint.result import FileResult
 
 MAX_CFG_BYTES = 256 * 1024 * 1024
 WEIGHTS_SUFFIXES = (".weights",)
@@ -170,8 +171,7 @@ def check_data(result: FileResult, data_path: str) -> None:
 
     sink = Sink()
     check_data_file(result.network, Path(data_path), sink)
-    found = [replace(d, path=d.path or result.path) for d in sink.items]
-    result.diagnostics = sorted([*result.diagnostics, *found], key=Diagnostic.sort_key)
+    result.add([replace(d, path=d.path or result.path) for d in sink.items])
 
 
 def _failed(path: str, message: str) -> FileResult:

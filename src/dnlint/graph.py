@@ -16,8 +16,8 @@ from bisect import bisect_right
 from dnlint.diagnostics import Severity
 from dnlint.engine import RunResult
 from dnlint.layers.base import Layer
-from dnlint.lint import FileResult
 from dnlint.reporters.table import geometry
+from dnlint.result import FileResult
 
 RENDERED = (".svg", ".png", ".pdf")
 _FILL = {Severity.ERROR: "#f8d7da", Severity.WARNING: "#fff3cd"}

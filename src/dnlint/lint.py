@@ -6,33 +6,16 @@ see a :class:`FileResult`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
 
 from dnlint.detect import Detection, detect_dialect
-from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.diagnostics import Diagnostic, Sink
 from dnlint.dialects import Dialect
-from dnlint.network import Network, build_network
+from dnlint.network import build_network
 from dnlint.reader import CfgDocument, read_cfg
+from dnlint.result import FileResult
 
-if TYPE_CHECKING:
-    from dnlint.weights.layout import WeightsReport
-
-
-@dataclass
-class FileResult:
-    path: str
-    dialect: Dialect | None
-    dialect_reason: str
-    diagnostics: list[Diagnostic]
-    network: Network | None = None
-    document: CfgDocument | None = None
-    weights: WeightsReport | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+__all__ = ["FileResult", "lint_cfg_bytes"]
 
 
 def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
@@ -74,12 +57,4 @@ def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> Non
 
 
 def _with_path(diagnostic: Diagnostic, path: str) -> Diagnostic:
-    return Diagnostic(
-        diagnostic.line,
-        diagnostic.column,
-        diagnostic.code,
-        diagnostic.severity,
-        diagnostic.message,
-        diagnostic.hint,
-        path,
-    )
+    return replace(diagnostic, path=path)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
-from dnlint.layers import all_types, by_section, section_dialects
+from dnlint.layers import by_section, section_dialects
 from dnlint.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInfo
 from dnlint.net import parse_net
 from dnlint.options import Values, suggest, type_section
@@ -131,6 +131,3 @@ def _check_overflow(ctx: LayerContext) -> None:
             layer.broken = True
             return
 
-
-def known_layer_names() -> list[str]:
-    return sorted({t.name for t in all_types()})

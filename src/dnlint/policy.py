@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from dnlint.config import Config
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.directives import is_syntax_error, parse_directives, selector_matches
-from dnlint.lint import FileResult
+from dnlint.result import FileResult
 
 
 @dataclass(frozen=True)

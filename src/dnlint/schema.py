@@ -61,16 +61,11 @@ class Opt:
         return self.choices.get(dialect, frozenset())
 
     @property
-    def is_numeric(self) -> bool:
-        return self.kind in _NUMERIC_KINDS
-
-    @property
     def is_list(self) -> bool:
         return self.kind in _LIST_KINDS
 
 
 # module constants: Enum member lookups are slow on Python 3.11
-_NUMERIC_KINDS = (Kind.INT, Kind.FLOAT, Kind.REF)
 _LIST_KINDS = (Kind.INT_LIST, Kind.FLOAT_LIST, Kind.REF_LIST)
 
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dnlint.checks.heads import check_classes_agree, check_input_multiple_of_32, check_masks
-from dnlint.diagnostics import Sink
+from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
-from dnlint.layers.route import check_route_sizes
+from dnlint.layers.route import FLAT_TYPES
 from dnlint.reader import CfgDocument
 
 if TYPE_CHECKING:
@@ -67,6 +67,32 @@ def check_cost_is_last(network: Network, doc: CfgDocument, dialect: Dialect, sin
             "put [cost] last",
         )
         return
+
+
+def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """S1: a route over mismatched sizes is 0x0x0 with non-zero outputs; only a flat consumer
+    (connected, softmax, ...) can use it, anything else is an error."""
+    layers = network.layers
+    for layer in layers:
+        mismatch = layer.info.get("mismatch")
+        if not mismatch or layer.values is None:
+            continue
+        after = layers[layer.index + 1] if layer.index + 1 < len(layers) else None
+        flat = after is None or after.type in FLAT_TYPES
+        other, (first, fw, fh), (w, h) = mismatch[0]
+        line, column = layer.values.line_of("layers")
+        consumer = f"the next layer ({after.type})" if after else "nothing"
+        sink.report(
+            "DN315",
+            line,
+            column,
+            f"layer {other} is {w}x{h} but the first layer, {first}, is {fw}x{fh}: Darknet makes "
+            "this route "
+            f"0x0x0 (outputs {layer.outputs}); {consumer} "
+            + ("reads it as a flat vector" if flat else "then sees no image"),
+            "resize (upsample, maxpool, stride) the inputs to the same width and height",
+            None if not flat else Severity.WARNING,
+        )
 
 
 NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...] = (

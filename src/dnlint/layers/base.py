@@ -72,14 +72,6 @@ class LayerType:
     build: Callable[[LayerContext], None]
     doc: str = ""
 
-    def options_for(self, dialect: Dialect) -> dict[str, Opt]:
-        """The options ``dialect`` reads for this type."""
-        return self.table(dialect).specs
-
-    def foreign_options(self, dialect: Dialect) -> dict[str, Opt]:
-        """Options only other dialects read, to say which dialect has them."""
-        return self.table(dialect).foreign
-
     def table(self, dialect: Dialect) -> OptionTable:
         """The option table of this type in ``dialect`` (computed once per type and dialect)."""
         key = (self.name, dialect)

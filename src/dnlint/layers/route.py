@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from dnlint.diagnostics import Severity, Sink
-from dnlint.dialects import AB_AND_HANK, ALL, Dialect
+from dnlint.dialects import AB_AND_HANK, ALL
 from dnlint.layers import register
 from dnlint.layers.base import Layer, LayerContext, LayerType, cdiv
-from dnlint.reader import CfgDocument
 from dnlint.schema import GENERIC_LAYER_OPTIONS, Int, Ref
-
-if TYPE_CHECKING:
-    from dnlint.network import Network
 
 OPTIONS = (
     Ref("layers", many=True, required=True, doc="layers to concatenate (negative = relative)"),
@@ -131,32 +124,6 @@ def _check_groups(
             f"groups={groups} does not divide the input channels {', '.join(map(str, uneven))}: "
             "Darknet floors each slice and the route mixes channels of different groups",
             "groups",
-        )
-
-
-def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
-    """S1: a route over mismatched sizes is 0x0x0 with non-zero outputs; only a flat consumer
-    (connected, softmax, ...) can use it, anything else is an error."""
-    layers = network.layers
-    for layer in layers:
-        mismatch = layer.info.get("mismatch")
-        if not mismatch or layer.values is None:
-            continue
-        after = layers[layer.index + 1] if layer.index + 1 < len(layers) else None
-        flat = after is None or after.type in FLAT_TYPES
-        other, (first, fw, fh), (w, h) = mismatch[0]
-        line, column = layer.values.line_of("layers")
-        consumer = f"the next layer ({after.type})" if after else "nothing"
-        sink.report(
-            "DN315",
-            line,
-            column,
-            f"layer {other} is {w}x{h} but the first layer, {first}, is {fw}x{fh}: Darknet makes "
-            "this route "
-            f"0x0x0 (outputs {layer.outputs}); {consumer} "
-            + ("reads it as a flat vector" if flat else "then sees no image"),
-            "resize (upsample, maxpool, stride) the inputs to the same width and height",
-            None if not flat else Severity.WARNING,
         )
 
 

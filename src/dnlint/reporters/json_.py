@@ -8,8 +8,8 @@ from typing import Any
 from dnlint import __version__
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.engine import RunResult
-from dnlint.lint import FileResult
 from dnlint.reporters import ReportContext
+from dnlint.result import FileResult
 
 
 def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, Any]:

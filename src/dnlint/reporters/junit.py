@@ -8,9 +8,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from dnlint.engine import RunResult
-from dnlint.lint import FileResult
 from dnlint.reporters import ReportContext
 from dnlint.reporters.text import location
+from dnlint.result import FileResult
 
 
 def junit_tree(run: RunResult) -> ET.Element:

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.engine import RunResult
-from dnlint.lint import FileResult
 from dnlint.reporters import ReportContext
+from dnlint.result import FileResult
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _GUTTER = "bold blue"
@@ -38,15 +38,6 @@ def location(diagnostic: Diagnostic) -> str:
         if diagnostic.column is not None:
             parts.append(str(diagnostic.column))
     return ":".join(parts)
-
-
-def format_line(diagnostic: Diagnostic) -> str:
-    """The ``concise`` line: the first line of ``text`` plus `` (hint: ...)``."""
-    hint = f" (hint: {diagnostic.hint})" if diagnostic.hint else ""
-    return (
-        f"{location(diagnostic)}: {diagnostic.code} {diagnostic.severity.value}: "
-        f"{diagnostic.message}{hint}"
-    )
 
 
 def summary_line(run: RunResult) -> str:

@@ -12,9 +12,9 @@ Public API (all pure functions of their arguments unless they say otherwise):
 
 from __future__ import annotations
 
-from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
-from dnlint.lint import FileResult
+from dnlint.result import FileResult
 from dnlint.weights.check import check_layout
 from dnlint.weights.layout import LayerLayout, WeightsReport, predict, predict_result
 
@@ -38,9 +38,7 @@ def attach_prediction(result: FileResult) -> WeightsReport | None:
     if report is None:
         return None
     result.weights = report
-    found: list[Diagnostic] = check_layout(report)
-    if found:
-        result.diagnostics = sorted([*result.diagnostics, *found], key=Diagnostic.sort_key)
+    result.add(check_layout(report))
     return report
 
 

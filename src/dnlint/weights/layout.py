@@ -19,8 +19,8 @@ from dnlint.options import Values
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header
 
 if TYPE_CHECKING:
-    from dnlint.lint import FileResult
     from dnlint.network import Network
+    from dnlint.result import FileResult
 
 FLOAT = 4
 

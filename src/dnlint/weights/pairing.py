@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic
-from dnlint.lint import FileResult
+from dnlint.result import FileResult
 
 if TYPE_CHECKING:
     from dnlint.engine import RunOptions, RunResult

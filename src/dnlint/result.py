@@ -1,0 +1,31 @@
+"""What linting one file produces: the record every later stage and every reporter reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dnlint.diagnostics import Diagnostic
+from dnlint.dialects import Dialect
+
+if TYPE_CHECKING:
+    from dnlint.network import Network
+    from dnlint.reader import CfgDocument
+    from dnlint.weights.layout import WeightsReport
+
+
+@dataclass
+class FileResult:
+    path: str
+    dialect: Dialect | None
+    dialect_reason: str
+    diagnostics: list[Diagnostic]
+    network: Network | None = None
+    document: CfgDocument | None = None
+    weights: WeightsReport | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, found: list[Diagnostic]) -> None:
+        """Merge later stages' findings, keeping the report order (line, column, code)."""
+        if found:
+            self.diagnostics = sorted([*self.diagnostics, *found], key=Diagnostic.sort_key)
