@@ -261,6 +261,10 @@ def main(
 def _write_graph(run: RunResult, graph_file: str) -> None:
     from dnlint.graph import write_graph
 
+    if graph_file == "-":
+        click.echo("dnlint: --graph needs a file name (the report goes to standard output)",
+                   err=True)
+        sys.exit(EXIT_USAGE)
     try:
         note = write_graph(run, graph_file)
     except OSError as exc:

@@ -69,6 +69,8 @@ def is_weights_path(path: str) -> bool:
 def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
     """Expand directories to the Darknet cfgs below them; classify every path by its suffix."""
     inputs: list[Input] = []
+    if paths.count("-") > 1:
+        raise InputError("-: standard input can be read only once")
     for path in paths:
         if path == "-":
             inputs.append(Input("-", "stdin"))
@@ -106,10 +108,8 @@ def looks_like_darknet(path: Path) -> bool:
     return False
 
 
-def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
-    """Read a regular file (or stdin), refusing what cannot be read; at most ``limit`` bytes."""
-    if path == "-":
-        return sys.stdin.buffer.read(limit + 1)
+def require_regular_file(path: str) -> os.stat_result:
+    """stat() ``path``, refusing what cannot be read as a file (a FIFO would hang the read)."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -118,13 +118,24 @@ def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
         raise InputError(f"{path}: not a regular file")
+    return info
+
+
+def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
+    """Read a regular file (or stdin), refusing what cannot be read; at most ``limit`` bytes."""
+    if path == "-":
+        return sys.stdin.buffer.read(limit + 1)
+    info = require_regular_file(path)
     try:
         with open(path, "rb") as handle:
             # Ask for the size stat() saw: read(limit + 1) allocates the whole limit up front,
             # which cost more than linting a small cfg.
             data = handle.read(min(info.st_size, limit) + 1)
-            if info.st_size < len(data) <= limit:
-                data += handle.read(limit + 1 - len(data))  # it grew since stat(), or is /proc
+            while info.st_size < len(data) <= limit:  # it grew since stat(), or is /proc
+                more = handle.read(min(1 << 20, limit + 1 - len(data)))
+                if not more:
+                    break
+                data += more
             return data
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None

@@ -123,11 +123,11 @@ def attach_weights(run: RunResult, weights: list[str], options: RunOptions) -> N
     The first weights file of a cfg is recorded on that cfg's entry; a further one gets an
     entry of its own (path = the weights file) carrying the same prediction.
     """
-    from dnlint.engine import Input, lint_input
+    from dnlint.engine import Input, lint_input, require_regular_file
 
     cfg_results = list(run.files)
     for path, target in pair_all(weights, cfg_results, options.cfg):
-        _readable(path)
+        require_regular_file(path)
         if isinstance(target, str):
             target_result = lint_input(Input(target, "cfg"), options)
             run.files.append(target_result)
@@ -136,19 +136,6 @@ def attach_weights(run: RunResult, weights: list[str], options: RunOptions) -> N
             target_result = target
         entry = _entry_for(run, target_result, path)
         entry.diagnostics.extend(check_weights_path(entry, path, options.scan))
-
-
-def _readable(path: str) -> None:
-    import stat
-
-    from dnlint.engine import InputError
-
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{path}: not a regular file")
 
 
 def _entry_for(run: RunResult, cfg_result: FileResult, weights_path: str) -> FileResult:
