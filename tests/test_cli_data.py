@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import FIXTURES
@@ -56,3 +58,16 @@ def test_json_has_the_prediction_without_a_weights_file() -> None:
     assert entry["weights"]["expected_bytes"] == entry["weights"]["saved_bytes"] == 3_244_692
     assert entry["weights"]["path"] is None and entry["weights"]["header"] is None
     assert sum(layer["params"] for layer in entry["layers"]) * 4 + 20 == 3_244_692
+
+
+def test_weights_alone_follow_the_configured_dialect(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """[batchnorm] stores 3*c floats in the original: the config's dialect decides the size."""
+    (tmp_path / ".dnlint.toml").write_text('dialect = "pjreddie"\n')
+    (tmp_path / "m.cfg").write_text("[net]\nwidth=8\nheight=8\nchannels=3\n[batchnorm]\n")
+    (tmp_path / "m.weights").write_bytes(struct.pack("<iiiQ", 0, 2, 0, 0) + b"\0" * 4 * 9)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--format", "json", "m.weights"])
+    entry = json.loads(result.output)["files"][0]
+    assert (entry["dialect"], entry["weights"]["expected_bytes"]) == ("pjreddie", 56)
+    assert result.exit_code == 0, result.output

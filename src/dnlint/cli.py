@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 import click
@@ -30,6 +31,7 @@ from dnlint.engine import (
 )
 from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.reporters import FORMATS
+from dnlint.result import FileResult
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -74,9 +76,9 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
     policy = policy if policy is not None else Policy()
     run = RunResult()
     inputs = collect_inputs(paths, run.notes)
-    for item in inputs:
-        if item.kind == "weights":
-            continue
+
+    def lint_cfg(item: Input) -> FileResult:
+        """One cfg with the dialect of its nearest configuration, and --data."""
         config = finder.for_path(item.path)
         chosen = _options_for(options, config, dialect_given)
         result = lint_input(item, chosen)
@@ -84,8 +86,10 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
             check_data(result, options.data)
         if chosen is not options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
-        run.files.append(result)
-    _attach_weights(run, inputs, options)
+        return result
+
+    run.files += [lint_cfg(item) for item in inputs if item.kind != "weights"]
+    _attach_weights(run, inputs, options, lint_cfg)
     for result in run.files:
         apply_policy(result, selection_for(result.path, policy, finder.for_path(result.path)))
     return run
@@ -99,13 +103,14 @@ def _options_for(options: RunOptions, config: Config | None, dialect_given: bool
     return replace(options, dialect=parse_dialect(config.dialect))
 
 
-def _attach_weights(run: RunResult, inputs: list[Input], options: RunOptions) -> None:
+def _attach_weights(run: RunResult, inputs: list[Input], options: RunOptions,
+                    lint_cfg: Callable[[Input], FileResult]) -> None:
     weights = list(options.weights) + [i.path for i in inputs if i.kind == "weights"]
     if not weights:
         return
     from dnlint.weights.pairing import attach_weights
 
-    attach_weights(run, weights, options)
+    attach_weights(run, weights, options, lint_cfg)
 
 
 def _exit_status(run: RunResult, strict: bool, exit_zero: bool) -> int:

@@ -18,7 +18,9 @@ from dnlint.diagnostics import Diagnostic
 from dnlint.result import FileResult
 
 if TYPE_CHECKING:
-    from dnlint.engine import RunOptions, RunResult
+    from collections.abc import Callable
+
+    from dnlint.engine import Input, RunOptions, RunResult
 
 _CONV_CUT = re.compile(r"^(?P<stem>.+?)\.conv\.\d+$")
 _TRAINING = re.compile(r"^(?P<stem>.+?)_(?:final|last|best|\d+)$")
@@ -117,7 +119,12 @@ def _among(weights_path: str, results: list[FileResult]) -> FileResult | None:
     return None
 
 
-def attach_weights(run: RunResult, weights: list[str], options: RunOptions) -> None:
+def attach_weights(
+    run: RunResult,
+    weights: list[str],
+    options: RunOptions,
+    lint_cfg: Callable[[Input], FileResult] | None = None,
+) -> None:
     """The weights stage of a run: pair, predict, check each file (and scan with ``--scan``).
 
     The first weights file of a cfg is recorded on that cfg's entry; a further one gets an
@@ -125,11 +132,12 @@ def attach_weights(run: RunResult, weights: list[str], options: RunOptions) -> N
     """
     from dnlint.engine import Input, lint_input, require_regular_file
 
+    lint = lint_cfg or (lambda item: lint_input(item, options))
     cfg_results = list(run.files)
     for path, target in pair_all(weights, cfg_results, options.cfg):
         require_regular_file(path)
         if isinstance(target, str):
-            target_result = lint_input(Input(target, "cfg"), options)
+            target_result = lint(Input(target, "cfg"))
             run.files.append(target_result)
             cfg_results.append(target_result)
         else:
