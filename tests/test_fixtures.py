@@ -55,6 +55,7 @@ EXPECTED: dict[str, tuple[Dialect | None, list[tuple[str, int | None]]]] = {
     "DN109-steps-scales-count.cfg": (AB, [("DN109", 5)]),
     "DN110-steps-order.cfg": (AB, [("DN110", 4)]),
     "DN111-contrastive-mini-batch.cfg": (AB, [("DN111", 4)]),
+    "DN112-option-ignored-by-settings.cfg": (AB, [("DN112", 3), ("DN112", 4)]),
     "DN201-unknown-option.cfg": (AB, [("DN201", 9)]),
     "DN202-option-not-in-dialect.cfg": (PJ, [("DN202", 9)]),
     "DN203-not-a-number.cfg": (AB, [("DN203", 7)]),

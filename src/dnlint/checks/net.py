@@ -140,7 +140,42 @@ def check_contrastive(values: Values, dialect: Dialect, sink: Sink) -> None:
                 f"{batch}/{subdivisions}); AlexeyAB's Darknet stops with an error")
 
 
+# parse_net_options reads these keys only under some policies; elsewhere they are ignored
+# (and fatal in hank-ai's Darknet, which rejects every key it does not consume)
+_POLICY_KEYS: dict[str, frozenset[str]] = {
+    "step": frozenset({"step", "sigmoid"}),
+    "scale": frozenset({"step"}),
+    "steps": frozenset({"steps", "sgdr"}),
+    "scales": frozenset({"steps", "sgdr"}),
+    "seq_scales": frozenset({"steps", "sgdr"}),
+    "gamma": frozenset({"exp", "sigmoid"}),
+}
+
+
+def check_ignored_by_settings(values: Values, dialect: Dialect, sink: Sink) -> None:
+    policy = values.str("policy") or "constant"
+    severity = Severity.ERROR if dialect is Dialect.HANK else None
+    for key, policies in _POLICY_KEYS.items():
+        if values.given(key) and policy not in policies:
+            wanted = " or ".join(f"policy={p}" for p in sorted(policies))
+            _report(values, sink, "DN112", key,
+                    f"'{key}' is read only with {wanted}; with policy={policy} Darknet ignores "
+                    "it" + _hank_note(dialect), f"remove '{key}' or change the policy",
+                    severity)
+    if not values.int("adam"):
+        for key in ("B1", "B2", "eps"):
+            if values.given(key):
+                _report(values, sink, "DN112", key,
+                        f"'{key}' is read only with adam=1; Darknet ignores it"
+                        + _hank_note(dialect), "remove it or set adam=1", severity)
+
+
+def _hank_note(dialect: Dialect) -> str:
+    return " (hank-ai's Darknet stops: the key is unused)" if dialect is Dialect.HANK else ""
+
+
 NET_CHECKS: tuple[Callable[[Values, Dialect, Sink], None], ...] = (
+    check_ignored_by_settings,
     check_batch,
     check_time_steps,
     check_inputs,

@@ -64,3 +64,10 @@ rule("DN111", "contrastive-mini-batch", E,
      darknet="AlexeyAB's Darknet stops with an error.",
      bad="[net]\nbatch=1\nsubdivisions=1\ncontrastive=1",
      good="[net]\nbatch=64\nsubdivisions=8\ncontrastive=1", reference="N12")
+rule("DN112", "option-ignored-by-settings", W,
+     summary="A [net] option that the chosen policy (or adam=0) never reads.",
+     darknet="parse_net_options reads step/scale, steps/scales, gamma only for their policies, "
+             "and B1/B2/eps only with adam=1; otherwise the value is ignored without a word. "
+             "hank-ai's Darknet stops on any unused key (an error with --dialect hank).",
+     bad="[net]\npolicy=steps\nsteps=400,800\nscales=.1,.1\ngamma=0.9",
+     good="[net]\npolicy=steps\nsteps=400,800\nscales=.1,.1", reference="§2.3, L10")
