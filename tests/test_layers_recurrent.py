@@ -53,7 +53,8 @@ def test_rnn_ab_hidden() -> None:
     rnn = layer(result)
     # F(10,3) + F(3,3) + F(3,4) = 33 + 12 + 16
     assert summary(rnn) == ("rnn", (1, 1, 4), 4, 61)
-    assert rnn.input == (0, 0, 0)
+    assert (rnn.input, rnn.inputs) == ((0, 0, 0), 10)  # a flat input from [net] inputs=10
+    assert rnn.dims_stored == (0, 0, 0)
     # a vector-only network: AlexeyAB's end-of-parse average divides by zero (S29)
     assert codes(result) == [("DN313", 1)]
 
@@ -213,7 +214,7 @@ def test_implicit_ignores_its_input() -> None:
     found = layer(result)
     assert summary(found) == ("implicit", (1, 2, 8), 16, 16)
     assert blocks(found) == [("weights", 16)]
-    assert found.input == (1, 1, 1)
+    assert found.dims_stored == (1, 1, 1)  # make_implicit_layer stores w = h = c = 1
     # its stored input is 1x1, so AlexeyAB's end-of-parse average has nothing to divide by
     assert codes(result) == [("DN313", 1)]
     assert ("DN021", 6) in codes(lint_text(SQUARE + "[implicit]\n", Dialect.PJ))

@@ -37,7 +37,7 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
     """S29: [ab] averages outputs over layers whose input is wider and taller than 1."""
     if dialect is Dialect.PJ or not network.layers:
         return
-    if any(layer.input[0] > 1 and layer.input[1] > 1 for layer in network.layers):
+    if any(w > 1 and h > 1 for w, h, _ in (layer.dims_stored for layer in network.layers)):
         return
     net = doc.sections[0]
     sink.report(

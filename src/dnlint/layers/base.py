@@ -106,6 +106,13 @@ class Layer:
     next_shape: tuple[int, int, int, int] | None = None
     values: Values | None = None
     broken: bool = False
+    # l.w, l.h, l.c as the constructor stores them, where that is not the input received
+    # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
+    stored_input: tuple[int, int, int] | None = None
+
+    @property
+    def dims_stored(self) -> tuple[int, int, int]:
+        return self.stored_input if self.stored_input is not None else self.input
 
     @property
     def params(self) -> int:

@@ -455,7 +455,7 @@ def build_detection(ctx: LayerContext) -> None:
     v = ctx.v
     side, coords, num, classes = v.int("side"), v.int("coords"), v.int("num"), v.int("classes")
     expected = side * side * ((1 + coords) * num + classes)
-    ctx.layer.input = (side, side, 0)  # make_detection_layer stores w = h = side, c = 0
+    ctx.layer.stored_input = (side, side, 0)  # make_detection_layer stores w = h = side, c = 0
     ctx.output(0, 0, 0, outputs=ctx.inputs)
     ctx.describe(classes=classes, num=num, head=True)
     if expected == ctx.inputs:

@@ -39,7 +39,7 @@ def build_history(ctx: LayerContext) -> None:
 def build_implicit(ctx: LayerContext) -> None:
     """The input is ignored: 1 x atoms x filters learned values, stored as one weights block."""
     filters, atoms = ctx.v.int("filters"), ctx.v.int("atoms")
-    ctx.layer.input = (1, 1, 1)  # make_implicit_layer stores w = h = c = 1
+    ctx.layer.stored_input = (1, 1, 1)  # make_implicit_layer stores w = h = c = 1
     ctx.output(1, atoms, filters)
     ctx.describe(filters=filters, atoms=atoms)
     ctx.weights(Block("weights", atoms * filters if atoms > 0 and filters > 0 else 0))

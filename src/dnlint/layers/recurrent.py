@@ -99,7 +99,7 @@ CONV_LSTM_OPTIONS = (
 def _stores_no_image(ctx: LayerContext) -> None:
     """make_rnn/gru/lstm_layer leave l.w, l.h, l.c at 0: AlexeyAB's end-of-parse average
     (S29) does not count these layers, whatever they receive."""
-    ctx.layer.input = (0, 0, 0)
+    ctx.layer.stored_input = (0, 0, 0)
 
 
 # --- [rnn] ----------------------------------------------------------------------------------
