@@ -173,8 +173,7 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 def check_data(result: FileResult, data_path: str) -> None:
     """``--data obj.data``: its classes and names file against every detection head."""
-    if not os.path.isfile(data_path):
-        raise InputError(f"{data_path}: no such file")
+    require_regular_file(data_path)
     if result.network is None:
         return
     from dnlint.checks.data import check_data_file

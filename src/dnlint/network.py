@@ -61,7 +61,7 @@ def _build_layer(
 ) -> Layer:
     layer_type = _resolve_type(section, dialect, sink)
     if layer_type is None:
-        return _zero_layer(index, section, carried, dialect)
+        return _zero_layer(index, section, carried)
     values = type_section(section, layer_type.table(dialect), sink)
     ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
     layer_type.build(ctx)
@@ -108,9 +108,7 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
     return None
 
 
-def _zero_layer(
-    index: int, section: Section, carried: tuple[int, int, int, int], dialect: Dialect
-) -> Layer:
+def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]) -> Layer:
     """parse_network_cfg's fallback for an unknown type: a zeroed convolutional layer."""
     w, h, c, inputs = carried
     layer = Layer(index, "convolutional", section.line, section.name, (w, h, c), inputs)

@@ -166,7 +166,7 @@ def build(ctx: LayerContext) -> None:
         ctx.layer.next_shape = (next_w, next_h, filters, next_w * next_h * filters)
     nweights = (ctx.c // groups) * filters * size * size if groups else 0
     ctx.layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if v.int("xnor") else 1)
-    if _shared(ctx, filters, size, nweights):
+    if _shared(ctx, filters, size):
         return
     record = conv_record(ctx.c, filters, size, groups, bn)
     ctx.weights(*record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
@@ -199,7 +199,7 @@ def _loaded_record(
     return record
 
 
-def _shared(ctx: LayerContext, filters: int, size: int, nweights: int) -> bool:
+def _shared(ctx: LayerContext, filters: int, size: int) -> bool:
     """[ab] ``share_index``: the layer uses another layer's weights and stores none."""
     if ctx.pj or not ctx.v.given("share_index"):
         return False

@@ -203,11 +203,11 @@ def _check_size(
             f"from byte {header.size + expected:,}", path,
             hint=hint or "were these weights trained with this very cfg (same layers, filters, "
             "classes)?")]
-    return [_short_file(report, header, payload, size, path, hint)]
+    return [_short_file(report, payload, size, path, hint)]
 
 
 def _short_file(
-    report: WeightsReport, header: Header, payload: int, size: int, path: str, hint: str | None
+    report: WeightsReport, payload: int, size: int, path: str, hint: str | None
 ) -> Diagnostic:
     hank = Severity.ERROR if report.dialect is Dialect.HANK else None
     loaded = [lay for lay in report.layers if lay.loaded_floats]
