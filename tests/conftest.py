@@ -17,6 +17,21 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 FIXTURES = ROOT / "fixtures"
 
+# a small network with one warning (DN103 on line 3), shared by the CLI and config tests
+WARNED_CFG = """\
+[net]
+batch=64
+subdivisions=24
+width=32
+height=32
+channels=3
+
+[convolutional]
+filters=16
+size=3
+activation=leaky
+"""
+
 ORACLES = {
     # oracle file -> (corpus fork directory, dialect that built it)
     "pjreddie.json": ("pjreddie", Dialect.PJ),

@@ -8,22 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import WARNED_CFG
 from dnlint.cli import main
 from dnlint.rules import all_rules, get_rule
 
-CFG = """\
-[net]
-batch=64
-subdivisions=24
-width=32
-height=32
-channels=3
-
-[convolutional]
-filters=16
-size=3
-activation=leaky
-"""
+CFG = WARNED_CFG
 ERROR_CFG = CFG.replace("subdivisions=24", "subdivisions=0")
 DN103 = ("a.cfg:3:14: DN103 warning: batch=64 is not a multiple of subdivisions=24: Darknet "
          "trains on 48 images per batch, not 64")

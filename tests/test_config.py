@@ -7,22 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import WARNED_CFG
 from dnlint.cli import main
 from dnlint.config import ConfigError, ConfigFinder, load_config, parse_config
 
-CFG = """\
-[net]
-batch=64
-subdivisions=24
-width=32
-height=32
-channels=3
-
-[convolutional]
-filters=16
-size=3
-activation=leaky
-"""
+CFG = WARNED_CFG
 DN103 = "DN103 warning: batch=64 is not a multiple of subdivisions=24"
 
 
