@@ -181,7 +181,7 @@ def test_unused_suppression_fails_only_with_strict(cwd: Path) -> None:
     assert run("-q", "--ignore", "DN901", "--strict", "u.cfg") == (0, "", "")
 
 
-def test_verbose_prints_the_weights_summary(cwd: Path) -> None:
+def test_a_checked_weights_file_gets_a_summary(cwd: Path) -> None:
     import struct
 
     (cwd / "w.cfg").write_text("[net]\nwidth=32\nheight=32\nchannels=3\n\n"
@@ -190,4 +190,8 @@ def test_verbose_prints_the_weights_summary(cwd: Path) -> None:
     code, out, _ = run("-v", "--dialect", "ab", "w.weights")
     assert code == 0
     assert "weights (alexeyab): load_weights reads 1,812 bytes" in out
-    assert "weights (" not in run("--dialect", "ab", "w.weights")[1]
+    # the text format summarises a checked file; concise stays one line per finding
+    assert "  file w.weights: 1,812 bytes, version 0.2.5" in run("--dialect", "ab", "w.weights")[1]
+    assert "weights (" not in run("--format", "concise", "--dialect", "ab", "w.weights")[1]
+    # a cfg alone: its prediction is only summarised with -v
+    assert "weights (" not in run("--dialect", "ab", "w.cfg")[1]

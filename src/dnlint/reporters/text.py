@@ -117,24 +117,25 @@ def report_concise(run: RunResult, ctx: ReportContext) -> None:
 def _report(run: RunResult, ctx: ReportContext, concise: bool) -> None:
     printed = _render(run, ctx, concise)
     if ctx.color:
-        _print_rich(printed, run, ctx)
+        _print_rich(printed, run, ctx, concise)
         return
     out = ctx.stream
     for pieces in printed:
         out.write("".join(text for text, _ in pieces) + "\n")
-    _extras(run, ctx)
+    _extras(run, ctx, concise)
     if not ctx.quiet:
         out.write(summary_line(run) + "\n")
 
 
-def _print_rich(printed: list[Printed], run: RunResult, ctx: ReportContext) -> None:
+def _print_rich(printed: list[Printed], run: RunResult, ctx: ReportContext, concise: bool
+                ) -> None:
     from rich.console import Console
     from rich.text import Text
 
     console = Console(file=ctx.stream, force_terminal=True, highlight=False, soft_wrap=True)
     for pieces in printed:
         console.print(Text.assemble(*[(text, style or "") for text, style in pieces]))
-    _extras(run, ctx)
+    _extras(run, ctx, concise)
     if not ctx.quiet:
         style = "bold red" if run.count(Severity.ERROR) else "bold green"
         console.print(Text(summary_line(run), style=style))
@@ -153,12 +154,12 @@ def statistics_lines(run: RunResult) -> list[str]:
     return lines
 
 
-def _extras(run: RunResult, ctx: ReportContext) -> None:
+def _extras(run: RunResult, ctx: ReportContext, concise: bool) -> None:
     if ctx.show_layers:
         from dnlint.reporters.table import print_layer_tables
 
         print_layer_tables(run, ctx)
-    if ctx.show_layers or ctx.verbose:
+    if ctx.show_layers or ctx.verbose or not concise:
         _weights_summaries(run, ctx)
     if ctx.statistics:
         for line in statistics_lines(run):
@@ -166,8 +167,11 @@ def _extras(run: RunResult, ctx: ReportContext) -> None:
 
 
 def _weights_summaries(run: RunResult, ctx: ReportContext) -> None:
-    """With -v, each weights check's summary; with --layers, also its offsets table (rich)."""
-    reports = [f.weights for f in run.files if f.weights is not None]
+    """The summary of each weights file checked (of every prediction with -v); with --layers,
+    also the offsets table (rich)."""
+    every = ctx.show_layers or ctx.verbose
+    reports = [f.weights for f in run.files
+               if f.weights is not None and (every or f.weights.path is not None)]
     if not reports:
         return
     if not ctx.show_layers:
