@@ -78,3 +78,26 @@ def test_usage_session_is_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, 
     fixed = CliRunner().invoke(main, ["--no-config", name])
     after = _between(usage, f"```console\n$ dnlint {name}\n", "$ echo $?\n")
     assert (fixed.stdout, fixed.exit_code) == (after, 0)
+
+
+def test_readme_weights_example_is_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's weights session, re-run on the files it describes."""
+    import struct
+
+    from click.testing import CliRunner
+
+    from dnlint.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    header = struct.pack("<iiiQ", 0, 2, 5, 0)
+    (tmp_path / "model.cfg").write_bytes(
+        (ROOT / "fixtures" / "examples" / "tiny-detector.cfg").read_bytes())
+    (tmp_path / "model.weights").write_bytes(header + bytes(4 * 500_000))
+    (tmp_path / "model.conv.9").write_bytes(header + bytes(4 * (496 + 4736 + 18688 + 74240
+                                                                 + 295936)))
+    monkeypatch.chdir(tmp_path)
+    for argv, until in ((["model.cfg", "--weights", "model.weights"], "$ dnlint model.conv.9\n"),
+                        (["model.conv.9"], "```\n")):
+        command = "$ dnlint " + " ".join(argv) + "\n"
+        shown = _between(readme, command, until)
+        assert CliRunner().invoke(main, ["--no-config", *argv]).output == shown
