@@ -11,7 +11,7 @@ from dataclasses import replace
 from dnlint.detect import Detection, detect_dialect
 from dnlint.diagnostics import Diagnostic, Sink
 from dnlint.dialects import Dialect
-from dnlint.network import build_network
+from dnlint.network import Network, build_network
 from dnlint.reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
 
@@ -37,11 +37,26 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
     network = build_network(doc, chosen, sink)
     diagnostics = [_with_path(d, path) for d in sink.sorted()]
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
-    if network is not None:
+    if network is not None and _load_flags(network, chosen):
         from dnlint.weights import attach_prediction
 
-        attach_prediction(result)  # the weights layout: present whenever the cfg builds
+        attach_prediction(result)  # what those flags do to every weights file (DN502-DN506)
     return result
+
+
+_LOAD_FLAGS = ("dontload", "dontloadscales", "dontsave")
+
+
+def _load_flags(network: Network, dialect: Dialect) -> bool:
+    """Whether the weights layout has something to say about this cfg alone (check_layout):
+    a load/save flag, or an original-Darknet deconvolutional layer its loader crashes on."""
+    for layer in network.layers:
+        values = layer.values
+        if values is not None and any(values.given(flag) for flag in _LOAD_FLAGS):
+            return True
+        if dialect is Dialect.PJ and layer.type == "deconvolutional":
+            return True
+    return False
 
 
 def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> None:

@@ -32,13 +32,10 @@ def attach_prediction(result: FileResult) -> WeightsReport | None:
     """Predict ``result``'s weights layout, store it in ``result.weights`` and add the cfg-level
     weights findings (DN502-DN506) to ``result.diagnostics``. ``None`` when the cfg did not build.
     """
-    if result.weights is not None:
-        return result.weights  # the lint pipeline already predicted it
-    report = predict_result(result)
-    if report is None:
-        return None
-    result.weights = report
-    result.add(check_layout(report))
+    report = result.weights  # predicted on first use
+    if report is not None and not result.extra.get("layout_checked"):
+        result.extra["layout_checked"] = True
+        result.add(check_layout(report))
     return report
 
 
