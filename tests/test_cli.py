@@ -181,7 +181,7 @@ def test_unused_suppression_fails_only_with_strict(cwd: Path) -> None:
     assert run("-q", "--ignore", "DN901", "--strict", "u.cfg") == (0, "", "")
 
 
-def test_a_checked_weights_file_gets_a_summary(cwd: Path) -> None:
+def test_a_weights_file_with_a_finding_gets_a_summary(cwd: Path) -> None:
     import struct
 
     (cwd / "w.cfg").write_text("[net]\nwidth=32\nheight=32\nchannels=3\n\n"
@@ -190,8 +190,12 @@ def test_a_checked_weights_file_gets_a_summary(cwd: Path) -> None:
     code, out, _ = run("-v", "--dialect", "ab", "w.weights")
     assert code == 0
     assert "weights (alexeyab): load_weights reads 1,812 bytes" in out
-    # the text format summarises a checked file; concise stays one line per finding
-    assert "  file w.weights: 1,812 bytes, version 0.2.5" in run("--dialect", "ab", "w.weights")[1]
+    # a clean file says nothing without -v (pre-commit hooks print nothing on success)
+    assert "weights (" not in run("--dialect", "ab", "w.weights")[1]
+    (cwd / "w.weights").write_bytes(struct.pack("<iiiq", 0, 2, 5, 0) + bytes(4 * 440))
+    shown = run("--dialect", "ab", "w.weights")[1]
+    assert "  file w.weights: 1,780 bytes, version 0.2.5, seen 0 (8-byte)" in shown
+    # concise stays one line per finding
     assert "weights (" not in run("--format", "concise", "--dialect", "ab", "w.weights")[1]
     # a cfg alone: its prediction is only summarised with -v
     assert "weights (" not in run("--dialect", "ab", "w.cfg")[1]

@@ -166,12 +166,18 @@ def _extras(run: RunResult, ctx: ReportContext, concise: bool) -> None:
             ctx.stream.write(line + "\n")
 
 
+def _weights_finding(file: FileResult) -> bool:
+    path = file.weights.path if file.weights is not None else None
+    return path is not None and any(d.path == path for d in file.diagnostics)
+
+
 def _weights_summaries(run: RunResult, ctx: ReportContext) -> None:
-    """The summary of each weights file checked (of every prediction with -v); with --layers,
-    also the offsets table (rich)."""
+    """The summary (header, expected against actual) of each weights file with a finding, of
+    every prediction with -v; with --layers, also the offsets table (rich). A clean file says
+    nothing, as a pre-commit hook should."""
     every = ctx.show_layers or ctx.verbose
     reports = [f.weights for f in run.files
-               if f.weights is not None and (every or f.weights.path is not None)]
+               if f.weights is not None and (every or _weights_finding(f))]
     if not reports:
         return
     if not ctx.show_layers:
