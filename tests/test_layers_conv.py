@@ -164,3 +164,12 @@ def test_a_layer_after_cost() -> None:
     assert codes(result) == [("DN375", 7)]
     last = lint_text("[net]\ninputs=16\n[connected]\noutput=4\n[softmax]\n[cost]\n", PJ)
     assert codes(last) == []
+
+
+def test_one_unknown_section_is_one_finding_not_a_cascade() -> None:
+    body = ("[convolution]\nfilters=4\n\n" + "[convolutional]\nfilters=4\nsize=3\npad=1\n\n" * 3)
+    layers, found = build(body)
+    # Darknet stops at the first convolution (its input is the zero layer's 0x0x0): the cause
+    # is the misspelled section, reported once; the layers after it are marked broken
+    assert found == [("DN020", 6)]
+    assert [layer.broken for layer in layers] == [True, True, True, True]

@@ -244,6 +244,9 @@ class LayerContext:
         """'Layer before X must output image' (parse_convolutional and friends)."""
         if self.w > 0 and self.h > 0 and self.c > 0:
             return True
+        self.layer.broken = True
+        if self.layers and self.layers[-1].broken:
+            return False  # the layer before is already reported: one finding, not a cascade
         self.report(
             "DN306",
             f"[{self.values.section.name}] needs an image input but receives "
