@@ -35,6 +35,27 @@ class Diagnostic:
 _UNPRINTABLE = {i: "?" for i in (*range(32), 127)}
 
 
+def new_diagnostic(
+    code: str,
+    line: int | None,
+    column: int | None,
+    message: str,
+    hint: str | None = None,
+    path: str = "",
+    severity: Severity | None = None,
+) -> Diagnostic:
+    """A diagnostic of rule ``code``: its severity from the registry unless overridden, and
+    no control characters (cfg text or file names quoted in it must not drive a terminal)."""
+    from dnlint.rules import get_rule
+
+    level = severity if severity is not None else get_rule(code).severity
+    if not message.isprintable():
+        message = message.translate(_UNPRINTABLE)
+    if hint is not None and not hint.isprintable():
+        hint = hint.translate(_UNPRINTABLE)
+    return Diagnostic(line, column, code, level, message, hint, path)
+
+
 class Sink:
     """Collects diagnostics for one file; severity comes from the rule registry."""
 
@@ -50,14 +71,7 @@ class Sink:
         hint: str | None = None,
         severity: Severity | None = None,
     ) -> Diagnostic:
-        from dnlint.rules import get_rule
-
-        level = severity if severity is not None else get_rule(code).severity
-        if not message.isprintable():  # cfg text quoted in a message must not drive a terminal
-            message = message.translate(_UNPRINTABLE)
-        if hint is not None and not hint.isprintable():
-            hint = hint.translate(_UNPRINTABLE)
-        diag = Diagnostic(line, column, code, level, message, hint)
+        diag = new_diagnostic(code, line, column, message, hint, severity=severity)
         self.items.append(diag)
         return diag
 

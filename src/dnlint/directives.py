@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.reader import CfgDocument
 
 ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
@@ -209,6 +209,4 @@ def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directive
 
 def _problem(code: str, line: int, column: int, message: str, hint: str | None,
              path: str) -> Diagnostic:
-    from dnlint.rules import get_rule
-
-    return Diagnostic(line, column, code, get_rule(code).severity, message, hint, path)
+    return new_diagnostic(code, line, column, message, hint, path)

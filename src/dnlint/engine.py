@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
@@ -185,8 +185,8 @@ def check_data(result: FileResult, data_path: str) -> None:
 
 
 def _failed(path: str, message: str) -> FileResult:
-    diagnostic = Diagnostic(1, 1, "DN000", Severity.ERROR,
-                            message + "; please report it with the file", None, path)
+    diagnostic = new_diagnostic("DN000", 1, 1, message + "; please report it with the file",
+                                None, path)
     return FileResult(path, None, "", [diagnostic])
 
 
@@ -195,5 +195,5 @@ def _too_large(path: str) -> FileResult:
         f"file is larger than {MAX_CFG_BYTES // (1024 * 1024)} MiB: not a cfg (a weights file "
         "passed as the cfg?)"
     )
-    diagnostic = Diagnostic(1, 1, "DN023", Severity.ERROR, message, None, path)
+    diagnostic = new_diagnostic("DN023", 1, 1, message, None, path)
     return FileResult(path, None, "", [diagnostic])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dnlint.config import Config
-from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.directives import is_syntax_error, parse_directives, selector_matches
 from dnlint.result import FileResult
 
@@ -100,8 +100,5 @@ def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnos
 
 
 def _unused(selector: str, line: int, column: int, path: str) -> Diagnostic:
-    from dnlint.rules import get_rule
-
-    return Diagnostic(line, column, "DN901", get_rule("DN901").severity,
-                      f"suppression of {selector} suppresses nothing",
-                      "delete the directive", path)
+    return new_diagnostic("DN901", line, column, f"suppression of {selector} suppresses nothing",
+                          "delete the directive", path)

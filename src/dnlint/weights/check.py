@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.dialects import Dialect
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header, parse_header, seen_bytes
 from dnlint.weights.layout import FLOAT, LayerLayout, WeightsReport
@@ -30,10 +30,7 @@ def diagnostic(
     hint: str | None = None,
     severity: Severity | None = None,
 ) -> Diagnostic:
-    from dnlint.rules import get_rule
-
-    level = severity if severity is not None else get_rule(code).severity
-    return Diagnostic(line, 1 if line else None, code, level, message, hint, path)
+    return new_diagnostic(code, line, 1 if line else None, message, hint, path, severity)
 
 
 # --- the cfg alone --------------------------------------------------------------------------
