@@ -60,7 +60,7 @@ def _cluster(number: int, file: FileResult) -> list[str]:
     for layer in layers:
         out.append(f"    {prefix}{layer.index} {_node(layer, levels.get(layer.index))};")
     for layer in layers:
-        out += [f"    {edge}" for edge in _edges(prefix, layer, len(layers))]
+        out += [f"    {edge}" for edge in _edges(prefix, layer)]
     return [*out, "  }"]
 
 
@@ -95,37 +95,24 @@ def _levels(file: FileResult, layers: list[Layer]) -> dict[int, Severity]:
     return levels
 
 
-def _edges(prefix: str, layer: Layer, count: int) -> list[str]:
+def _edges(prefix: str, layer: Layer) -> list[str]:
     previous = f"{prefix}{layer.index - 1}" if layer.index else f"{prefix}input"
     here = f"{prefix}{layer.index}"
     if layer.type == "route":
-        refs = references(layer, "layers", count)
+        refs = references(layer)
         return [f"{prefix}{r} -> {here} [color=\"#2471a3\", label=\"route\"];" for r in refs]
     edges = [f"{previous} -> {here};"]
     if layer.type in _MERGING:
         edges += [f"{prefix}{r} -> {here} [style=dashed, color=\"#7d3c98\", "
-                  f"label={quote(layer.type)}];" for r in references(layer, "from", count)]
+                  f"label={quote(layer.type)}];" for r in references(layer)]
     return edges
 
 
-def references(layer: Layer, key: str, count: int) -> list[int]:
-    """Absolute layer indices named by ``key`` (relative when negative); invalid ones dropped."""
-    listed = layer.info.get("layers")  # resolved by the route/shortcut builders
-    if isinstance(listed, (list, tuple)) and all(isinstance(i, int) for i in listed):
-        return [i for i in listed if 0 <= i < layer.index]
-    option = layer.values.section.find(key) if layer.values is not None else None
-    if option is None or not option.value:
-        return []
-    found = []
-    for piece in option.value.split(","):
-        try:
-            raw = int(piece)
-        except ValueError:
-            continue
-        target = layer.index + raw if raw < 0 else raw
-        if 0 <= target < min(layer.index, count):
-            found.append(target)
-    return found
+def references(layer: Layer) -> list[int]:
+    """The layers a route/shortcut/scale_channels/sam reads, as its builder resolved them
+    (with Darknet's atoi and bounds); references the builder rejected draw nothing."""
+    listed = layer.info.get("layers", ())
+    return [i for i in listed if isinstance(i, int) and 0 <= i < layer.index]
 
 
 def write_graph(run: RunResult, path: str) -> str | None:
