@@ -257,3 +257,16 @@ def test_control_characters_never_reach_the_terminal() -> None:
     result = lint_cfg_bytes(body, "esc.cfg", Dialect.AB)
     assert [d.code for d in result.diagnostics] == ["DN207"]
     assert all(d.message.isprintable() for d in result.diagnostics)
+
+
+def test_a_known_binary_passed_as_cfg_is_named() -> None:
+    """The reader names what the weights check would: here a PyTorch checkpoint."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("archive/data.pkl", b"\x80\x02" + bytes(3000))
+    result = lint_cfg_bytes(buffer.getvalue(), "model.cfg", Dialect.AB)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("DN023", 1)]
+    assert "a PyTorch checkpoint" in result.diagnostics[0].message

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
+from dnlint.sniff import SNIFF_BYTES, identify
 
 _STRIPPED = str.maketrans("", "", " \t\n\r")
 _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
@@ -150,7 +151,9 @@ def _sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
         )
         return True
     if _looks_binary(data[:4096]):
-        what = "a Darknet .weights file" if _looks_like_weights(data) else "binary data"
+        known = identify(data[:SNIFF_BYTES])
+        what = ("a Darknet .weights file" if _looks_like_weights(data)
+                else known[0] if known else "binary data")
         findings.append(
             LexFinding("DN023", 1, 1, f"file is {what}, not a text cfg", None)
         )

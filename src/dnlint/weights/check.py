@@ -11,9 +11,9 @@ from collections.abc import Iterable
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.dialects import Dialect
+from dnlint.sniff import SNIFF_BYTES, identify
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header, parse_header, seen_bytes
 from dnlint.weights.layout import FLOAT, LayerLayout, WeightsReport
-from dnlint.weights.sniff import SNIFF_BYTES, identify
 
 # Layer types whose record size or order differs between the forks (§5.4 of the reference).
 FORK_SENSITIVE = frozenset({"batchnorm", "rnn", "gru", "lstm", "crnn"})

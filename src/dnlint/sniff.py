@@ -1,4 +1,6 @@
-"""Recognise files that are not Darknet weights at all, from their first bytes.
+"""Recognise files that are neither Darknet weights nor cfgs, from their first bytes.
+
+Used by the weights check (a zip renamed .weights) and by the reader (a binary passed as cfg).
 
 A Darknet file starts with three small little-endian int32, so its first bytes are mostly zero:
 none of the signatures below can be a plausible Darknet header, and a text file cannot either.
