@@ -147,11 +147,8 @@ def attach_weights(
 
 
 def _entry_for(run: RunResult, cfg_result: FileResult, weights_path: str) -> FileResult:
-    from dnlint.weights import attach_prediction
-
-    if cfg_result.weights is None:
-        attach_prediction(cfg_result)
-    if cfg_result.weights is None or cfg_result.weights.path is None:
+    """The entry a weights file's findings go to: its cfg's, or a new one for a second file."""
+    if cfg_result.weights is None or cfg_result.weights.path is None:  # predicted on first use
         return cfg_result
     extra = FileResult(weights_path, cfg_result.dialect, cfg_result.dialect_reason, [],
                        cfg_result.network, cfg_result.document)
