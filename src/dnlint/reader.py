@@ -8,6 +8,7 @@ as a :class:`LexFinding`; the dialect decides the severity of a few of them late
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from dnlint.diagnostics import Severity
@@ -46,13 +47,24 @@ class Section:
     header_ok: bool = True
     # hank-ai's reader ignores text after the last ']', so '[yolo] # head' is still [yolo] there
     hank_header_ok: bool = False
+    # the first option of every key, the one option_find returns (bare 'key' lines included)
+    first: dict[str, Option] = field(default_factory=dict)
+    # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
+    odd: bool = False
 
     def find(self, key: str) -> Option | None:
         """The option Darknet's ``option_find`` returns: the first with that key."""
-        for option in self.options:
-            if option.key == key:
-                return option
-        return None
+        return self.first.get(key)
+
+    def add(self, option: Option) -> None:
+        self.options.append(option)
+        key = option.key
+        if key in self.first:
+            self.odd = True
+            return
+        self.first[key] = option
+        if option.value is None or not key:
+            self.odd = True
 
 
 @dataclass
@@ -198,15 +210,58 @@ class _Lexer:
     def run(self, data: bytes) -> None:
         texts = self._decode_lines(data)
         has_cr = "\r" in self._whole
-        has_nul = "\0" in self._whole
-        self.lines = [t.rstrip("\r") for t in texts] if has_cr else texts
+        if has_cr or "\0" in self._whole:
+            self.lines = [t.rstrip("\r") for t in texts] if has_cr else texts
+            self._run_careful(texts, has_cr)
+        else:
+            self.lines = texts
+            self._run_plain(texts)
+
+    def _run_plain(self, texts: list[str]) -> None:
+        """Lines without CR or NUL: the common file, one inlined loop for the plain lines
+        (no whitespace at all), everything else through :meth:`_line`."""
+        sections, comments = self.sections, self.comments
+        section = None
+        for number, text in enumerate(texts, start=1):
+            if not text:
+                continue
+            if " " in text or "\t" in text:
+                self._line(text, number)
+                section = sections[-1] if sections else None
+                continue
+            first_char = text[0]
+            if first_char == "[":
+                if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
+                    section = Section(text[1:-1], number, 1)  # a well-formed [name]
+                    sections.append(section)
+                else:
+                    self._header(text, text, number)
+                    section = sections[-1]
+                continue
+            if first_char == "#" or first_char == ";":
+                comments.append(Comment(number, text))
+                continue
+            key, _, value = text.partition("=")
+            if not (key and value) or section is None:
+                self._option(text, text, number)
+                continue
+            comment_at = _comment_at(value) if "#" in value or ";" in value else -1
+            option = Option(key, value, number, 1, len(key) + 2, text, comment_at)
+            section.options.append(option)
+            if key in section.first:
+                section.odd = True
+            else:
+                section.first[key] = option
+
+    def _run_careful(self, texts: list[str], has_cr: bool) -> None:
+        """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""
         pending = ""
         pending_line = 0
         for number, text in enumerate(texts, start=1):
             if has_cr and text.endswith("\r"):
                 self.crlf_lines += 1
                 self.first_crlf = self.first_crlf or number
-            if has_nul and "\0" in text:
+            if "\0" in text:
                 # fgetl: a NUL ends the string early; the next physical line is glued on.
                 col = text.index("\0") + 1
                 self.findings.append(
@@ -291,15 +346,13 @@ class _Lexer:
             self._option(text, stripped, number)
 
     def _plain_option(self, text: str, number: int) -> None:
-        """The common case, a line without any whitespace: positions come for free."""
-        key, eq, value = text.partition("=")
-        if not (key and eq and value and self.sections):
+        """A line without whitespace (CR aside): positions come for free."""
+        key, _, value = text.partition("=")
+        if not (key and value and self.sections):
             self._option(text, text, number)
             return
         comment_at = _comment_at(value) if "#" in value or ";" in value else -1
-        self.sections[-1].options.append(
-            Option(key, value, number, 1, len(key) + 2, text, comment_at)
-        )
+        self.sections[-1].add(Option(key, value, number, 1, len(key) + 2, text, comment_at))
 
     def _header(self, text: str, stripped: str, number: int) -> None:
         column = text.index("[") + 1
@@ -376,7 +429,7 @@ class _Lexer:
             )
             return
         self._check_whitespace(text, raw_eq, number)
-        self.sections[-1].options.append(option)
+        self.sections[-1].add(option)
 
 
     def _glued_numbers(self, part: str, gap: int, number: int, column: int) -> None:
@@ -443,17 +496,14 @@ def _value_column(text: str, raw_eq: int) -> int:
     return raw_eq + 2 + (len(rest) - len(rest.lstrip(" \t")))
 
 
+# whitespace between two characters that are not separators: 'a b' is a gap, '1, 2' is not
+_INNER_GAP = re.compile(r"[^ \t,=][ \t]+[^ \t,=]")
+
+
 def _inner_gap(part: str) -> int:
     """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
-    body = part.rstrip(" \t\r")
-    start = len(body) - len(body.lstrip(" \t"))
-    for i in range(start + 1, len(body) - 1):
-        if body[i] in " \t":
-            before = body[:i].rstrip(" \t")[-1:]
-            after = body[i:].lstrip(" \t")[:1]
-            if before and after and before not in ",=" and after not in ",=":
-                return i
-    return -1
+    match = _INNER_GAP.search(part.rstrip(" \t\r"))
+    return match.start() + 1 if match else -1
 
 
 def _check_structure(doc: CfgDocument) -> None:
@@ -491,6 +541,8 @@ def _check_structure(doc: CfgDocument) -> None:
         return
     seen: dict[str, Option] = {}
     for section in doc.sections:
+        if not section.odd:
+            continue  # every key once, each with '=' and a value: nothing to look at
         seen.clear()
         for option in section.options:
             key = option.key
