@@ -87,7 +87,7 @@ def hank_list(value: str, is_float: bool) -> list[Any]:
 class OptionTable:
     """The options one section type reads in one dialect, prepared once for typing and lookups."""
 
-    __slots__ = ("defaults", "dialect", "foreign", "required", "specs")
+    __slots__ = ("defaults", "dialect", "foreign", "numeric", "required", "specs", "strings")
 
     def __init__(self, specs: dict[str, Opt], foreign: dict[str, Opt], dialect: Dialect) -> None:
         self.specs = specs
@@ -96,50 +96,61 @@ class OptionTable:
         self.dialect = dialect
         self.defaults: dict[str, Any] = {n: s.default_for(dialect) for n, s in specs.items()}
         self.required = tuple(spec for spec in specs.values() if spec.required)
+        # numeric options, for the plain-decimal fast path of type_section: (is_float, min, max)
+        self.numeric: dict[str, tuple[bool, float, float]] = {
+            name: (spec.kind is Kind.FLOAT,
+                   -math.inf if spec.min is None else spec.min,
+                   math.inf if spec.max is None else spec.max)
+            for name, spec in specs.items()
+            if spec.kind in (Kind.INT, Kind.REF, Kind.FLOAT)
+        }
+        # string options, for the fast path: the names valid in this dialect, or None for any
+        self.strings: dict[str, frozenset[str] | None] = {
+            name: spec.choices_for(dialect)
+            for name, spec in specs.items()
+            if spec.kind in (Kind.STR, Kind.ENUM, Kind.PATH)
+        }
 
 
 class Values:
-    """The typed options of one section, read with Darknet's semantics."""
+    """The typed options of one section, read with Darknet's semantics.
 
-    __slots__ = ("_defaults", "_parsed", "dialect", "section", "specs")
+    ``data`` maps every declared option to Darknet's value: the parsed one when given, else the
+    declared default of the dialect; builders read it directly on their hot paths.
+    """
+
+    __slots__ = ("_parsed", "data", "dialect", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.dialect = table.dialect
-        self._defaults = table.defaults
         # a parsed value is never None, so None from .get() means "not given"
         self._parsed: dict[str, Any] = {}
+        self.data: dict[str, Any] = table.defaults
 
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones)."""
         return name in self._parsed
 
     def option(self, name: str) -> Option | None:
-        return self.section.find(name)
+        return self.section.first.get(name)
 
     def line_of(self, name: str | None) -> tuple[int, int]:
-        option = self.section.find(name) if name else None
+        option = self.section.first.get(name) if name else None
         if option is not None:
             return option.line, option.value_column
         return self.section.line, self.section.column
 
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
-        value = self._parsed.get(name)
-        if value is not None:
-            return value
-        if default is not None:
+        if default is not None and name not in self._parsed:
             return default
-        return self._defaults.get(name)
+        return self.data.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
-        value = self._parsed.get(name)
-        if value is None:
-            value = default if default is not None else self._defaults.get(name)
-            if value is None:
-                return 0
-        return int(value)
+        value = self.get(name, default)
+        return 0 if value is None else int(value)
 
     def float(self, name: str, default: float | None = None) -> float:
         value = self.get(name, default)
@@ -155,27 +166,43 @@ class Values:
 
     def set(self, name: builtins.str, value: Any) -> None:
         self._parsed[name] = value
+        self.data = {**self.data, name: value}  # never the table's shared defaults
 
 
 def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values."""
     values = Values(section, table)
     specs, dialect, parsed = table.specs, table.dialect, values._parsed
-    seen: set[str] = set()
-    for option in section.options:
-        key = option.key
-        if key in seen:
-            continue  # option_find returns the first occurrence; the reader reports the rest
-        seen.add(key)
-        if option.value is None or key == "":
+    numeric, strings = table.numeric, table.strings
+    # option_find returns the first occurrence of a key; the reader reports the others
+    for key, option in section.first.items():
+        value = option.value
+        if value is None or not key:
             continue  # a bare key reads as missing and hides later duplicates (DN006)
+        if option.comment_at < 0:
+            # the common cases inlined: a plain decimal or a known name, read alike everywhere
+            plan = numeric.get(key)
+            if plan is not None:
+                number = _plain_decimal(value, plan[0])
+                if number is not None:
+                    parsed[key] = number
+                    if not plan[1] <= number <= plan[2]:
+                        _check_range(option, specs[key], number, sink)
+                    continue
+            elif key in strings:
+                choices = strings[key]
+                if choices is None or value in choices:
+                    parsed[key] = value
+                    continue
         spec = specs.get(key)
         if spec is None:
             _unknown(option, section, specs, table.foreign, dialect, sink)
             continue
         parsed[key] = _convert(option, spec, dialect, sink)
+    if parsed:
+        values.data = {**table.defaults, **parsed}
     for spec in table.required:
-        if section.find(spec.name) is None:
+        if spec.name not in section.first:
             sink.report(
                 "DN211",
                 section.line,
@@ -250,6 +277,18 @@ def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
 # Enum members are slow class attributes on Python 3.11 (EnumType defines __getattr__): the
 # per-option path compares with these instead.
 _INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
+
+
+def _plain_decimal(value: str, is_float: bool) -> int | float | None:
+    """``-12``, ``0.001``: short plain decimals that fit the C type, else ``None``."""
+    digits = value[1:] if value[:1] == "-" else value
+    if len(digits) > 9 or not digits.isascii():
+        return None
+    if digits.isdigit():
+        return float(value) if is_float else int(value)
+    if is_float and digits.replace(".", "", 1).isdigit():
+        return float(value)
+    return None
 
 
 def _plain_number(value: str, is_float: bool) -> int | float | None:
