@@ -119,6 +119,8 @@ def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]
 
 def _check_overflow(ctx: LayerContext) -> None:
     layer = ctx.layer
+    if layer.outputs <= INT32_MAX and layer.params <= INT32_MAX:
+        return
     for what, value in (("outputs", layer.outputs), ("parameter count", layer.params)):
         if value > INT32_MAX:
             ctx.report(

@@ -51,16 +51,18 @@ OPTIONS = (
 
 def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
     """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights."""
-    blocks = [Block("biases", n)]
+    weights = Block("weights", (cin // groups) * n * size * size if groups else 0)
     if bn:
-        blocks += [Block("scales", n), Block("rolling_mean", n), Block("rolling_variance", n)]
-    blocks.append(Block("weights", (cin // groups) * n * size * size if groups else 0))
-    return tuple(blocks)
+        return (Block("biases", n), Block("scales", n), Block("rolling_mean", n),
+                Block("rolling_variance", n), weights)
+    return Block("biases", n), weights
 
 
 def conv_out(ctx: LayerContext, extent: int, pad: int, size: int, stride: int, axis: str) -> int:
     """(extent + 2*pad - size)/stride + 1 with C truncation; flags shapes that collapse."""
     numerator = extent + 2 * pad - size
+    if stride > 0 and numerator >= 0:
+        return numerator // stride + 1  # the common case: C and Python division agree
     out = ctx.div(numerator, stride, f"the {axis} stride") + 1
     if numerator < 0 or out < 1:
         ctx.report(
@@ -73,22 +75,12 @@ def conv_out(ctx: LayerContext, extent: int, pad: int, size: int, stride: int, a
     return out
 
 
-def _strides(ctx: LayerContext) -> tuple[int, int]:
-    v = ctx.v
-    if ctx.pj:
-        return v.int("stride"), v.int("stride")
-    sx, sy = v.int("stride_x"), v.int("stride_y")
-    stride = v.int("stride")
-    return (sx if sx >= 1 else stride), (sy if sy >= 1 else stride)
-
-
-def _groups(ctx: LayerContext) -> int:
-    groups = ctx.v.int("groups")
+def _groups(ctx: LayerContext, groups: int) -> int:
     if ctx.pj:
         if groups == 0:
             ctx.report("DN308", "groups=0: the original Darknet divides by it (SIGFPE)", "groups")
         return groups
-    if ctx.v.int("xnor"):
+    if ctx.v.data["xnor"]:
         return 1
     return max(groups, 1)
 
@@ -105,9 +97,12 @@ def _check_groups(ctx: LayerContext, groups: int, filters: int) -> None:
         )
 
 
+_DEFORMATIONS = ("sway", "rotate", "stretch", "stretch_sway")
+
+
 def _check_deform(ctx: LayerContext, size: int) -> None:
-    v = ctx.v
-    deform = [k for k in ("sway", "rotate", "stretch", "stretch_sway") if v.int(k)]
+    data = ctx.v.data
+    deform = [k for k in _DEFORMATIONS if data[k]]
     if len(deform) > 1:
         ctx.report(
             "DN314",
@@ -124,21 +119,36 @@ def _check_deform(ctx: LayerContext, size: int) -> None:
 
 
 def build(ctx: LayerContext) -> None:
-    v = ctx.v
-    filters, size = v.int("filters"), v.int("size")
-    sx, sy = _strides(ctx)
-    pad = size // 2 if v.int("pad") else v.int("padding")
-    groups = _groups(ctx)
-    dilation = 1 if size == 1 or ctx.pj else v.int("dilation")
-    antialiasing = 0 if ctx.pj else v.int("antialiasing")
-    bn = bool(v.int("batch_normalize") or (not ctx.pj and v.int("cbn")))
-    ctx.describe(filters=filters, size=size, stride=(sx, sy), groups=groups, dilation=dilation)
-    if not ctx.pj:
-        _check_deform(ctx, size)
+    d = ctx.v.data  # every option of the dialect, parsed or default (hot path: no getters)
+    pj = ctx.pj
+    filters: int = d["filters"]
+    size: int = d["size"]
+    stride: int = d["stride"]
+    sx = sy = stride
+    pad: int = size // 2 if d["pad"] else d["padding"]
+    groups = d["groups"]
+    if groups != 1 or d["xnor"]:
+        groups = _groups(ctx, groups)
+    bn = bool(d["batch_normalize"])
+    dilation = 1
+    antialiasing = 0
+    if not pj:
+        if d["stride_x"] >= 1:
+            sx = d["stride_x"]
+        if d["stride_y"] >= 1:
+            sy = d["stride_y"]
+        if size != 1:
+            dilation = d["dilation"]
+        antialiasing = d["antialiasing"]
+        bn = bn or bool(d["cbn"])
+        if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
+            _check_deform(ctx, size)
+    ctx.layer.info.update(filters=filters, size=size, stride=(sx, sy), groups=groups,
+                          dilation=dilation)
     if not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)
-    if size % 2 == 0 and v.int("pad"):
+    if size % 2 == 0 and d["pad"]:
         ctx.report(
             "DN310",
             f"even size={size} with pad=1 pads {size // 2} on each side, so the output grows by "
@@ -165,11 +175,15 @@ def build(ctx: LayerContext) -> None:
         next_h = conv_out(ctx, out_h, blur_pad, blur_size, sy, "height")
         ctx.layer.next_shape = (next_w, next_h, filters, next_w * next_h * filters)
     nweights = (ctx.c // groups) * filters * size * size if groups else 0
-    ctx.layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if v.int("xnor") else 1)
-    if _shared(ctx, filters, size):
+    ctx.layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if d["xnor"] else 1)
+    if not pj and ctx.v.given("share_index"):
+        _shared(ctx, filters, size)
         return
     record = conv_record(ctx.c, filters, size, groups, bn)
-    ctx.weights(*record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
+    if (pj and d["numload"]) or (bn and d["dontloadscales"]):
+        ctx.weights(*record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
+    else:
+        ctx.weights(*record)
 
 
 def _loaded_record(
@@ -199,14 +213,12 @@ def _loaded_record(
     return record
 
 
-def _shared(ctx: LayerContext, filters: int, size: int) -> bool:
+def _shared(ctx: LayerContext, filters: int, size: int) -> None:
     """[ab] ``share_index``: the layer uses another layer's weights and stores none."""
-    if ctx.pj or not ctx.v.given("share_index"):
-        return False
     target = ctx.resolve(ctx.v.int("share_index"), "share_index")
     if target is None:
         ctx.layer.broken = True
-        return True
+        return
     other = ctx.target(target)
     same = (
         other.type == "convolutional"
@@ -222,7 +234,6 @@ def _shared(ctx: LayerContext, filters: int, size: int) -> bool:
             "share_index",
         )
     ctx.describe(shares=target)
-    return True
 
 
 register(
