@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dnlint.dialects import Dialect
-from dnlint.engine import Input, RunOptions, lint_input
+from dnlint.engine import Input, RunOptions, cycle_gc_paused, lint_input
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYER = "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=3\npad=1\nactivation=leaky\n\n"
@@ -66,11 +66,12 @@ def corpus_section(corpus: Path, rounds: int) -> list[str]:
     files = sorted(corpus.rglob("*.cfg"))
     if not files:
         return [f"(no cfg under {corpus}: corpus comparison skipped)"]
-    start = time.perf_counter()
-    for path in files:
-        lint_file(path)
-    wall = time.perf_counter() - start
-    mine, _ = best_per_file(files, lint_file, rounds)
+    with cycle_gc_paused():  # as a dnlint run does for all its files (cli.run_paths)
+        start = time.perf_counter()
+        for path in files:
+            lint_file(path)
+        wall = time.perf_counter() - start
+        mine, _ = best_per_file(files, lint_file, rounds)
     rows = [
         f"Corpus: {len(files)} stock cfgs, one process, best of {rounds} per file.",
         "",

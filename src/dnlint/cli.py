@@ -27,6 +27,7 @@ from dnlint.engine import (
     RunResult,
     check_data,
     collect_inputs,
+    cycle_gc_paused,
     lint_input,
 )
 from dnlint.policy import Policy, apply_policy, selection_for
@@ -88,8 +89,9 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
             result.dialect_reason = f"set in {config.path}"
         return result
 
-    run.files += [lint_cfg(item) for item in inputs if item.kind != "weights"]
-    _attach_weights(run, inputs, options, lint_cfg)
+    with cycle_gc_paused():
+        run.files += [lint_cfg(item) for item in inputs if item.kind != "weights"]
+        _attach_weights(run, inputs, options, lint_cfg)
     for result in run.files:
         apply_policy(result, selection_for(result.path, policy, finder.for_path(result.path)))
     return run

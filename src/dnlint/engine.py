@@ -147,7 +147,7 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
     if len(data) > MAX_CFG_BYTES:
         return _too_large(display)
     try:
-        with _no_cyclic_gc():
+        with cycle_gc_paused():
             return lint_cfg_bytes(data, display, options.dialect)
     except RecursionError:
         return _failed(display, "the file nests too deeply to analyse")
@@ -156,11 +156,13 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
 
 
 @contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cycle collector while one file is linted.
+def cycle_gc_paused() -> Iterator[None]:
+    """Pause the cycle collector while files are linted (nested uses are free).
 
     A lint builds many small acyclic objects (options, layers, blocks) that reference counting
     frees; the cycle collector only rescans them, which doubled the time of a 100k-layer cfg.
+    A run pauses it for all its files: the results stay alive until they are reported, and
+    re-enabling it after every file made it rescan all of them again.
     """
     was_enabled = gc.isenabled()
     gc.disable()
