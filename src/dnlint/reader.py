@@ -9,7 +9,7 @@ as a :class:`LexFinding`; the dialect decides the severity of a few of them late
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -21,36 +21,51 @@ _LFS_MARKER = b"version https://git-lfs"
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 
 
-@dataclass(slots=True)
 class Option:
-    """One ``key=value`` line, as Darknet's ``read_option`` splits the stripped line."""
+    """One ``key=value`` line, as Darknet's ``read_option`` splits the stripped line.
 
-    key: str
-    value: str | None
-    line: int
-    column: int
-    value_column: int
-    raw: str
+    (Plain classes with an explicit ``__init__``, here and for Section: one is built per line,
+    and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
+    """
 
-    # index in ``value`` of a '#'/';' that starts an inline comment, or -1
-    comment_at: int = -1
+    __slots__ = ("column", "comment_at", "key", "line", "raw", "value", "value_column")
+
+    def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
+                 raw: str, comment_at: int = -1) -> None:
+        self.key = key
+        self.value = value
+        self.line = line
+        self.column = column
+        self.value_column = value_column
+        self.raw = raw
+        # index in ``value`` of a '#'/';' that starts an inline comment, or -1
+        self.comment_at = comment_at
+
+    def __repr__(self) -> str:
+        return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
 
 
-@dataclass(slots=True)
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    name: str
-    line: int
-    column: int
-    options: list[Option] = field(default_factory=list)
-    header_ok: bool = True
-    # hank-ai's reader ignores text after the last ']', so '[yolo] # head' is still [yolo] there
-    hank_header_ok: bool = False
-    # the first option of every key, the one option_find returns (bare 'key' lines included)
-    first: dict[str, Option] = field(default_factory=dict)
-    # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
-    odd: bool = False
+    __slots__ = ("column", "first", "hank_header_ok", "header_ok", "line", "name", "odd",
+                 "options")
+
+    def __init__(self, name: str, line: int, column: int) -> None:
+        self.name = name
+        self.line = line
+        self.column = column
+        self.options: list[Option] = []
+        self.header_ok = True
+        # hank-ai's reader ignores text after the last ']', so '[yolo] # head' is still [yolo]
+        self.hank_header_ok = False
+        # the first option of every key, the one option_find returns (bare 'key' lines included)
+        self.first: dict[str, Option] = {}
+        # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
+        self.odd = False
+
+    def __repr__(self) -> str:
+        return f"Section({self.name!r}, line={self.line}, options={len(self.options)})"
 
     def find(self, key: str) -> Option | None:
         """The option Darknet's ``option_find`` returns: the first with that key."""
@@ -80,10 +95,12 @@ class LexFinding:
     only: frozenset[Dialect] | None = None
 
 
-@dataclass
 class Comment:
-    line: int
-    text: str
+    __slots__ = ("line", "text")
+
+    def __init__(self, line: int, text: str) -> None:
+        self.line = line
+        self.text = text
 
 
 @dataclass

@@ -9,7 +9,7 @@ far and a way to report diagnostics at the right line.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from dnlint.diagnostics import Severity, Sink
@@ -26,12 +26,29 @@ def cdiv(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-@dataclass(frozen=True)
 class Block:
-    """One contiguous run of float32 values in a .weights file, e.g. ``biases`` of 64 floats."""
+    """One contiguous run of float32 values in a .weights file, e.g. ``biases`` of 64 floats.
 
-    name: str
-    floats: int
+    (A plain immutable-by-convention class rather than a dataclass, like Layer: several are
+    built per layer, and a dataclass's generated ``__init__`` stays interpreted when compiled.)
+    """
+
+    __slots__ = ("floats", "name")
+
+    def __init__(self, name: str, floats: int) -> None:
+        self.name = name
+        self.floats = floats
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Block):
+            return NotImplemented
+        return self.name == other.name and self.floats == other.floats
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.floats))
+
+    def __repr__(self) -> str:
+        return f"Block(name={self.name!r}, floats={self.floats})"
 
 
 def total_floats(blocks: Iterable[Block]) -> int:
@@ -86,29 +103,49 @@ class LayerType:
 _OPTION_TABLES: dict[tuple[str, Dialect], OptionTable] = {}
 
 
-@dataclass
 class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
-    index: int
-    type: str
-    line: int
-    section_name: str
-    input: tuple[int, int, int]
-    inputs: int
-    output: tuple[int, int, int] = (0, 0, 0)
-    outputs: int = 0
-    saved: tuple[Block, ...] = ()
-    loaded: tuple[Block, ...] = ()
-    info: dict[str, Any] = field(default_factory=dict)
-    bflops: float = 0.0
-    # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h (parse_network_cfg)
-    next_shape: tuple[int, int, int, int] | None = None
-    values: Values | None = None
-    broken: bool = False
-    # l.w, l.h, l.c as the constructor stores them, where that is not the input received
-    # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
-    stored_input: tuple[int, int, int] | None = None
+    __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
+                 "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
+                 "type", "values")
+
+    def __init__(
+        self,
+        index: int,
+        type: str,
+        line: int,
+        section_name: str,
+        input: tuple[int, int, int],
+        inputs: int,
+        output: tuple[int, int, int] = (0, 0, 0),
+        outputs: int = 0,
+        values: Values | None = None,
+    ) -> None:
+        self.index = index
+        self.type = type
+        self.line = line
+        self.section_name = section_name
+        self.input = input
+        self.inputs = inputs
+        self.output = output
+        self.outputs = outputs
+        self.saved: tuple[Block, ...] = ()
+        self.loaded: tuple[Block, ...] = ()
+        self.info: dict[str, Any] = {}
+        self.bflops = 0.0
+        # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
+        # (parse_network_cfg)
+        self.next_shape: tuple[int, int, int, int] | None = None
+        self.values = values
+        self.broken = False
+        # l.w, l.h, l.c as the constructor stores them, where that is not the input received
+        # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
+        self.stored_input: tuple[int, int, int] | None = None
+
+    def __repr__(self) -> str:
+        return (f"Layer({self.index}, {self.type!r}, line={self.line}, input={self.input}, "
+                f"output={self.output})")
 
     @property
     def dims_stored(self) -> tuple[int, int, int]:
