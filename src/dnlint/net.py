@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dnlint.checks.net import check_net
 from dnlint.diagnostics import Sink
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
 from dnlint.layers.base import NetInfo
@@ -108,8 +109,6 @@ def net_table(dialect: Dialect) -> OptionTable:
 def parse_net(section: Section, dialect: Dialect, sink: Sink) -> tuple[NetInfo, Values]:
     """Type the [net] options, run the [net] checks and derive what the layers receive."""
     values = type_section(section, net_table(dialect), sink)
-    from dnlint.checks.net import check_net
-
     check_net(values, dialect, sink)
     width, height, channels = values.int("width"), values.int("height"), values.int("channels")
     inputs = values.int("inputs") if values.given("inputs") else width * height * channels

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dnlint.checks.network import check_network
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.layers import by_section, section_dialects
@@ -44,8 +45,6 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
         layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
         network.layers.append(layer)
         carried = layer.next_shape or (*layer.output, layer.outputs)
-    from dnlint.checks.network import check_network
-
     check_network(network, doc, dialect, sink)
     return network
 

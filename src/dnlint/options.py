@@ -279,8 +279,21 @@ def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
 _INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
 
 
+def _plain_list(value: str, is_float: bool) -> list[Any] | None:
+    """``10,13,16`` or ``-1,-4``: the items when every one is a plain decimal, else ``None``."""
+    items: list[Any] = []
+    for piece in value.split(","):
+        number = _plain_decimal(piece, is_float)
+        if number is None:
+            return None
+        items.append(number)
+    return items
+
+
 def _plain_decimal(value: str, is_float: bool) -> int | float | None:
     """``-12``, ``0.001``: short plain decimals that fit the C type, else ``None``."""
+    if value.isdigit() and len(value) < 10 and value.isascii():
+        return float(value) if is_float else int(value)  # the most common: 1, 64, 416
     digits = value[1:] if value[:1] == "-" else value
     if len(digits) > 9 or not digits.isascii():
         return None
@@ -494,6 +507,10 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
     if dialect is Dialect.HANK:
         _check_hank_list(option, value, is_float, sink)
         return hank_list(value, is_float)
+    if option.comment_at < 0:
+        plain = _plain_list(value, is_float)
+        if plain is not None:
+            return plain  # every item a plain decimal: nothing to report
     stops = spec.stops_at_hash and dialect is Dialect.AB
     convert: Callable[[str], Any] = c_atof if is_float else c_atoi
     result = c_list(value, convert, stops)
