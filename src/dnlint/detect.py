@@ -32,16 +32,20 @@ class Detection:
 def detect_dialect(doc: CfgDocument) -> Detection:
     """Vote with every section, key and enum value that only one fork knows."""
     evidence: dict[Dialect, list[str]] = {_PJ: [], _AB: []}
+    types: set[str] = set()
     for section in doc.sections[1:]:
-        _vote_section(section.name, evidence)
-        layer_type = by_section(section.name, _AB) or by_section(section.name, _PJ)
-        if layer_type is None:
+        name = section.name
+        known = _SECTION_KNOWLEDGE.get(name) or _knowledge(name)
+        only_in, type_name, verdicts = known
+        if only_in is not None:
+            evidence[only_in].append(f"[{name}]")
+        if type_name is None:
             continue
-        verdicts = _verdicts(layer_type)
+        types.add(type_name)
         for option in section.options:
             verdict = verdicts.get(option.key)
             if verdict is not None:
-                _vote_option(section.name, option.key, option.value, verdict, evidence)
+                _vote_option(name, option.key, option.value, verdict, evidence)
     if doc.sections:
         net_verdicts = _net_verdicts()
         for option in doc.sections[0].options:
@@ -60,7 +64,7 @@ def detect_dialect(doc: CfgDocument) -> Detection:
             f"mixed evidence: original-only {_few(pj)}; AlexeyAB-only {_few(ab)}",
             conflicting=True,
         )
-    ambiguous = sorted({_SENSITIVE[t] for t in _types(doc) if t in _SENSITIVE})
+    ambiguous = sorted({_SENSITIVE[t] for t in types if t in _SENSITIVE})
     return Detection(
         Dialect.AB,
         "nothing in the file is specific to one fork; using alexeyab, the fork most users run",
@@ -68,23 +72,24 @@ def detect_dialect(doc: CfgDocument) -> Detection:
     )
 
 
-def _types(doc: CfgDocument) -> set[str]:
-    found = set()
-    for section in doc.sections[1:]:
-        layer_type = by_section(section.name, _AB) or by_section(section.name, _PJ)
-        if layer_type is not None:
-            found.add(layer_type.name)
-    return found
+# What a section name tells: the fork that alone knows it, its layer type, the verdicts on its
+# keys. Kept for the names some dialect knows (a bounded set); unknown names are recomputed.
+_Knowledge = tuple[Dialect | None, str | None, dict[str, "Verdict"]]
+_SECTION_KNOWLEDGE: dict[str, _Knowledge] = {}
 
 
-def _vote_section(name: str, evidence: dict[Dialect, list[str]]) -> None:
+def _knowledge(name: str) -> _Knowledge:
     dialects = section_dialects().get(name)
-    if not dialects:
-        return
-    if _PJ in dialects and _AB not in dialects:
-        evidence[_PJ].append(f"[{name}]")
-    elif _AB in dialects and _PJ not in dialects:
-        evidence[_AB].append(f"[{name}]")
+    only_in = None
+    if dialects and _PJ in dialects and _AB not in dialects:
+        only_in = _PJ
+    elif dialects and _AB in dialects and _PJ not in dialects:
+        only_in = _AB
+    layer_type = by_section(name, _AB) or by_section(name, _PJ)
+    if layer_type is None:
+        return only_in, None, {}
+    known = _SECTION_KNOWLEDGE[name] = (only_in, layer_type.name, _verdicts(layer_type))
+    return known
 
 
 # Enum members are slow class attributes on Python 3.11: the per-section loops use these.
