@@ -84,6 +84,9 @@ def hank_list(value: str, is_float: bool) -> list[Any]:
     return [int(run) for run in _HANK_INT_RUN.findall(value)]
 
 
+NUMBER_FLOAT, NUMBER_RANGED = 1, 2
+
+
 class OptionTable:
     """The options one section type reads in one dialect, prepared once for typing and lookups."""
 
@@ -96,11 +99,11 @@ class OptionTable:
         self.dialect = dialect
         self.defaults: dict[str, Any] = {n: s.default_for(dialect) for n, s in specs.items()}
         self.required = tuple(spec for spec in specs.values() if spec.required)
-        # numeric options, for the plain-decimal fast path of type_section: (is_float, min, max)
-        self.numeric: dict[str, tuple[bool, float, float]] = {
-            name: (spec.kind is Kind.FLOAT,
-                   -math.inf if spec.min is None else spec.min,
-                   math.inf if spec.max is None else spec.max)
+        # numeric options, for the plain-decimal fast path of type_section: NUMBER_FLOAT and
+        # NUMBER_RANGED flags (only ranged ones need a comparison)
+        self.numeric: dict[str, int] = {
+            name: (NUMBER_FLOAT if spec.kind is Kind.FLOAT else 0)
+            | (NUMBER_RANGED if spec.min is not None or spec.max is not None else 0)
             for name, spec in specs.items()
             if spec.kind in (Kind.INT, Kind.REF, Kind.FLOAT)
         }
@@ -119,19 +122,19 @@ class Values:
     declared default of the dialect; builders read it directly on their hot paths.
     """
 
-    __slots__ = ("_parsed", "data", "dialect", "section", "specs")
+    __slots__ = ("data", "dialect", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.dialect = table.dialect
-        # a parsed value is never None, so None from .get() means "not given"
-        self._parsed: dict[str, Any] = {}
-        self.data: dict[str, Any] = table.defaults
+        self.data: dict[str, Any] = table.defaults  # type_section copies it before any write
 
     def given(self, name: str) -> bool:
-        """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones)."""
-        return name in self._parsed
+        """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
+        exactly the options type_section parsed."""
+        option = self.section.first.get(name)
+        return option is not None and option.value is not None and name in self.specs
 
     def option(self, name: str) -> Option | None:
         return self.section.first.get(name)
@@ -144,7 +147,7 @@ class Values:
 
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
-        if default is not None and name not in self._parsed:
+        if default is not None and not self.given(name):
             return default
         return self.data.get(name)
 
@@ -161,19 +164,16 @@ class Values:
         return None if value is None else str(value)
 
     def list(self, name: builtins.str) -> builtins.list[Any] | None:
-        value = self._parsed.get(name)
+        value = self.data.get(name) if self.given(name) else None
         return list(value) if value is not None else None
-
-    def set(self, name: builtins.str, value: Any) -> None:
-        self._parsed[name] = value
-        self.data = {**self.data, name: value}  # never the table's shared defaults
 
 
 def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values."""
     values = Values(section, table)
-    specs, dialect, parsed = table.specs, table.dialect, values._parsed
+    specs, dialect = table.specs, table.dialect
     numeric, strings = table.numeric, table.strings
+    data = values.data = table.defaults.copy()
     # option_find returns the first occurrence of a key; the reader reports the others
     for key, option in section.first.items():
         value = option.value
@@ -183,24 +183,22 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
             # the common cases inlined: a plain decimal or a known name, read alike everywhere
             plan = numeric.get(key)
             if plan is not None:
-                number = _plain_decimal(value, plan[0])
+                number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
                 if number is not None:
-                    parsed[key] = number
-                    if not plan[1] <= number <= plan[2]:
+                    data[key] = number
+                    if plan & NUMBER_RANGED:
                         _check_range(option, specs[key], number, sink)
                     continue
             elif key in strings:
                 choices = strings[key]
                 if choices is None or value in choices:
-                    parsed[key] = value
+                    data[key] = value
                     continue
         spec = specs.get(key)
         if spec is None:
             _unknown(option, section, specs, table.foreign, dialect, sink)
             continue
-        parsed[key] = _convert(option, spec, dialect, sink)
-    if parsed:
-        values.data = {**table.defaults, **parsed}
+        data[key] = _convert(option, spec, dialect, sink)
     for spec in table.required:
         if spec.name not in section.first:
             sink.report(

@@ -143,8 +143,9 @@ def build(ctx: LayerContext) -> None:
         bn = bn or bool(d["cbn"])
         if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
             _check_deform(ctx, size)
-    ctx.layer.info.update(filters=filters, size=size, stride=(sx, sy), groups=groups,
-                          dilation=dilation)
+    info = ctx.layer.info
+    info["filters"], info["size"], info["stride"] = filters, size, (sx, sy)
+    info["groups"], info["dilation"] = groups, dilation
     if not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)
