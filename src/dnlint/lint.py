@@ -52,7 +52,12 @@ def _load_flags(network: Network, dialect: Dialect) -> bool:
     a load/save flag, or an original-Darknet deconvolutional layer its loader crashes on."""
     for layer in network.layers:
         values = layer.values
-        if values is not None and any(values.given(flag) for flag in _LOAD_FLAGS):
+        if values is None:
+            continue
+        first = values.section.first  # a quick look before the exact question
+        if ("dontload" in first or "dontloadscales" in first or "dontsave" in first) and any(
+            values.given(flag) for flag in _LOAD_FLAGS
+        ):
             return True
         if dialect is Dialect.PJ and layer.type == "deconvolutional":
             return True

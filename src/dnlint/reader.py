@@ -17,6 +17,7 @@ from dnlint.sniff import SNIFF_BYTES, identify
 
 _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
+_BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 
 
@@ -141,7 +142,7 @@ def read_cfg(data: bytes) -> CfgDocument:
 
 def _sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
     """Recognise inputs that are not a cfg at all; report them once and stop."""
-    if not data.strip(b" \t\r\n"):
+    if _BLANK.match(data):
         findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
         return True
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
@@ -238,10 +239,12 @@ class _Lexer:
         (no whitespace at all), everything else through :meth:`_line`."""
         sections, comments = self.sections, self.comments
         section = None
+        # characters absent from the whole file need no test on every line
+        has_tab, has_semicolon = "\t" in self._whole, ";" in self._whole
         for number, text in enumerate(texts, start=1):
             if not text:
                 continue
-            if " " in text or "\t" in text:
+            if " " in text or (has_tab and "\t" in text):
                 self._line(text, number)
                 section = sections[-1] if sections else None
                 continue
@@ -261,13 +264,12 @@ class _Lexer:
             if not (key and value) or section is None:
                 self._option(text, text, number)
                 continue
-            comment_at = _comment_at(value) if "#" in value or ";" in value else -1
+            comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
+                          else -1)
             option = Option(key, value, number, 1, len(key) + 2, text, comment_at)
             section.options.append(option)
-            if key in section.first:
-                section.odd = True
-            else:
-                section.first[key] = option
+            if section.first.setdefault(key, option) is not option:
+                section.odd = True  # a repeated key
 
     def _run_careful(self, texts: list[str], has_cr: bool) -> None:
         """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""

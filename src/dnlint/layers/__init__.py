@@ -61,5 +61,11 @@ def section_dialects() -> dict[str, frozenset[Dialect]]:
     return {name: frozenset(ds) for name, ds in found.items()}
 
 
+_TABLES: dict[Dialect, dict[str, LayerType]] = {}
+
+
 def by_section(name: str, dialect: Dialect) -> LayerType | None:
-    return section_table(dialect).get(name)
+    table = _TABLES.get(dialect)  # a plain dict: functools.cache costs more per call
+    if table is None:
+        table = _TABLES[dialect] = section_table(dialect)
+    return table.get(name)

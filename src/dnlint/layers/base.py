@@ -9,7 +9,7 @@ far and a way to report diagnostics at the right line.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dnlint.diagnostics import Severity, Sink
@@ -89,18 +89,17 @@ class LayerType:
     build: Callable[[LayerContext], None]
     doc: str = ""
 
+    # the option table per dialect, filled on first use by table()
+    tables: dict[Dialect, OptionTable] = field(default_factory=dict, compare=False, repr=False)
+
     def table(self, dialect: Dialect) -> OptionTable:
         """The option table of this type in ``dialect`` (computed once per type and dialect)."""
-        key = (self.name, dialect)
-        table = _OPTION_TABLES.get(key)
+        table = self.tables.get(dialect)
         if table is None:
             inside = {o.name: o for o in self.options if dialect in o.dialects}
             outside = {o.name: o for o in self.options if dialect not in o.dialects}
-            table = _OPTION_TABLES[key] = OptionTable(inside, outside, dialect)
+            table = self.tables[dialect] = OptionTable(inside, outside, dialect)
         return table
-
-
-_OPTION_TABLES: dict[tuple[str, Dialect], OptionTable] = {}
 
 
 class Layer:
