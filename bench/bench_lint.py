@@ -3,7 +3,9 @@
 1. Every cfg of ../shared/corpus in one process: wall time and per-file median for dnlint
    (read + full lint, as ``dnlint FILE`` does it) and, in the same run on the same files,
    OpenCV's ``cv2.dnn.readNetFromDarknet`` (OpenCV 4.x; ``pip install 'opencv-python-headless<5'``),
-   when it is installed. Each file's figure is the best of ``--rounds`` runs.
+   when it is installed. Each file's figure is the best of ``--rounds`` runs; dnlint runs with
+   the cycle collector paused, as a ``dnlint`` run does for all its files (``cli.run_paths``).
+   The report says whether the installed dnlint is compiled (mypyc) or pure Python.
 2. Start-up: ``dnlint --version`` and a one-file lint against a bare ``python -c pass``, best of
    ``--starts`` runs each, through the installed ``dnlint`` script.
 3. Scaling: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
@@ -15,6 +17,7 @@ Prints a Markdown report (machine, method, figures) for the README.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import shutil
@@ -77,7 +80,7 @@ def corpus_section(corpus: Path, rounds: int) -> list[str]:
         "",
         "| tool | files handled | wall, first pass | per-file median | per-file max |",
         "|---|---|---|---|---|",
-        f"| dnlint {_version()} | {len(files)} | {wall * 1000:.0f} ms | "
+        f"| dnlint {_version()} ({_install_kind()}) | {len(files)} | {wall * 1000:.0f} ms | "
         f"{statistics.median(mine) * 1000:.2f} ms | {max(mine) * 1000:.2f} ms |",
     ]
     try:
@@ -128,17 +131,20 @@ def startup_section(starts: int) -> list[str]:
 
 
 def scaling_section() -> list[str]:
-    rows = ["Scaling (one cfg of N convolutional layers on a 16x16 input):", "",
+    rows = ["Scaling (one cfg of N convolutional layers on a 16x16 input, best of 3):", "",
             "| layers | lint time | per layer |", "|---|---|---|"]
     per_layer = []
     with tempfile.TemporaryDirectory() as folder:
         for count in (1_000, 10_000, 100_000):
             path = Path(folder) / f"n{count}.cfg"
             path.write_text("[net]\nwidth=16\nheight=16\nchannels=16\n\n" + LAYER * count)
-            start = time.perf_counter()
-            result = lint_input(Input(str(path), "cfg"), RunOptions(dialect=Dialect.AB))
-            elapsed = time.perf_counter() - start
-            assert result.network is not None and len(result.network.layers) == count
+            elapsed = math.inf
+            for _ in range(3):  # best of 3: the first 1k-layer run also pays for warm-up
+                start = time.perf_counter()
+                result = lint_input(Input(str(path), "cfg"), RunOptions(dialect=Dialect.AB))
+                elapsed = min(elapsed, time.perf_counter() - start)
+                assert result.network is not None and len(result.network.layers) == count
+                del result
             per_layer.append(elapsed / count)
             rows.append(f"| {count:,} | {elapsed * 1000:.0f} ms | {elapsed / count * 1e6:.1f} µs |")
     spread = max(per_layer) / min(per_layer)
@@ -154,9 +160,12 @@ def _version() -> str:
 
 def _install_kind() -> str:
     import dnlint
+    import dnlint.reader
 
     location = Path(dnlint.__file__).resolve()
-    return "editable install" if ROOT in location.parents else "regular install"
+    where = "editable install" if ROOT in location.parents else "regular install"
+    compiled = not dnlint.reader.__file__.endswith(".py")
+    return f"{where}, {'compiled with mypyc' if compiled else 'pure Python'}"
 
 
 def machine() -> str:
