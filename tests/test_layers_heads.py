@@ -541,6 +541,17 @@ def test_many_unused_anchors_are_abbreviated() -> None:
     assert "and 87 more of num=100" in unused[0].message
 
 
+def test_absurd_num_with_a_short_mask_lists_a_few_unused_anchors() -> None:
+    """The unused-anchor list stops after a dozen: num=2e9 is not walked to the end (it was,
+    once compiled, which hung the lint)."""
+    head = YOLO.replace("mask=0,1,2", "mask=0").replace("num=3", "num=2000000000")
+    result = lint_text(cfg(head, filters=7))
+    unused = [d for d in result.diagnostics if d.code == "DN410"]
+    assert [(d.code, d.line) for d in unused] == [("DN410", 13)]
+    assert unused[0].message.startswith("anchors 1 (16,30), 2 (33,23), 3 (0.5,0.5), 4 (0.5,0.5)")
+    assert "and 1999999987 more of num=2000000000" in unused[0].message
+
+
 @given(
     classes=st.integers(min_value=1, max_value=200),
     n=st.integers(min_value=1, max_value=9),

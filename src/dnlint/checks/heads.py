@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Severity, Sink
@@ -90,7 +89,7 @@ def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
         first = members[0]
         anchors = first.info["anchors"]
         line, column = line_of(first, "anchors")
-        shown = list(itertools.islice((i for i in range(num) if i not in owner), MAX_SHOWN))
+        shown = _first_unowned(num, owner)
         pairs = ", ".join(f"{i} ({_anchor(anchors, 2 * i)},{_anchor(anchors, 2 * i + 1)})"
                           for i in shown)
         more = f" and {count - len(shown)} more" if count > len(shown) else ""
@@ -102,6 +101,21 @@ def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
             f"{'are' if count > 1 else 'is'} in no head's mask: never predicted",
             "give every anchor to exactly one head, or remove it and lower num",
         )
+
+
+def _first_unowned(num: int, owner: dict[int, Layer]) -> list[int]:
+    """The first MAX_SHOWN anchor indexes below ``num`` that no mask names.
+
+    An explicit loop bounded by MAX_SHOWN + len(owner): num can be 2**31 - 1, and a generator
+    over range(num) handed to islice was evaluated to the end once compiled by mypyc.
+    """
+    shown: list[int] = []
+    index = 0
+    while index < num and len(shown) < MAX_SHOWN:
+        if index not in owner:
+            shown.append(index)
+        index += 1
+    return shown
 
 
 def _anchor(anchors: list[float], index: int) -> str:
