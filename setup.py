@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import os
+import platform
 import sys
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,9 @@ def _should_compile() -> bool:
         return False
     if _flag("DNLINT_PURE"):
         _warn("DNLINT_PURE is set: building pure Python")
+        return False
+    if platform.python_implementation() != "CPython":
+        _warn("mypyc compiles for CPython only: building pure Python")
         return False
     return True
 
