@@ -16,6 +16,7 @@ from conftest import FIXTURES
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
+from dnlint.policy import Policy, apply_policy, selection_for
 
 SEEDS = sorted((FIXTURES / "examples").glob("*.cfg")) + sorted((FIXTURES / "rules").glob("*.cfg"))
 SEED_TEXTS = [p.read_bytes() for p in SEEDS if p.read_bytes().isascii()]
@@ -90,6 +91,66 @@ def test_megabyte_line() -> None:
     body = b"[net]\nwidth=8\nheight=8\nchannels=3\n[route]\nlayers=" + b"-1," * 350_000 + b"-1\n"
     result = lint_cfg_bytes(body, "long.cfg", Dialect.AB)
     check_result(result)
+
+
+NET = b"[net]\nwidth=8\nheight=8\nchannels=3\nbatch=1\n"  # the adversarial line is line 6
+CONV = b"[convolutional]\nfilters=2\n"
+BACKTRACKING = [
+    # each once made a regex backtrack: exponentially (spaced commas before a '#'), or
+    # quadratically (a long run of digits that is not a number; a long gap in a directive)
+    pytest.param(NET + b"subdivisions=" + b" ," * 5_000 + b"#\n" + CONV,
+                 [("DN101", 6), ("DN203", 6)], id="spaced-commas-then-hash"),
+    pytest.param(NET + b"subdivisions=" + b"1" * 300_000 + b"x\n" + CONV,
+                 [("DN101", 6), ("DN204", 6)], id="long-digit-run-with-garbage"),
+    pytest.param(NET + b"# dnlint: disable=DN101" + b" " * 300_000 + b"x\n" + CONV,
+                 [("DN902", 6)],
+                 id="long-gap-in-a-directive"),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), BACKTRACKING)
+def test_adversarial_lines_are_linear(body: bytes, expected: list[tuple[str, int]]) -> None:
+    """These finish in milliseconds; with the old patterns each ran for hours."""
+    result = lint_cfg_bytes(body, "slow.cfg", Dialect.AB)
+    apply_policy(result, selection_for("slow.cfg", Policy(), None))  # reads the directives
+    check_result(result)
+    assert [(d.code, d.line) for d in result.diagnostics] == expected
+
+
+HOSTILE_VALUES = ["nan", "-nan", "inf", "-inf", "1e309", "-1e309", "1" * 5000, "-" + "1" * 5000,
+                  "1" * 5000 + "x", "0x" + "f" * 5000, "1," * 3000 + "1"]
+
+
+def _hostile_cases() -> list[tuple[Dialect, str, str]]:
+    """Every option of every section type in every dialect that has it: (dialect, header, key)."""
+    from dnlint.layers import all_types
+    from dnlint.net import NET_OPTIONS
+
+    cases = [(d, "net", o.name) for o in NET_OPTIONS for d in sorted(o.dialects)]
+    for layer_type in all_types():
+        for dialect, names in sorted(layer_type.sections.items()):
+            cases += [(dialect, names[0], key) for key in sorted({o.name for o in
+                                                                  layer_type.options})]
+    return cases
+
+
+def test_every_option_survives_hostile_values() -> None:
+    """nan, inf, 5000-digit numbers (int() refuses them), long lists: in every option of every
+    section type, each is a diagnostic at most, never an internal failure (DN000)."""
+    failures = []
+    for dialect, header, key in _hostile_cases():
+        for value in HOSTILE_VALUES:
+            line = f"{key}={value}\n"
+            net = "[net]\nwidth=32\nheight=32\nchannels=3\nbatch=1\n"
+            conv = "[convolutional]\nfilters=8\nsize=1\n"
+            text = net + line + conv if header == "net" else net + conv + f"[{header}]\n" + line
+            try:
+                result = lint_cfg_bytes(text.encode(), "hostile.cfg", dialect)
+                assert result.weights is not None or result.network is None
+                check_result(result)
+            except Exception as exc:  # collected, so one run names every failing case
+                failures.append(f"{dialect.value} [{header}] {key}={value[:12]}: {exc!r}"[:200])
+    assert failures == []
 
 
 def test_deep_route_chain() -> None:

@@ -21,7 +21,8 @@ from dnlint.reader import CfgDocument
 
 ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
 _DIRECTIVE = re.compile(r"^[#;]+\s*dnlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
-_ACTION = re.compile(r"^(?P<action>[A-Za-z-]+)\s*(?:=\s*(?P<codes>[^\s].*?))?\s*$")
+# codes: first to last non-space character ('\S(?:.*\S)?'; a lazy '.*?\s*$' was quadratic)
+_ACTION = re.compile(r"^(?P<action>[A-Za-z-]+)\s*(?:=\s*(?P<codes>\S(?:.*\S)?))?\s*$")
 _TRAILING = re.compile(r"[#;]\s*dnlint\s*:", re.IGNORECASE)
 
 

@@ -21,9 +21,10 @@ from dnlint.reader import Option, Section
 from dnlint.schema import Kind, Opt
 
 _STRICT_INT = re.compile(r"[+-]?\d+\Z")
-_STRICT_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
+# '\d+(\.\d*)?', not '\d+\.?\d*': the latter splits a run of digits in n ways (quadratic)
+_STRICT_FLOAT = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
 _INT_PREFIX = re.compile(r"[ \t]*[+-]?\d+")
-_FLOAT_PREFIX = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_FLOAT_PREFIX = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _HANK_NUMERIC = re.compile(r"[-.0-9]+\Z")
 _HANK_INT_RUN = re.compile(r"-?[0-9]+")
 _HANK_FLOAT_RUN = re.compile(r"[-.0-9]+")
@@ -31,12 +32,21 @@ INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
 
 
+def saturating_int(digits: str) -> int:
+    """``int(digits)`` for blanks, a sign and ASCII digits of any length, saturated to a C
+    ``long`` as glibc's strtol does (``int()`` refuses strings of more than 4300 digits)."""
+    number = digits.strip(" \t")
+    if len(number.lstrip("+-").lstrip("0")) > 19:
+        return -(2**63) if number.startswith("-") else 2**63 - 1
+    return int(number)
+
+
 def c_atoi(text: str) -> int:
     """C ``atoi``: optional sign and digits, stops at the first other character, never fails."""
     match = _INT_PREFIX.match(text)
     if not match:
         return 0
-    value = int(match.group())
+    value = saturating_int(match.group())
     # atoi overflow is undefined; glibc's strtol saturates, then the int cast truncates.
     value = max(-(2**63), min(2**63 - 1, value))
     value &= 0xFFFFFFFF
@@ -81,7 +91,7 @@ def hank_list(value: str, is_float: bool) -> list[Any]:
     value = value.split("#", 1)[0]
     if is_float:
         return [c_atof(run) for run in _HANK_FLOAT_RUN.findall(value) if _FLOAT_PREFIX.match(run)]
-    return [int(run) for run in _HANK_INT_RUN.findall(value)]
+    return [saturating_int(run) for run in _HANK_INT_RUN.findall(value)]
 
 
 NUMBER_FLOAT, NUMBER_RANGED = 1, 2
@@ -153,7 +163,11 @@ class Values:
 
     def int(self, name: str, default: int | None = None) -> int:
         value = self.get(name, default)
-        return 0 if value is None else int(value)
+        if value is None:
+            return 0
+        if type(value) is builtins.float and not math.isfinite(value):
+            return INT32_MIN  # C's (int) of inf/nan: what x86's conversion gives
+        return int(value)
 
     def float(self, name: str, default: float | None = None) -> float:
         value = self.get(name, default)
@@ -306,7 +320,7 @@ def _plain_number(value: str, is_float: bool) -> int | float | None:
     """The common case, a plain decimal that every dialect reads the same: no checks needed."""
     digits = value.removeprefix("-")
     if digits.isdigit() and digits.isascii():
-        number = int(value)
+        number = saturating_int(value)
         if INT32_MIN <= number <= INT32_MAX:
             return float(number) if is_float else number
         return None
@@ -336,7 +350,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
         return result
     if dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
         _hank_number(option, body, sink)
-    elif abs(int(body)) > INT32_MAX:
+    elif abs(saturating_int(body)) > INT32_MAX:
         sink.report(
             "DN206",
             option.line,

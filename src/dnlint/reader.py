@@ -349,17 +349,11 @@ class _Lexer:
         )
 
     def _line(self, text: str, number: int) -> None:
-        spaced = _SPACED_OPTION.match(text)
-        if spaced is not None and self.sections:
-            # 'key = value' or 'key=1, 2': whitespace only at the ends, around '=' and next to
-            # commas, where Darknet's strip() deletes it and nothing is glued together
-            value = spaced.group(2)
-            if " " in value or "\t" in value:
-                value = value.replace(" ", "").replace("\t", "")
-            if value:
-                self.sections[-1].add(Option(spaced.group(1), value, number, spaced.start(1) + 1,
-                                             spaced.start(2) + 1, text))
-                return
+        spaced = _spaced_option(text) if self.sections else None
+        if spaced is not None:
+            key, value, key_column, value_column = spaced
+            self.sections[-1].add(Option(key, value, number, key_column, value_column, text))
+            return
         self._line_general(text, number)
 
     def _line_general(self, text: str, number: int) -> None:
@@ -535,12 +529,40 @@ def _value_column(text: str, raw_eq: int) -> int:
     return raw_eq + 2 + (len(rest) - len(rest.lstrip(" \t")))
 
 
-# an option line whose whitespace Darknet's strip() deletes harmlessly (see _Lexer._line);
-# every repetition of the value's group consumes a comma, so matching is linear
-_SPACED_OPTION = re.compile(
-    r"[ \t]*([^ \t\r\n=#;\[][^ \t\r\n=]*)[ \t]*=[ \t]*"
-    r"([^ \t\r\n,#;]*(?:[ \t]*,[ \t]*[^ \t\r\n,#;]*)*)[ \t]*\Z"
-)
+def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
+    """``key = value`` or ``key=1, 2``: (key, value, key column, value column) when the line's
+    whitespace lies only at its ends, around '=' and next to commas, where Darknet's strip()
+    deletes it without gluing anything together; else ``None`` (the general path decides).
+
+    Plain string operations, linear in the line: the regex this replaces backtracked
+    exponentially on ``key= , , , ,#``.
+    """
+    eq = text.find("=")
+    if eq <= 0:
+        return None
+    key = text[:eq].strip(" \t")
+    if not key or key[0] in "#;[" or _has_any(key, " \t\r\n"):
+        return None
+    rest = text[eq + 1 :]
+    body = rest.strip(" \t")
+    if not body or _has_any(body, "#;\r\n"):
+        return None
+    value = body
+    if " " in body or "\t" in body:
+        for piece in body.split(","):
+            inner = piece.strip(" \t")
+            if " " in inner or "\t" in inner:
+                return None  # whitespace inside an item: a gap the general path reports
+        value = body.replace(" ", "").replace("\t", "")
+    key_column = len(text) - len(text.lstrip(" \t")) + 1
+    value_column = eq + 2 + len(rest) - len(rest.lstrip(" \t"))
+    return key, value, key_column, value_column
+
+
+def _has_any(text: str, characters: str) -> bool:
+    return any(character in text for character in characters)
+
+
 # whitespace between two characters that are not separators: 'a b' is a gap, '1, 2' is not
 _INNER_GAP = re.compile(r"[^ \t,=][ \t]+[^ \t,=]")
 

@@ -4,6 +4,8 @@ parse_logistic, the EMPTY branch of parse_network_cfg, parse_softmax, parse_cost
 
 from __future__ import annotations
 
+import math
+
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import LayerContext, LayerType
@@ -84,7 +86,10 @@ def build_dropout(ctx: LayerContext) -> None:
 def _check_dropblock_sizes(ctx: LayerContext) -> None:
     """[ab] parse_dropout clamps an absolute size to the input and drops a relative one."""
     v = ctx.v
-    size_abs = int(v.float("dropblock_size_abs"))
+    written = v.float("dropblock_size_abs")
+    if not math.isfinite(written):
+        return  # inf/nan: C's (int) of it is undefined; the option stage reports the value
+    size_abs = int(written)
     if ctx.w > 0 and ctx.h > 0 and (size_abs > ctx.w or size_abs > ctx.h):
         ctx.report(
             "DN332",
