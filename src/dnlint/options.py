@@ -138,7 +138,7 @@ class Values:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.dialect = table.dialect
-        self.data: dict[str, Any] = table.defaults  # type_section copies it before any write
+        self.data: dict[str, Any] = table.defaults.copy()  # never the table's shared dict
 
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
@@ -187,7 +187,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     values = Values(section, table)
     specs, dialect = table.specs, table.dialect
     numeric, strings = table.numeric, table.strings
-    data = values.data = table.defaults.copy()
+    data = values.data
     # option_find returns the first occurrence of a key; the reader reports the others
     for key, option in section.first.items():
         value = option.value
