@@ -91,7 +91,10 @@ def hank_list(value: str, is_float: bool) -> list[Any]:
     value = value.split("#", 1)[0]
     if is_float:
         return [c_atof(run) for run in _HANK_FLOAT_RUN.findall(value) if _FLOAT_PREFIX.match(run)]
-    return [saturating_int(run) for run in _HANK_INT_RUN.findall(value)]
+    # exact values (the checks compare them with the layer count); past int()'s 4300-digit
+    # limit only, saturated, which is still out of every range
+    return [int(run) if len(run) < 4300 else saturating_int(run)
+            for run in _HANK_INT_RUN.findall(value)]
 
 
 NUMBER_FLOAT, NUMBER_RANGED = 1, 2
@@ -267,14 +270,9 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
 
 
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
+    """The careful path: type_section has found ``option`` not to be a plain value."""
     value = option.value or ""
     kind = spec.kind
-    if option.comment_at < 0 and (kind is _INT or kind is _FLOAT or kind is _REF):
-        fast = _plain_number(value, kind is _FLOAT)
-        if fast is not None:
-            if spec.min is not None or spec.max is not None:
-                _check_range(option, spec, fast, sink)
-            return fast
     if dialect is _HANK:
         value = value.split("#", 1)[0] if option.comment_at > 0 and "#" in value else value
     if kind is _INT or kind is _REF:
@@ -303,30 +301,21 @@ def _plain_list(value: str, is_float: bool) -> list[Any] | None:
 
 
 def _plain_decimal(value: str, is_float: bool) -> int | float | None:
-    """``-12``, ``0.001``: short plain decimals that fit the C type, else ``None``."""
+    """``64``, ``-12``, ``0.001``: a plain decimal that every dialect reads the same and that
+    fits the C type (nothing to report), else ``None``."""
     if value.isdigit() and len(value) < 10 and value.isascii():
         return float(value) if is_float else int(value)  # the most common: 1, 64, 416
     digits = value[1:] if value[:1] == "-" else value
-    if len(digits) > 9 or not digits.isascii():
+    if not digits.isascii():
+        return None
+    if is_float:
+        if digits.replace(".", "", 1).isdigit():
+            number_f = float(value)  # as atof reads it, '-0' included
+            return number_f if abs(number_f) <= FLT_MAX else None
         return None
     if digits.isdigit():
-        return float(value) if is_float else int(value)
-    if is_float and digits.replace(".", "", 1).isdigit():
-        return float(value)
-    return None
-
-
-def _plain_number(value: str, is_float: bool) -> int | float | None:
-    """The common case, a plain decimal that every dialect reads the same: no checks needed."""
-    digits = value.removeprefix("-")
-    if digits.isdigit() and digits.isascii():
         number = saturating_int(value)
-        if INT32_MIN <= number <= INT32_MAX:
-            return float(number) if is_float else number
-        return None
-    if is_float and digits.isascii() and digits.replace(".", "", 1).isdigit():
-        number_f = float(value)
-        return number_f if abs(number_f) <= FLT_MAX else None
+        return number if INT32_MIN <= number <= INT32_MAX else None
     return None
 
 

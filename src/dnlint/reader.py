@@ -73,12 +73,8 @@ class Section:
 
     def add(self, option: Option) -> None:
         self.options.append(option)
-        key = option.key
-        if key in self.first:
-            self.odd = True
-            return
-        self.first[key] = option
-        if option.value is None or not key:
+        repeated = self.first.setdefault(option.key, option) is not option
+        if repeated or option.value is None or not option.key:
             self.odd = True
 
 
