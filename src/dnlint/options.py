@@ -146,14 +146,14 @@ class Values:
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
         exactly the options type_section parsed."""
-        option = self.section.first.get(name)
+        option = self.section.find(name)
         return option is not None and option.value is not None and name in self.specs
 
     def option(self, name: str) -> Option | None:
-        return self.section.first.get(name)
+        return self.section.find(name)
 
     def line_of(self, name: str | None) -> tuple[int, int]:
-        option = self.section.first.get(name) if name else None
+        option = self.section.find(name) if name else None
         if option is not None:
             return option.line, option.value_column
         return self.section.line, self.section.column
