@@ -53,7 +53,8 @@ def test_error_exits_1_and_exit_zero_exits_0(cwd: Path) -> None:
 
 
 def test_missing_file_exits_2(cwd: Path) -> None:
-    assert run("nope.cfg") == (2, "", "dnlint: nope.cfg: no such file or directory\n")
+    assert run("nope.cfg") == (2, "nope.cfg: DN029 error: no such file or directory\n"
+                                  "Found 1 problem (1 error) in 1 file.\n", "")
 
 
 def test_no_paths_is_a_usage_error(cwd: Path) -> None:

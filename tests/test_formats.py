@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from dnlint.cli import main
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.engine import RunResult
 from dnlint.lint import FileResult
 from dnlint.reporters.github import escape_data, escape_property, github_line
 from dnlint.rules import all_rules
@@ -70,14 +69,13 @@ Found 2 problems (1 error, 1 warning) in 1 file.
 def test_text_without_line_shows_only_the_head() -> None:
     import io
 
-    from dnlint.reporters import ReportContext
-    from dnlint.reporters.text import report_text
+    from dnlint.reporters import ReportContext, report_all
 
     file_level = Diagnostic(None, None, "DN514", Severity.ERROR, "short", "get it again", "w")
     no_column = Diagnostic(2, None, "DN026", Severity.INFO, "which fork?", None, "w")
     stream = io.StringIO()
-    report_text(RunResult([FileResult("w", None, "", [file_level, no_column])]),
-                ReportContext(stream, False, quiet=True))
+    report_all("text", [FileResult("w", None, "", [file_level, no_column])],
+               ReportContext(stream, False, quiet=True))
     assert stream.getvalue() == ("w: DN514 error: short\n  = hint: get it again\n\n"
                                  "w:2: DN026 info: which fork?\n")
 
@@ -200,10 +198,14 @@ def test_sarif(cwd: Path) -> None:
 
 
 def test_sarif_file_level_absolute_and_info() -> None:
-    from dnlint.reporters.sarif import sarif_log
+    import io
+
+    from dnlint.reporters import ReportContext, report_all
 
     d = Diagnostic(None, None, "DN026", Severity.INFO, "m", None, "/abs/x y.cfg")
-    log = sarif_log(RunResult([FileResult("/abs/x y.cfg", None, "", [d])]))
+    stream = io.StringIO()
+    report_all("sarif", [FileResult("/abs/x y.cfg", None, "", [d])], ReportContext(stream, False))
+    log = json.loads(stream.getvalue())
     check_sarif(log)
     result = log["runs"][0]["results"][0]
     assert result["level"] == "note"

@@ -97,13 +97,12 @@ def test_unwritable_graph_exits_2(cwd: Path) -> None:
 
 def test_out_of_range_references_draw_no_edge() -> None:
     from dnlint.dialects import Dialect
-    from dnlint.engine import RunResult
     from dnlint.graph import to_dot
     from dnlint.lint import lint_cfg_bytes
 
     text = CFG.replace("layers=-2", "layers=-9").replace("from=-2", "from=7")
     result = lint_cfg_bytes(text.encode(), "g.cfg", Dialect.AB)
-    dot = to_dot(RunResult([result]))
+    dot = to_dot([result])
     assert "-> f0_2" not in dot  # the route has no valid input
     assert "-> f0_3 [style=dashed" not in dot and "f0_2 -> f0_3;" in dot
     assert 'f0_2 [label="2 route' in dot and 'color="#c0392b"' in dot.split("f0_2 [", 1)[1]

@@ -181,26 +181,35 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[bytes]) -> None:
     assert len(err.strip().splitlines()) == 1, err
 
 
+def assert_unreadable(proc: subprocess.CompletedProcess[bytes], path: str, reason: str) -> None:
+    """The path is reported as a DN029 finding of its own, and the run exits 2."""
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert b"Traceback" not in proc.stderr and proc.stderr == b""
+    assert f"{path}: DN029 error: {reason}\n" in proc.stdout.decode(), proc.stdout
+
+
 def test_missing_path(tmp_path: Path) -> None:
-    assert_one_line_error(run_cli(str(tmp_path / "nope.cfg")))
+    path = str(tmp_path / "nope.cfg")
+    assert_unreadable(run_cli(path), path, "no such file or directory")
 
 
 def test_path_through_a_file(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
-    assert_one_line_error(run_cli(str(tmp_path / "f" / "model.cfg")))
+    path = str(tmp_path / "f" / "model.cfg")
+    assert_unreadable(run_cli(path), path, "cannot read: Not a directory")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 def test_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.cfg"
     os.mkfifo(fifo)
-    assert_one_line_error(run_cli(str(fifo)))
+    assert_unreadable(run_cli(str(fifo)), str(fifo), "not a regular file")
 
 
 def test_device_is_refused() -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero here")
-    assert_one_line_error(run_cli("/dev/zero"))
+    assert_unreadable(run_cli("/dev/zero"), "/dev/zero", "not a regular file")
 
 
 @pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
@@ -209,7 +218,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
     path = tmp_path / "secret.cfg"
     path.write_text("[net]\n")
     path.chmod(0)
-    assert_one_line_error(run_cli(str(path)))
+    assert_unreadable(run_cli(str(path)), str(path), "cannot read: Permission denied")
 
 
 def test_binary_file_as_cfg(tmp_path: Path) -> None:
@@ -288,13 +297,14 @@ def test_config_that_is_not_utf8(tmp_path: Path) -> None:
     assert_one_line_error(run_cli(str(cfg)))
 
 
-def test_walk_skips_what_is_not_a_regular_file(tmp_path: Path) -> None:
+def test_walk_reports_a_dangling_link_and_skips_a_folder_named_cfg(tmp_path: Path) -> None:
     (tmp_path / "dangling.cfg").symlink_to(tmp_path / "missing.cfg")
     (tmp_path / "folder.cfg").mkdir()
     (tmp_path / "a.cfg").write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n"
                                      b"[convolutional]\nfilters=2\n")
     proc = run_cli(str(tmp_path))
-    assert proc.returncode == 0 and b"1 file" in proc.stdout, proc.stdout + proc.stderr
+    assert_unreadable(proc, str(tmp_path / "dangling.cfg"), "dangling symbolic link")
+    assert proc.stdout.endswith(b"Found 1 problem (1 error) in 2 files.\n")
 
 
 def test_a_cfg_named_like_a_partial_weights_file(tmp_path: Path) -> None:

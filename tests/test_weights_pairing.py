@@ -109,9 +109,11 @@ def test_cli_backbone_is_a_warning(tmp_path: Path) -> None:
 
 def test_cli_weights_without_cfg(tmp_path: Path) -> None:
     weights = write_weights(tmp_path / "m.weights", 4)
-    code, _, err = run(str(weights))
-    assert code == 2
-    assert "name it with --cfg FILE" in err
+    code, out, err = run(str(weights))
+    assert (code, err) == (2, "")
+    assert out == (f"{weights}: DN519 error: which cfg does it belong to? no m.cfg in "
+                   f"{tmp_path}; name it with --cfg FILE (or give the cfg too)\n"
+                   "Found 1 problem (1 error) in 1 file.\n")
 
 
 def test_cli_explicit_cfg(tmp_path: Path) -> None:

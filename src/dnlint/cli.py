@@ -11,30 +11,27 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
-from typing import TextIO
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
 from dnlint import __version__
-from dnlint.config import Config, ConfigError, ConfigFinder
+from dnlint.clean import printable, shown_path
+from dnlint.config import ConfigError, ConfigFinder
 from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES, parse_dialect
-from dnlint.engine import (
-    Input,
-    InputError,
-    RunOptions,
-    RunResult,
-    check_data,
-    collect_inputs,
-    cycle_gc_paused,
-    lint_input,
-)
-from dnlint.policy import Policy, apply_policy, selection_for
+from dnlint.engine import Run, RunOptions
+from dnlint.policy import Policy
 from dnlint.reporters import FORMATS
-from dnlint.result import FileResult
+from dnlint.result import RunTotals
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+if TYPE_CHECKING:
+    from dnlint.graph import GraphCollector
+    from dnlint.reporters import Reporter
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_PIPE = 141  # the reader of standard output went away: end quietly, as SIGPIPE would
 
 
 def _use_color(choice: str, stream: TextIO) -> bool:
@@ -70,55 +67,15 @@ def _list_rules(output_format: str) -> None:
         click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}")
 
 
-def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder | None = None,
-              policy: Policy | None = None, dialect_given: bool = True) -> RunResult:
-    """Lint ``paths``; each file gets the dialect and selection of its nearest configuration."""
-    finder = finder if finder is not None else ConfigFinder(disabled=True)
-    policy = policy if policy is not None else Policy()
-    run = RunResult()
-    inputs = collect_inputs(paths, run.notes)
-
-    def lint_cfg(item: Input) -> FileResult:
-        """One cfg with the dialect of its nearest configuration, and --data."""
-        config = finder.for_path(item.path)
-        chosen = _options_for(options, config, dialect_given)
-        result = lint_input(item, chosen)
-        if options.data:
-            check_data(result, options.data)
-        if chosen is not options and config is not None and result.dialect is not None:
-            result.dialect_reason = f"set in {config.path}"
-        return result
-
-    with cycle_gc_paused():
-        run.files += [lint_cfg(item) for item in inputs if item.kind != "weights"]
-        _attach_weights(run, inputs, options, lint_cfg)
-    for result in run.files:
-        apply_policy(result, selection_for(result.path, policy, finder.for_path(result.path)))
-    return run
-
-
-def _options_for(options: RunOptions, config: Config | None, dialect_given: bool) -> RunOptions:
-    if dialect_given or config is None or config.dialect is None:
-        return options
-    from dataclasses import replace
-
-    return replace(options, dialect=parse_dialect(config.dialect))
-
-
-def _attach_weights(run: RunResult, inputs: list[Input], options: RunOptions,
-                    lint_cfg: Callable[[Input], FileResult]) -> None:
-    weights = list(options.weights) + [i.path for i in inputs if i.kind == "weights"]
-    if not weights:
-        return
-    from dnlint.weights.pairing import attach_weights
-
-    attach_weights(run, weights, options, lint_cfg)
-
-
-def _exit_status(run: RunResult, strict: bool, exit_zero: bool) -> int:
+def exit_status(run: Run, totals: RunTotals, strict: bool, exit_zero: bool) -> int:
+    """3 when dnlint failed on a file, 2 when a path could not be read, else 1 for problems."""
+    if run.internal_errors:
+        return EXIT_INTERNAL
+    if run.unreadable:
+        return EXIT_USAGE
     if exit_zero:
         return EXIT_OK
-    failing = run.count(Severity.ERROR) + (run.count(Severity.WARNING) if strict else 0)
+    failing = totals.count(Severity.ERROR) + (totals.count(Severity.WARNING) if strict else 0)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
@@ -252,53 +209,140 @@ def main(
                     or (), _selectors(ignore, "--ignore") or (), _overrides(severity_override),
                     not disable_directives)
     options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose)
-    try:
-        run = run_paths(paths, options, _finder(config_file, no_config), policy,
-                        dialect_given=dialect is not None)
-    except (InputError, ConfigError) as exc:
-        click.echo(f"dnlint: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
-    if graph_file:
-        _write_graph(run, graph_file)
-    _write_report(run, output_format, output_file, color, no_color, verbose, quiet, show_layers,
-                  statistics)
-    sys.exit(_exit_status(run, strict, exit_zero))
-
-
-def _write_graph(run: RunResult, graph_file: str) -> None:
-    from dnlint.graph import write_graph
-
     if graph_file == "-":
-        click.echo("dnlint: --graph needs a file name (the report goes to standard output)",
-                   err=True)
-        sys.exit(EXIT_USAGE)
+        raise click.UsageError("--graph needs a file name (the report goes to standard output)")
     try:
-        note = write_graph(run, graph_file)
+        finder = _finder(config_file, no_config)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    outputs = [(path, what) for path, what in ((output_file, "the output"),
+                                               (graph_file, "the graph")) if path]
+    run = Run(paths, options, finder, policy, dialect_given=dialect is not None,
+              track_inputs=bool(outputs))
+    given = (*paths, *weights, *(p for p in (cfg, data, config_file) if p))
+    _refuse_given_inputs(outputs, given)
+    use_color = (output_format in ("text", "concise") and not no_color and not output_file
+                 and _use_color(color, sys.stdout))
+    settings = _ReportSettings(output_format, use_color, quiet, verbose, show_layers, statistics,
+                               strict, exit_zero)
+    sys.exit(_run_and_report(run, settings, output_file, graph_file, given))
+
+
+@dataclass(frozen=True)
+class _ReportSettings:
+    output_format: str
+    color: bool
+    quiet: bool
+    verbose: bool
+    show_layers: bool
+    statistics: bool
+    strict: bool
+    exit_zero: bool
+
+
+def _fail(message: str, status: int) -> NoReturn:
+    click.echo(f"dnlint: {printable(message)}", err=True)
+    sys.exit(status)
+
+
+def _refuse_given_inputs(outputs: list[tuple[str, str]], given: tuple[str, ...]) -> None:
+    """Before anything runs: no output may be a path named on the command line."""
+    from dnlint.outputs import OutputError, identities, refuse_input
+
+    if not outputs:
+        return
+    inputs = identities(given)
+    try:
+        for path, what in outputs:
+            refuse_input(path, inputs, what)
+    except OutputError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
+def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None,
+                    graph_file: str | None, given: tuple[str, ...]) -> int:
+    """Stream every result to the reporter (and the graph); the exit status.
+
+    Nothing escapes as a traceback: a bug is one line naming the file and exit status 3; a
+    report that cannot be written is one line and exit status 2; a closed pipe ends quietly.
+    """
+    from dnlint.outputs import AtomicOutput, OutputError, identities
+
+    destination = None
+    try:
+        destination = AtomicOutput(output_file) if output_file else None
+        stream = destination.stream if destination is not None else sys.stdout
+        status = _stream(run, settings, stream, graph_file)
+        if destination is not None:
+            destination.commit((run.inputs_read or set()) | identities(given))
+        else:
+            sys.stdout.flush()
+        return status
+    except ConfigError as exc:
+        _discard(destination)
+        _fail(str(exc), EXIT_USAGE)
+    except OutputError as exc:
+        _discard(destination)
+        _fail(str(exc), EXIT_USAGE)
+    except BrokenPipeError:
+        _discard(destination)
+        _silence_stdout()
+        return EXIT_PIPE
     except OSError as exc:
-        click.echo(f"dnlint: {graph_file}: cannot write: {exc.strerror or exc}", err=True)
-        sys.exit(EXIT_USAGE)
-    if note:
-        click.echo(f"dnlint: {note}", err=True)
+        _discard(destination)
+        where = shown_path(output_file) if output_file else "standard output"
+        _silence_stdout()
+        _fail(f"cannot write the report to {where}: {exc.strerror or exc}", EXIT_USAGE)
+    except Exception as exc:  # a bug in dnlint: one line, its own exit status
+        _discard(destination)
+        _fail(f"internal error while handling {shown_path(run.current) or 'the run'} "
+              f"({type(exc).__name__}: {exc}); please report it with the file", EXIT_INTERNAL)
 
 
-def _write_report(run: RunResult, output_format: str, output_file: str | None, color: str,
-                  no_color: bool, verbose: bool, quiet: bool, show_layers: bool,
-                  statistics: bool) -> None:
+def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None) -> int:
     from dnlint.reporters import ReportContext, get_reporter
 
-    if verbose:
+    ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
+                        settings.show_layers, settings.statistics)
+    reporter: Reporter = get_reporter(settings.output_format, ctx)
+    graph = _graph_collector() if graph_file else None
+    totals = RunTotals()
+    for result in run.results():
+        totals.add(result)
+        reporter.file(result)
+        if graph is not None:
+            graph.add(result)
+        del result  # the next file is linted inside the loop's next(): keep nothing of this one
+    if settings.verbose:
         for note in run.notes:
-            click.echo(note, err=True)
-    reporter = get_reporter(output_format)
-    if output_file:
-        try:
-            with open(output_file, "w", encoding="utf-8") as handle:
-                reporter(run, ReportContext(handle, False, quiet, verbose, show_layers,
-                                            statistics))
-        except OSError as exc:
-            click.echo(f"dnlint: {output_file}: cannot write: {exc.strerror or exc}", err=True)
-            sys.exit(EXIT_USAGE)
-        return
-    use_color = (output_format in ("text", "concise") and not no_color
-                 and _use_color(color, sys.stdout))
-    reporter(run, ReportContext(sys.stdout, use_color, quiet, verbose, show_layers, statistics))
+            click.echo(shown_path(note), err=True)
+    status = exit_status(run, totals, settings.strict, settings.exit_zero)
+    reporter.finish(totals, status)
+    if graph is not None and graph_file:
+        drawn = graph.write(graph_file, run.inputs_read or set())
+        if drawn:
+            click.echo(f"dnlint: {printable(drawn)}", err=True)
+    return status
+
+
+def _graph_collector() -> GraphCollector:
+    from dnlint.graph import GraphCollector
+
+    return GraphCollector()
+
+
+def _discard(destination: object) -> None:
+    from dnlint.outputs import AtomicOutput
+
+    if isinstance(destination, AtomicOutput):
+        destination.discard()
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so that the interpreter's own final
+    flush cannot fail again (and print a traceback)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

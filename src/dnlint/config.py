@@ -81,12 +81,21 @@ class ConfigFinder:
         return self._find(Path(os.path.abspath(start)))
 
     def _find(self, directory: Path) -> Config | None:
-        if directory in self._cache:
-            return self._cache[directory]
-        found = _config_in(directory)
-        if found is None and directory.parent != directory:
-            found = self._find(directory.parent)
-        self._cache[directory] = found
+        """Walk up iteratively (a tree a thousand levels deep must not exhaust the stack),
+        caching the answer for every directory passed."""
+        passed: list[Path] = []
+        found: Config | None = None
+        while True:
+            if directory in self._cache:
+                found = self._cache[directory]
+                break
+            passed.append(directory)
+            found = _config_in(directory)
+            if found is not None or directory.parent == directory:
+                break
+            directory = directory.parent
+        for seen in passed:
+            self._cache[seen] = found
         return found
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from dnlint.clean import printable
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -32,9 +34,6 @@ class Diagnostic:
         return (self.line or 0, self.column or 0, self.code)
 
 
-_UNPRINTABLE = {i: "?" for i in (*range(32), 127)}
-
-
 def new_diagnostic(
     code: str,
     line: int | None,
@@ -49,10 +48,9 @@ def new_diagnostic(
     from dnlint.rules import get_rule
 
     level = severity if severity is not None else get_rule(code).severity
-    if not message.isprintable():
-        message = message.translate(_UNPRINTABLE)
-    if hint is not None and not hint.isprintable():
-        hint = hint.translate(_UNPRINTABLE)
+    message = printable(message)
+    if hint is not None:
+        hint = printable(hint)
     return Diagnostic(line, column, code, level, message, hint, path)
 
 

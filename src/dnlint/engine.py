@@ -1,41 +1,41 @@
-"""Turning command-line paths into linted files: discovery, safe reading, and the run itself.
+"""The run: command-line paths in, one finished :class:`FileResult` at a time out.
 
-Reading is defensive: only regular files are read (a FIFO or a device would hang or never end),
-and a cfg is read up to :data:`MAX_CFG_BYTES` so a multi-GB file passed by mistake cannot exhaust
-memory. A path that cannot be read at all raises :class:`InputError` (exit 2).
+A run plans first from paths alone (which weights file goes with which cfg), then handles one
+job at a time: lint the cfg, check its weights files, apply the policy, hand the results to
+the caller, and keep nothing. Reports stream and memory stays flat in the number of files.
+
+Nothing stops a run but a bad configuration: a path that cannot be read is a diagnostic of
+that path (DN029), a weights file without a cfg is one too (DN519), and a bug in dnlint while
+handling one file is a DN000 for that file; every other file is still checked.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import re
-import stat
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
-from dnlint.dialects import Dialect
+from dnlint.config import Config, ConfigFinder
+from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.dialects import Dialect, parse_dialect
+from dnlint.inputs import (
+    MAX_CFG_BYTES,
+    Input,
+    InputError,
+    collect_inputs,
+    file_identity,
+    read_input,
+    require_regular_file,
+)
 from dnlint.lint import lint_cfg_bytes
+from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.result import FileResult
+from dnlint.weights.pairing import cfg_stems, find_cfg
 
-MAX_CFG_BYTES = 256 * 1024 * 1024
-WEIGHTS_SUFFIXES = (".weights",)
-_CONV_PREFIX = re.compile(r"\.conv\.\d+\Z")  # darknet partial's output: yolov4.conv.137
-
-
-class InputError(Exception):
-    """A path that cannot be read at all: reported on one line, exit status 2."""
-
-
-@dataclass(frozen=True)
-class Input:
-    path: str
-    kind: str  # "cfg", "weights" or "stdin"
-    explicit: bool = True
+__all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
 
 @dataclass
@@ -48,111 +48,250 @@ class RunOptions:
     verbose: bool = False
 
 
+@dataclass(frozen=True)
+class Unpaired:
+    """Why a weights file has no cfg to be checked against."""
+
+    reason: str
+
+
 @dataclass
-class RunResult:
-    files: list[FileResult] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+class Job:
+    """One cfg (or one path that cannot be handled) and the weights files checked against it."""
 
-    @property
-    def diagnostics(self) -> list[Diagnostic]:
-        return [d for f in self.files for d in f.diagnostics]
-
-    def count(self, severity: Severity) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is severity)
+    item: Input
+    weights: list[str] = field(default_factory=list)
 
 
-def is_weights_path(path: str) -> bool:
-    name = os.path.basename(path)
-    return name.endswith(WEIGHTS_SUFFIXES) or _CONV_PREFIX.search(name) is not None
+class Run:
+    """One invocation's files. Iterate :meth:`results` once; ``notes`` and ``inputs_read`` fill
+    as it goes (``inputs_read`` only when ``track_inputs``, for the safe-output check)."""
+
+    def __init__(self, paths: tuple[str, ...], options: RunOptions,
+                 finder: ConfigFinder | None = None, policy: Policy | None = None,
+                 dialect_given: bool = True, track_inputs: bool = False) -> None:
+        self.paths = paths
+        self.options = options
+        self.finder = finder if finder is not None else ConfigFinder(disabled=True)
+        self.policy = policy if policy is not None else Policy()
+        self.dialect_given = dialect_given
+        self.notes: list[str] = []
+        self.inputs_read: set[tuple[int, int]] | None = set() if track_inputs else None
+        self.unreadable = 0  # paths that could not be read or paired (exit status 2)
+        self.internal_errors = 0  # files dnlint failed on (exit status 3)
+        self.current = ""  # the path being handled, for a message if dnlint fails
+        self._data_ok = True
+
+    def results(self) -> Iterator[FileResult]:
+        """Every file's result, policy applied, in command-line order (walks sorted)."""
+        jobs = plan_jobs(collect_inputs(self.paths, self.notes), self.options)
+        with cycle_gc_paused():
+            if self.options.data:
+                yield from self._check_data_path(self.options.data)
+            for job in jobs:
+                yield from self._finished(job)
+
+    def _finished(self, job: Job) -> list[FileResult]:
+        self.current = job.item.path
+        try:
+            results = self._handle(job)
+            for result in results:
+                self._count(result)
+                config = self.finder.for_path(result.path)
+                apply_policy(result, selection_for(result.path, self.policy, config))
+        except RecursionError:
+            results = [failed(job.item.path, "the file nests too deeply to analyse")]
+            self._count(results[0])
+        except Exception as exc:  # a bug in dnlint must not hide the other files' results
+            if _is_config_error(exc):
+                raise
+            results = [failed(job.item.path, f"dnlint failed on this file "
+                                             f"({type(exc).__name__}: {exc})")]
+            self._count(results[0])
+        return results
+
+    def _count(self, result: FileResult) -> None:
+        """Count what decides the exit status before the policy can hide it."""
+        for diagnostic in result.diagnostics:
+            if diagnostic.code in ("DN029", "DN519"):
+                self.unreadable += 1
+            elif diagnostic.code == "DN000":
+                self.internal_errors += 1
+
+    def _handle(self, job: Job) -> list[FileResult]:
+        item = job.item
+        if item.kind == "problem":
+            return [unreadable(item.path, item.reason)]
+        if item.kind == "unpaired":
+            return [path_result(item.path, "DN519", item.reason)]
+        cfg_result = self._lint_cfg(item)
+        results = [cfg_result]
+        for weights_path in job.weights:
+            entry = _entry_for(results, cfg_result, weights_path)
+            entry.add(self._check_weights(entry, weights_path))
+        return results
+
+    def _lint_cfg(self, item: Input) -> FileResult:
+        """One cfg with the dialect of its nearest configuration, and --data."""
+        config = self.finder.for_path(item.path)
+        chosen = self._options_for(config)
+        self._remember(item.path)
+        result = lint_input(item, chosen)
+        if self.options.data and self._data_ok and result.network is not None:
+            check_data(result, self.options.data)
+        if chosen is not self.options and config is not None and result.dialect is not None:
+            result.dialect_reason = f"set in {config.path}"
+        return result
+
+    def _options_for(self, config: Config | None) -> RunOptions:
+        if self.dialect_given or config is None or config.dialect is None:
+            return self.options
+        return replace(self.options, dialect=parse_dialect(config.dialect))
+
+    def _check_weights(self, entry: FileResult, path: str) -> list[Diagnostic]:
+        try:
+            require_regular_file(path)
+            self._remember(path)
+            return check_weights_path(entry, path, self.options.scan)
+        except InputError as exc:
+            return [new_diagnostic("DN029", None, None, exc.reason, None, path)]
+
+    def _check_data_path(self, path: str) -> Iterator[FileResult]:
+        try:
+            require_regular_file(path)
+        except InputError as exc:
+            self._data_ok = False
+            self.unreadable += 1
+            yield unreadable(path, f"{exc.reason} (--data)")
+            return
+        self._remember(path)
+
+    def _remember(self, path: str) -> None:
+        if self.inputs_read is not None and path != "-":
+            identity = file_identity(path)
+            if identity is not None:
+                self.inputs_read.add(identity)
 
 
-def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
-    """Expand directories to the Darknet cfgs below them; classify every path by its suffix."""
-    inputs: list[Input] = []
-    if paths.count("-") > 1:
-        raise InputError("-: standard input can be read only once")
-    for path in paths:
-        if path == "-":
-            inputs.append(Input("-", "stdin"))
-        elif os.path.isdir(path):
-            inputs += _walk(path, notes)
+def _is_config_error(exc: Exception) -> bool:
+    from dnlint.config import ConfigError
+
+    return isinstance(exc, ConfigError)
+
+
+def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
+    """One job per cfg (or unreadable path), each weights file attached to its cfg's job.
+
+    Pairing reads no file: a weights file goes with ``--cfg``, else with the only cfg given,
+    else with the given cfg of the same stem, else with the cfg beside it
+    (:func:`dnlint.weights.pairing.find_cfg`); when none fits, it becomes a DN519 job.
+    """
+    jobs = [Job(item) for item in inputs if item.kind != "weights"]
+    weights = dict.fromkeys([*options.weights, *(i.path for i in inputs if i.kind == "weights")])
+    if not weights:
+        return jobs
+    given = [job for job in jobs if job.item.kind in ("cfg", "stdin")]
+    by_path: dict[str, Job] = {}
+    for job in given:
+        by_path.setdefault(_real(job.item.path), job)
+    extra: list[Job] = []
+    for path in weights:
+        target = _pair(path, given, options.cfg)
+        if isinstance(target, Job):
+            target.weights.append(path)
+        elif isinstance(target, Unpaired):
+            extra.append(Job(Input(path, "unpaired", reason=target.reason)))
         else:
-            inputs.append(Input(path, "weights" if is_weights_path(path) else "cfg"))
-    return inputs
+            found = by_path.get(_real(target))
+            if found is None:
+                found = by_path[_real(target)] = Job(Input(target, "cfg"))
+                extra.append(found)
+            found.weights.append(path)
+    return jobs + extra
 
 
-def _walk(root: str, notes: list[str]) -> Iterator[Input]:
-    found = sorted(Path(root).rglob("*.cfg"))
-    for path in found:
-        if not path.is_file():
-            notes.append(f"{path}: skipped, not a regular file")
-            continue
-        if not looks_like_darknet(path):
-            notes.append(f"{path}: skipped, not a Darknet cfg (no [net] or [network] section)")
-            continue
-        yield Input(str(path), "cfg", explicit=False)
+def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | str | Unpaired:
+    """The job of the cfg ``weights_path`` belongs to, else the path of its cfg, else why not."""
+    if cfg_option:
+        return cfg_option
+    if len(given) == 1:
+        return given[0]
+    stems = cfg_stems(weights_path)
+    same = [job for job in given if Path(job.item.path).stem in stems]
+    if len(same) == 1:
+        return same[0]
+    if given:
+        return Unpaired("several cfgs were given and none has its name; check one pair at a time, "
+                        "or name the cfg with --cfg")
+    match = find_cfg(weights_path)
+    if match.cfg is None:
+        listed = f" ({', '.join(match.candidates)})" if match.candidates else ""
+        return Unpaired(f"which cfg does it belong to? {match.reason}{listed}; name it with "
+                        "--cfg FILE (or give the cfg too)")
+    return match.cfg
 
 
-def looks_like_darknet(path: Path) -> bool:
-    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
+def _real(path: str) -> str:
+    return path if path == "-" else os.path.realpath(path)
+
+
+def _entry_for(results: list[FileResult], cfg_result: FileResult,
+               weights_path: str) -> FileResult:
+    """The entry a weights file's findings go to: its cfg's, or a new one for a further file
+    (path = the weights file, with the same prediction)."""
+    report = cfg_result.weights
+    if report is None or report.path is None:  # the first weights file of this cfg
+        return cfg_result
+    extra = FileResult(weights_path, cfg_result.dialect, cfg_result.dialect_reason, [],
+                       cfg_result.network, cfg_result.document)
+    extra.weights = report.fresh()
+    results.append(extra)
+    return extra
+
+
+def check_weights_path(result: FileResult, path: str, scan: bool = False) -> list[Diagnostic]:
+    """Check ``path`` against ``result``'s prediction (and scan it); the new diagnostics.
+
+    Raises :class:`InputError` when the file cannot be read.
+    """
+    from dnlint.weights import alternatives
+    from dnlint.weights.check import check_file, diagnostic
+
+    report = result.weights
+    if report is None:
+        return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
+                           "nothing to compare the file with", path)]
     try:
-        with path.open("rb") as handle:
-            head = handle.read(65536)
-    except OSError:
-        return True  # let the real read report it
-    for raw in head.splitlines():
-        line = raw.strip().lstrip(b"\xef\xbb\xbf").replace(b" ", b"").replace(b"\t", b"")
-        if not line or line[:1] in (b"#", b";"):
-            continue
-        return line.startswith((b"[net]", b"[network]"))
-    return False
-
-
-def require_regular_file(path: str) -> os.stat_result:
-    """stat() ``path``, refusing what cannot be read as a file (a FIFO would hang the read)."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file or directory") from None
+        found = check_file(report, path, alternatives(result))
     except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{path}: not a regular file")
-    return info
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
+        from dnlint.weights.scan import scan_weights
+
+        found += scan_weights(report)
+    return found
 
 
-def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
-    """Read a regular file (or stdin), refusing what cannot be read; at most ``limit`` bytes."""
-    if path == "-":
-        return sys.stdin.buffer.read(limit + 1)
-    info = require_regular_file(path)
-    try:
-        with open(path, "rb") as handle:
-            # Ask for the size stat() saw: read(limit + 1) allocates the whole limit up front,
-            # which cost more than linting a small cfg.
-            data = handle.read(min(info.st_size, limit) + 1)
-            while info.st_size < len(data) <= limit:  # it grew since stat(), or is /proc
-                more = handle.read(min(1 << 20, limit + 1 - len(data)))
-                if not more:
-                    break
-                data += more
-            return data
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+# a file the scan cannot walk: not weights, or no usable header
+_UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
 
 
 def lint_input(item: Input, options: RunOptions) -> FileResult:
-    data = read_input(item.path)
+    """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
     display = "<stdin>" if item.kind == "stdin" else item.path
+    try:
+        data = read_input(item.path)
+    except InputError as exc:
+        return unreadable(display, exc.reason)
     if len(data) > MAX_CFG_BYTES:
         return _too_large(display)
     try:
         with cycle_gc_paused():
             return lint_cfg_bytes(data, display, options.dialect)
     except RecursionError:
-        return _failed(display, "the file nests too deeply to analyse")
+        return failed(display, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results
-        return _failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+        return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
 
 
 @contextmanager
@@ -160,9 +299,8 @@ def cycle_gc_paused() -> Iterator[None]:
     """Pause the cycle collector while files are linted (nested uses are free).
 
     A lint builds many small acyclic objects (options, layers, blocks) that reference counting
-    frees; the cycle collector only rescans them, which doubled the time of a 100k-layer cfg.
-    A run pauses it for all its files: the results stay alive until they are reported, and
-    re-enabling it after every file made it rescan all of them again.
+    frees as soon as the file's result is dropped; the cycle collector would only rescan them,
+    which doubled the time of a 100k-layer cfg.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -175,7 +313,6 @@ def cycle_gc_paused() -> Iterator[None]:
 
 def check_data(result: FileResult, data_path: str) -> None:
     """``--data obj.data``: its classes and names file against every detection head."""
-    require_regular_file(data_path)
     if result.network is None:
         return
     from dnlint.checks.data import check_data_file
@@ -186,7 +323,16 @@ def check_data(result: FileResult, data_path: str) -> None:
     result.add([replace(d, path=d.path or result.path) for d in sink.items])
 
 
-def _failed(path: str, message: str) -> FileResult:
+def path_result(path: str, code: str, message: str) -> FileResult:
+    """A result that is one file-level finding about ``path`` itself."""
+    return FileResult(path, None, "", [new_diagnostic(code, None, None, message, None, path)])
+
+
+def unreadable(path: str, reason: str) -> FileResult:
+    return path_result(path, "DN029", reason)
+
+
+def failed(path: str, message: str) -> FileResult:
     diagnostic = new_diagnostic("DN000", 1, 1, message + "; please report it with the file",
                                 None, path)
     return FileResult(path, None, "", [diagnostic])

@@ -12,10 +12,12 @@ import os
 import shutil
 import subprocess
 from bisect import bisect_right
+from collections.abc import Iterable
 
+from dnlint.clean import shown_path
 from dnlint.diagnostics import Severity
-from dnlint.engine import RunResult
 from dnlint.layers.base import Layer
+from dnlint.outputs import AtomicOutput, atomic_text, refuse_input
 from dnlint.reporters.table import geometry
 from dnlint.result import FileResult
 
@@ -29,24 +31,49 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def to_dot(run: RunResult) -> str:
-    lines = [
-        "digraph dnlint {",
-        "  rankdir=TB;",
-        '  node [shape=box, style="rounded,filled", fillcolor="white", fontname="monospace", '
-        "fontsize=10];",
-        "  edge [fontname=\"monospace\", fontsize=9];",
-    ]
-    cfgs = [f for f in run.files if f.document is not None or f.weights is None]
-    for number, file in enumerate(cfgs):
-        lines += _cluster(number, file)
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+_HEAD = [
+    "digraph dnlint {",
+    "  rankdir=TB;",
+    '  node [shape=box, style="rounded,filled", fillcolor="white", fontname="monospace", '
+    "fontsize=10];",
+    "  edge [fontname=\"monospace\", fontsize=9];",
+]
+
+
+def to_dot(files: Iterable[FileResult]) -> str:
+    collector = GraphCollector()
+    for file in files:
+        collector.add(file)
+    return collector.dot()
+
+
+class GraphCollector:
+    """Builds the DOT text cluster by cluster while a run streams its results (only the text
+    is kept, never a file's network)."""
+
+    def __init__(self) -> None:
+        self.lines = list(_HEAD)
+        self.count = 0
+
+    def add(self, file: FileResult) -> None:
+        report = file.checked_weights
+        if report is not None and report.path == file.path:
+            return  # a further weights file of a cfg already drawn
+        self.lines += _cluster(self.count, file)
+        self.count += 1
+
+    def dot(self) -> str:
+        return "\n".join([*self.lines, "}"]) + "\n"
+
+    def write(self, path: str, inputs: set[tuple[int, int]]) -> str | None:
+        """Write the graph (see :func:`write_graph`)."""
+        return write_graph(self.dot(), path, inputs)
 
 
 def _cluster(number: int, file: FileResult) -> list[str]:
     dialect = file.dialect.value if file.dialect else "?"
-    out = [f"  subgraph cluster_{number} {{", f"    label={quote(f'{file.path} ({dialect})')};"]
+    label = quote(f"{shown_path(file.path)} ({dialect})")
+    out = [f"  subgraph cluster_{number} {{", f"    label={label};"]
     prefix = f"f{number}_"
     if file.network is None:
         out.append(f"    {prefix}none [label={quote('no network: see the errors')}, "
@@ -115,27 +142,37 @@ def references(layer: Layer) -> list[int]:
     return [i for i in listed if isinstance(i, int) and 0 <= i < layer.index]
 
 
-def write_graph(run: RunResult, path: str) -> str | None:
-    """Write the graph; returns a note for the user when it could not be rendered as asked."""
-    dot = to_dot(run)
+def write_graph(dot: str, path: str, inputs: set[tuple[int, int]]) -> str | None:
+    """Write ``dot`` to ``path`` (rendered through Graphviz for .svg/.png/.pdf), atomically and
+    never over one of the run's ``inputs``; returns a note for the user when it could not be
+    rendered as asked. Without Graphviz the DOT source goes to ``path`` with .dot, unless a
+    file of that name exists already: then nothing is written."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in RENDERED:
-        _write(path, dot)
+        with atomic_text(path, inputs) as handle:
+            handle.write(dot)
         return None
     program = shutil.which("dot")
     if program is None:
-        fallback = os.path.splitext(path)[0] + ".dot"
-        _write(fallback, dot)
-        return f"Graphviz 'dot' not found: wrote the DOT source to {fallback} instead of {path}"
-    done = subprocess.run([program, f"-T{suffix[1:]}", "-o", path], input=dot.encode(),
-                          capture_output=True, check=False)
+        return _fallback(dot, path, inputs, "Graphviz 'dot' not found")
+    refuse_input(path, inputs, "the graph")
+    output = AtomicOutput(path)
+    output.stream.close()
+    done = subprocess.run([program, f"-T{suffix[1:]}", "-o", output.temp or path],
+                          input=dot.encode(), capture_output=True, check=False)
     if done.returncode != 0:
-        fallback = os.path.splitext(path)[0] + ".dot"
-        _write(fallback, dot)
-        return f"'dot' failed ({done.stderr.decode(errors='replace').strip()}): wrote {fallback}"
+        output.discard()
+        why = done.stderr.decode(errors="replace").strip()
+        return _fallback(dot, path, inputs, f"'dot' failed ({why})")
+    output.commit(inputs)
     return None
 
 
-def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+def _fallback(dot: str, path: str, inputs: set[tuple[int, int]], why: str) -> str:
+    fallback = os.path.splitext(path)[0] + ".dot"
+    if os.path.lexists(fallback):
+        return (f"{why}: {shown_path(path)} not written, and {shown_path(fallback)} exists "
+                "already (not replaced)")
+    with atomic_text(fallback, inputs) as handle:
+        handle.write(dot)
+    return f"{why}: wrote the DOT source to {shown_path(fallback)} instead of {shown_path(path)}"

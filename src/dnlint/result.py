@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dnlint.diagnostics import Diagnostic
+from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 
 if TYPE_CHECKING:
@@ -42,7 +43,38 @@ class FileResult:
     def weights(self, report: WeightsReport | None) -> None:
         self._weights, self._predicted = report, True
 
+    @property
+    def checked_weights(self) -> WeightsReport | None:
+        """The weights layout if it was already predicted (never predicts: reporters ask this
+        to avoid predicting a layout nobody asked for)."""
+        return self._weights
+
     def add(self, found: list[Diagnostic]) -> None:
         """Merge later stages' findings, keeping the report order (line, column, code)."""
         if found:
             self.diagnostics = sorted([*self.diagnostics, *found], key=Diagnostic.sort_key)
+
+
+class RunTotals:
+    """What a run keeps of the files it reported: counts only, so memory stays flat."""
+
+    def __init__(self) -> None:
+        self.files = 0
+        self.by_severity: Counter[Severity] = Counter()
+        self.by_code: Counter[str] = Counter()
+
+    def add(self, result: FileResult) -> None:
+        self.files += 1
+        for diagnostic in result.diagnostics:
+            self.by_severity[diagnostic.severity] += 1
+            self.by_code[diagnostic.code] += 1
+
+    def count(self, severity: Severity) -> int:
+        return self.by_severity[severity]
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_severity.values())
+
+    def has(self, code: str) -> bool:
+        return self.by_code[code] > 0

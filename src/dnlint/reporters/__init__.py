@@ -1,12 +1,18 @@
-"""Reporters: pure functions from a run's results to text, one module per format."""
+"""Reporters: one module per format, each a streaming consumer of finished results.
+
+A reporter is told about each file as soon as that file is done (:meth:`Reporter.file`) and
+keeps at most a small summary of it; :meth:`Reporter.finish` closes the report with the run's
+totals. Text, concise, GitHub, JSON and SARIF write each file as it comes; JUnit, whose root
+element carries the totals, keeps each file's few diagnostics as serialised XML until the end.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Protocol, TextIO
 
-from dnlint.engine import RunResult
+from dnlint.result import FileResult, RunTotals
 
 
 @dataclass(frozen=True)
@@ -19,25 +25,47 @@ class ReportContext:
     statistics: bool = False
 
 
-Reporter = Callable[[RunResult, ReportContext], None]
+class Reporter(Protocol):
+    def file(self, result: FileResult) -> None: ...
+
+    def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
+        """Close the report; ``exit_status`` is the command's (SARIF records it)."""
 
 
-def get_reporter(name: str) -> Reporter:
+def get_reporter(name: str, ctx: ReportContext) -> Reporter:
     """The reporter for ``--format name``; each lives in its own module, imported on demand."""
-    import importlib
+    if name in ("text", "concise"):
+        from dnlint.reporters.text import TextReporter
 
-    module_name, function = _REPORTERS.get(name, _REPORTERS["text"])
-    module = importlib.import_module(f"dnlint.reporters.{module_name}")
-    reporter: Reporter = getattr(module, function)
-    return reporter
+        return TextReporter(ctx, concise=name == "concise")
+    if name == "json":
+        from dnlint.reporters.json_ import JsonReporter
+
+        return JsonReporter(ctx)
+    if name == "sarif":
+        from dnlint.reporters.sarif import SarifReporter
+
+        return SarifReporter(ctx)
+    if name == "github":
+        from dnlint.reporters.github import GithubReporter
+
+        return GithubReporter(ctx)
+    if name == "junit":
+        from dnlint.reporters.junit import JunitReporter
+
+        return JunitReporter(ctx)
+    raise ValueError(f"no such format: {name!r}")
 
 
-_REPORTERS = {
-    "text": ("text", "report_text"),
-    "concise": ("text", "report_concise"),
-    "json": ("json_", "report_json"),
-    "sarif": ("sarif", "report_sarif"),
-    "github": ("github", "report_github"),
-    "junit": ("junit", "report_junit"),
-}
-FORMATS = tuple(_REPORTERS)
+def report_all(name: str, results: Iterable[FileResult], ctx: ReportContext) -> RunTotals:
+    """Report ``results`` in one go (tests, and callers that already hold every result)."""
+    reporter = get_reporter(name, ctx)
+    totals = RunTotals()
+    for result in results:
+        totals.add(result)
+        reporter.file(result)
+    reporter.finish(totals, None)
+    return totals
+
+
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")

@@ -8,9 +8,10 @@ values also ``:`` and ``,``. Info-level findings become ``::notice``.
 
 from __future__ import annotations
 
+from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.engine import RunResult
 from dnlint.reporters import ReportContext
+from dnlint.result import FileResult, RunTotals
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -24,7 +25,7 @@ def escape_property(text: str) -> str:
 
 
 def github_line(d: Diagnostic) -> str:
-    props = [("file", d.path)]
+    props = [("file", shown_path(d.path))]
     if d.line is not None:
         props.append(("line", str(d.line)))
         if d.column is not None:
@@ -35,6 +36,14 @@ def github_line(d: Diagnostic) -> str:
     return f"::{COMMANDS[d.severity]} {joined}::{escape_data(message)}"
 
 
-def report_github(run: RunResult, ctx: ReportContext) -> None:
-    for d in run.diagnostics:
-        ctx.stream.write(github_line(d) + "\n")
+class GithubReporter:
+    """One workflow command per diagnostic, written as each file is done."""
+
+    def __init__(self, ctx: ReportContext) -> None:
+        self.stream = ctx.stream
+
+    def file(self, result: FileResult) -> None:
+        self.stream.write("".join(github_line(d) + "\n" for d in result.diagnostics))
+
+    def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
+        pass

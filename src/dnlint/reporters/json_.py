@@ -1,4 +1,8 @@
-"""``--format json``: one document, stable keys (``version`` 1)."""
+"""``--format json``: one document, stable keys (``version`` 1), streamed file by file.
+
+File names are shown as the text formats show them (:func:`dnlint.clean.shown_path`): a name
+that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,10 @@ import json
 from typing import Any
 
 from dnlint import __version__
+from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.engine import RunResult
 from dnlint.reporters import ReportContext
-from dnlint.result import FileResult
+from dnlint.result import FileResult, RunTotals
 
 
 def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, Any]:
@@ -23,13 +27,13 @@ def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, An
     if d.hint:
         entry["hint"] = d.hint
     if d.path and d.path != file_path:
-        entry["path"] = d.path  # e.g. a weights-file finding listed under its cfg
+        entry["path"] = shown_path(d.path)  # e.g. a weights-file finding listed under its cfg
     return entry
 
 
 def file_json(result: FileResult) -> dict[str, Any]:
     entry: dict[str, Any] = {
-        "path": result.path,
+        "path": shown_path(result.path),
         "dialect": result.dialect.value if result.dialect else None,
         "dialect_reason": result.dialect_reason,
         "diagnostics": [diagnostic_json(d, result.path) for d in result.diagnostics],
@@ -52,20 +56,30 @@ def file_json(result: FileResult) -> dict[str, Any]:
     return entry
 
 
-def run_json(run: RunResult) -> dict[str, Any]:
+class JsonReporter:
+    """One JSON document, written file by file: the same text ``json.dump(indent=2)`` gives."""
+
+    def __init__(self, ctx: ReportContext) -> None:
+        self.stream = ctx.stream
+        self.count = 0
+        head = {"version": 1, "tool": {"name": "dnlint", "version": __version__}}
+        self.stream.write(json.dumps(head, indent=2)[:-2] + ',\n  "files": [')
+
+    def file(self, result: FileResult) -> None:
+        text = json.dumps(file_json(result), indent=2).replace("\n", "\n    ")
+        self.stream.write(("," if self.count else "") + "\n    " + text)
+        self.count += 1
+
+    def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
+        summary = json.dumps(summary_json(totals), indent=2).replace("\n", "\n  ")
+        close = "\n  ]" if self.count else "]"
+        self.stream.write(f'{close},\n  "summary": {summary}\n}}\n')
+
+
+def summary_json(totals: RunTotals) -> dict[str, int]:
     return {
-        "version": 1,
-        "tool": {"name": "dnlint", "version": __version__},
-        "files": [file_json(f) for f in run.files],
-        "summary": {
-            "files": len(run.files),
-            "errors": run.count(Severity.ERROR),
-            "warnings": run.count(Severity.WARNING),
-            "infos": run.count(Severity.INFO),
-        },
+        "files": totals.files,
+        "errors": totals.count(Severity.ERROR),
+        "warnings": totals.count(Severity.WARNING),
+        "infos": totals.count(Severity.INFO),
     }
-
-
-def report_json(run: RunResult, ctx: ReportContext) -> None:
-    json.dump(run_json(run), ctx.stream, indent=2)
-    ctx.stream.write("\n")

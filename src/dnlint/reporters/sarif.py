@@ -7,24 +7,25 @@ are given against ``%SRCROOT%`` so results stay the same across checkouts.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 from urllib.parse import quote
 
 from dnlint import __version__
+from dnlint.clean import path_bytes
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.engine import RunResult
 from dnlint.reporters import ReportContext
+from dnlint.result import FileResult, RunTotals
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def sarif_log(run: RunResult) -> dict[str, Any]:
+def sarif_head() -> dict[str, Any]:
+    """The log without its results (and invocation): what is known before any file."""
     from dnlint.rules import all_rules
 
-    rules = all_rules()
-    index = {r.code: i for i, r in enumerate(rules)}
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -32,12 +33,56 @@ def sarif_log(run: RunResult) -> dict[str, Any]:
             "tool": {"driver": {
                 "name": "dnlint",
                 "version": __version__,
-                "rules": [_rule(r) for r in rules],
+                "rules": [_rule(r) for r in all_rules()],
             }},
             "columnKind": "unicodeCodePoints",
-            "results": [_result(d, index) for d in run.diagnostics],
+            "results": _RESULTS,
+            "invocations": _INVOCATIONS,
         }],
     }
+
+
+# placeholders for what is written later, while the rest of the log is serialised
+_RESULTS, _INVOCATIONS = "\u0000results", "\u0000invocations"
+
+
+class SarifReporter:
+    """SARIF 2.1.0, results streamed as each file is done; the invocation (exit status,
+    working directory) closes the run."""
+
+    def __init__(self, ctx: ReportContext) -> None:
+        from dnlint.rules import all_rules
+
+        self.ctx = ctx
+        self.index = {r.code: i for i, r in enumerate(all_rules())}
+        self.count = 0
+        log = json.dumps(sarif_head(), indent=2)
+        before, rest = log.split(json.dumps(_RESULTS))
+        self.middle, self.after = rest.split(json.dumps(_INVOCATIONS))
+        self.ctx.stream.write(before + "[")
+
+    def file(self, result: FileResult) -> None:
+        for d in result.diagnostics:
+            text = json.dumps(_result(d, self.index), indent=2).replace("\n", "\n        ")
+            self.ctx.stream.write(("," if self.count else "") + "\n        " + text)
+            self.count += 1
+
+    def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
+        close = "\n      ]" if self.count else "]"
+        invocations = json.dumps([_invocation(exit_status)], indent=2)
+        invocations = invocations.replace("\n", "\n      ")
+        self.ctx.stream.write(close + self.middle + invocations + self.after + "\n")
+
+
+def _invocation(exit_status: int | None) -> dict[str, Any]:
+    import os
+
+    invocation: dict[str, Any] = {"executionSuccessful": exit_status in (0, 1, None)}
+    if exit_status is not None:
+        invocation["exitCode"] = exit_status
+    with contextlib.suppress(OSError):
+        invocation["workingDirectory"] = {"uri": _file_uri(os.getcwd())}
+    return invocation
 
 
 def _rule(rule: Any) -> dict[str, Any]:
@@ -61,13 +106,18 @@ def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
     return result
 
 
+def _file_uri(path: str) -> str:
+    """A ``file://`` URI of an absolute path, its raw bytes percent-encoded."""
+    return "file://" + quote(path_bytes(path).replace(b"\\", b"/"), safe="/")
+
+
 def _physical(d: Diagnostic) -> dict[str, Any]:
-    path = d.path.replace("\\", "/")
-    artifact: dict[str, Any] = {"uri": quote(path, safe="/:")}
-    if not path.startswith("/"):
+    raw = path_bytes(d.path).replace(b"\\", b"/")
+    artifact: dict[str, Any] = {"uri": quote(raw, safe="/:")}
+    if not raw.startswith(b"/"):
         artifact["uriBaseId"] = "%SRCROOT%"
     else:
-        artifact["uri"] = "file://" + quote(path, safe="/")
+        artifact["uri"] = _file_uri(d.path)
     location: dict[str, Any] = {"artifactLocation": artifact}
     if d.line is not None and d.line >= 1:
         region: dict[str, Any] = {"startLine": d.line}
@@ -75,8 +125,3 @@ def _physical(d: Diagnostic) -> dict[str, Any]:
             region["startColumn"] = d.column
         location["region"] = region
     return location
-
-
-def report_sarif(run: RunResult, ctx: ReportContext) -> None:
-    json.dump(sarif_log(run), ctx.stream, indent=2)
-    ctx.stream.write("\n")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dnlint.engine import RunResult
+from dnlint.clean import shown_path
 from dnlint.layers.base import Layer
 from dnlint.reporters import ReportContext
+from dnlint.result import FileResult
 
 
 def _shape(shape: tuple[int, int, int]) -> str:
@@ -31,38 +32,39 @@ def geometry(layer: Layer) -> str:
     return " ".join(parts)
 
 
-def print_layer_tables(run: RunResult, ctx: ReportContext) -> None:
+def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
+    """``--layers``: one file's layer table, with totals in the caption."""
+    if file.network is None:
+        return
     from rich.console import Console
     from rich.table import Table
 
     console = Console(file=ctx.stream, force_terminal=ctx.color, no_color=not ctx.color,
                       highlight=False, width=200 if not ctx.color else None)
-    for file in run.files:
-        if file.network is None:
-            continue
-        table = Table(title=f"{file.path} ({file.dialect.value if file.dialect else '?'})")
-        for column in ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs",
-                       "line"):
-            table.add_column(column, justify="right" if column in ("#", "params", "line",
-                                                                    "BFLOPs") else "left")
-        for layer in file.network.layers:
-            table.add_row(
-                str(layer.index),
-                layer.type,
-                geometry(layer),
-                _shape(layer.input),
-                _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
-                                        else f" ({layer.outputs})"),
-                f"{layer.params:,}",
-                f"{layer.bflops:.3f}" if layer.bflops else "",
-                str(layer.line),
-                style="red" if layer.broken else None,
-            )
-        network = file.network
-        table.caption = (f"{len(network.layers)} layers, {network.total_params:,} parameters "
-                         f"({4 * network.total_params:,} bytes), "
-                         f"{network.total_bflops:.3f} BFLOPs")
-        console.print(table)
+    dialect = file.dialect.value if file.dialect else "?"
+    table = Table(title=f"{shown_path(file.path)} ({dialect})")
+    for column in ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs",
+                   "line"):
+        table.add_column(column, justify="right" if column in ("#", "params", "line",
+                                                                "BFLOPs") else "left")
+    for layer in file.network.layers:
+        table.add_row(
+            str(layer.index),
+            layer.type,
+            geometry(layer),
+            _shape(layer.input),
+            _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
+                                    else f" ({layer.outputs})"),
+            f"{layer.params:,}",
+            f"{layer.bflops:.3f}" if layer.bflops else "",
+            str(layer.line),
+            style="red" if layer.broken else None,
+        )
+    network = file.network
+    table.caption = (f"{len(network.layers)} layers, {network.total_params:,} parameters "
+                     f"({4 * network.total_params:,} bytes), "
+                     f"{network.total_bflops:.3f} BFLOPs")
+    console.print(table)
 
 
 def _product(shape: tuple[int, int, int]) -> int:

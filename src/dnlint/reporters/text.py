@@ -15,24 +15,28 @@ fast pre-commit hook); rich with colours on a terminal.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.engine import RunResult
 from dnlint.reporters import ReportContext
-from dnlint.result import FileResult
+from dnlint.result import FileResult, RunTotals
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _GUTTER = "bold blue"
 # A printed line is a list of (text, style) pieces; plain output joins the texts.
 Piece = tuple[str, str | None]
 Printed = list[Piece]
-_CONTROL = {i: "?" for i in range(32) if i != 9}
+_CONTROL = {i: "?" for i in (*range(32), 127, *range(0x80, 0xA0)) if i != 9}
+SNIPPET_WIDTH = 100  # a longer source line is clipped around the caret, as rustc and ruff do
 
 
 def location(diagnostic: Diagnostic) -> str:
-    parts = [diagnostic.path]
+    parts = [shown_path(diagnostic.path)]
     if diagnostic.line is not None:
         parts.append(str(diagnostic.line))
         if diagnostic.column is not None:
@@ -40,25 +44,26 @@ def location(diagnostic: Diagnostic) -> str:
     return ":".join(parts)
 
 
-def summary_line(run: RunResult) -> str:
-    files = len(run.files)
+def summary_line(totals: RunTotals) -> str:
+    files = totals.files
     noun = "file" if files == 1 else "files"
-    total = len(run.diagnostics)
+    total = totals.total
     if not total:
         return f"All checks passed ({files} {noun})."
     counts = ", ".join(
         f"{n} {s.value}{'s' if n != 1 else ''}"
         for s in Severity
-        if (n := run.count(s))
+        if (n := totals.count(s))
     )
     return f"Found {total} problem{'s' if total != 1 else ''} ({counts}) in {files} {noun}."
 
 
 def _head(d: Diagnostic, with_hint: bool) -> Printed:
+    path = shown_path(d.path)
     where = location(d)
     return [
-        (d.path, "bold"),
-        (where[len(d.path):] + ": ", "dim"),
+        (path, "bold"),
+        (where[len(path):] + ": ", "dim"),
         (d.code + " ", "bold"),
         (d.severity.value + ": ", _STYLE[d.severity]),
         (d.message, None),
@@ -76,13 +81,29 @@ def diagnostic_block(d: Diagnostic, lines: Sequence[str]) -> list[Printed]:
     return block
 
 
+def clip(source: str, column: int | None, width: int = SNIPPET_WIDTH) -> tuple[str, int | None]:
+    """The part of ``source`` shown (at most ``width`` characters, around ``column``, with
+    ``...`` where it was cut) and the caret's column in it: output stays bounded whatever the
+    length of the line."""
+    if len(source) <= width:
+        return source, column
+    at = min(max(column or 1, 1), len(source) + 1) - 1
+    start = max(0, min(at - width // 2, len(source) - width))
+    shown = source[start:start + width]
+    prefix = "..." if start else ""
+    suffix = "..." if start + width < len(source) else ""
+    caret = None if column is None else len(prefix) + at - start + 1
+    return prefix + shown + suffix, caret
+
+
 def _snippet(d: Diagnostic, source: str) -> list[Printed]:
     number = str(d.line)
     pad = " " * len(number)
-    shown = source.translate(_CONTROL).expandtabs(4)
+    clipped, column = clip(source, d.column)
+    shown = clipped.translate(_CONTROL).expandtabs(4)
     out: list[Printed] = [[(f"{pad} |", _GUTTER)], [(f"{number} | ", _GUTTER), (shown, None)]]
-    if d.column is not None:
-        indent = len(source[: d.column - 1].translate(_CONTROL).expandtabs(4))
+    if column is not None:
+        indent = len(clipped[: column - 1].translate(_CONTROL).expandtabs(4))
         out.append([(f"{pad} | ", _GUTTER), (" " * indent, None), ("^", _STYLE[d.severity])])
     return out
 
@@ -91,62 +112,82 @@ def _document_lines(file: FileResult) -> Sequence[str]:
     return file.document.lines if file.document is not None else ()
 
 
-def _render(run: RunResult, ctx: ReportContext, concise: bool) -> list[Printed]:
+def file_lines(file: FileResult, ctx: ReportContext, concise: bool) -> list[Printed]:
+    """What the text formats print for one file's diagnostics."""
     printed: list[Printed] = []
-    for file in run.files:
-        if ctx.verbose and file.dialect is not None:
-            printed.append([(f"{file.path}: dialect {file.dialect.value} "
-                             f"({file.dialect_reason})", "dim")])
-        for d in file.diagnostics:
-            if concise:
-                printed.append(_head(d, with_hint=True))
-            else:
-                block = diagnostic_block(d, _document_lines(file))
-                printed += [*block, []] if len(block) > 1 else block
+    if ctx.verbose and file.dialect is not None:
+        printed.append([(f"{shown_path(file.path)}: dialect {file.dialect.value} "
+                         f"({file.dialect_reason})", "dim")])
+    for d in file.diagnostics:
+        if concise:
+            printed.append(_head(d, with_hint=True))
+        else:
+            block = diagnostic_block(d, _document_lines(file))
+            printed += [*block, []] if len(block) > 1 else block
     return printed
 
 
-def report_text(run: RunResult, ctx: ReportContext) -> None:
-    _report(run, ctx, concise=False)
+class TextReporter:
+    """``text`` and ``concise``: each file's findings as soon as it is done, then the summary.
+
+    Plain text when colour is off (no rich import at all, for a fast pre-commit hook); rich
+    with colours on a terminal.
+    """
+
+    def __init__(self, ctx: ReportContext, concise: bool) -> None:
+        self.ctx = ctx
+        self.concise = concise
+        self._console: Console | None = None
+
+    def file(self, result: FileResult) -> None:
+        printed = file_lines(result, self.ctx, self.concise)
+        if self.ctx.color:
+            console = self._rich()
+            from rich.text import Text
+
+            for pieces in printed:
+                console.print(Text.assemble(*[(text, style or "") for text, style in pieces]))
+        else:
+            self.ctx.stream.write("".join("".join(text for text, _ in pieces) + "\n"
+                                          for pieces in printed))
+        self._extras(result)
+
+    def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
+        if self.ctx.statistics:
+            self.ctx.stream.write("".join(line + "\n" for line in statistics_lines(totals)))
+        if self.ctx.quiet:
+            return
+        if self.ctx.color:
+            from rich.text import Text
+
+            style = "bold red" if totals.count(Severity.ERROR) else "bold green"
+            self._rich().print(Text(summary_line(totals), style=style))
+        else:
+            self.ctx.stream.write(summary_line(totals) + "\n")
+
+    def _rich(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.ctx.stream, force_terminal=True, highlight=False,
+                                    soft_wrap=True)
+        return self._console
+
+    def _extras(self, file: FileResult) -> None:
+        ctx = self.ctx
+        if ctx.show_layers:
+            from dnlint.reporters.table import print_layer_table
+
+            print_layer_table(file, ctx)
+        if not ctx.quiet and (ctx.show_layers or ctx.verbose or not self.concise):
+            _weights_summary(file, ctx)
 
 
-def report_concise(run: RunResult, ctx: ReportContext) -> None:
-    _report(run, ctx, concise=True)
-
-
-def _report(run: RunResult, ctx: ReportContext, concise: bool) -> None:
-    printed = _render(run, ctx, concise)
-    if ctx.color:
-        _print_rich(printed, run, ctx, concise)
-        return
-    out = ctx.stream
-    for pieces in printed:
-        out.write("".join(text for text, _ in pieces) + "\n")
-    _extras(run, ctx, concise)
-    if not ctx.quiet:
-        out.write(summary_line(run) + "\n")
-
-
-def _print_rich(printed: list[Printed], run: RunResult, ctx: ReportContext, concise: bool
-                ) -> None:
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(file=ctx.stream, force_terminal=True, highlight=False, soft_wrap=True)
-    for pieces in printed:
-        console.print(Text.assemble(*[(text, style or "") for text, style in pieces]))
-    _extras(run, ctx, concise)
-    if not ctx.quiet:
-        style = "bold red" if run.count(Severity.ERROR) else "bold green"
-        console.print(Text(summary_line(run), style=style))
-
-
-def statistics_lines(run: RunResult) -> list[str]:
+def statistics_lines(totals: RunTotals) -> list[str]:
     """``--statistics``: count, code and rule name, most frequent first (ruff, flake8)."""
     from dnlint.rules import find_rule
 
-    counts = Counter(d.code for d in run.diagnostics)
-    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    rows = sorted(totals.by_code.items(), key=lambda item: (-item[1], item[0]))
     lines = []
     for code, n in rows:
         found = find_rule(code)
@@ -154,38 +195,24 @@ def statistics_lines(run: RunResult) -> list[str]:
     return lines
 
 
-def _extras(run: RunResult, ctx: ReportContext, concise: bool) -> None:
-    if ctx.show_layers:
-        from dnlint.reporters.table import print_layer_tables
-
-        print_layer_tables(run, ctx)
-    if ctx.show_layers or ctx.verbose or not concise:
-        _weights_summaries(run, ctx)
-    if ctx.statistics:
-        for line in statistics_lines(run):
-            ctx.stream.write(line + "\n")
-
-
 def _weights_finding(file: FileResult) -> bool:
-    path = file.weights.path if file.weights is not None else None
+    report = file.checked_weights
+    path = report.path if report is not None else None
     return path is not None and any(d.path == path for d in file.diagnostics)
 
 
-def _weights_summaries(run: RunResult, ctx: ReportContext) -> None:
-    """The summary (header, expected against actual) of each weights file with a finding, of
+def _weights_summary(file: FileResult, ctx: ReportContext) -> None:
+    """The summary (header, expected against actual) of a weights file with a finding, of
     every prediction with -v; with --layers, also the offsets table (rich). A clean file says
     nothing, as a pre-commit hook should."""
     every = ctx.show_layers or ctx.verbose
-    reports = [f.weights for f in run.files
-               if f.weights is not None and (every or _weights_finding(f))]
-    if not reports:
+    report = file.weights if every else file.checked_weights
+    if report is None or not (every or _weights_finding(file)):
         return
     if not ctx.show_layers:
         from dnlint.weights.render import summary_lines
 
-        for report in reports:
-            for line in summary_lines(report):
-                ctx.stream.write(line + "\n")
+        ctx.stream.write("".join(line + "\n" for line in summary_lines(report)))
         return
     from rich.console import Console
 
@@ -193,5 +220,4 @@ def _weights_summaries(run: RunResult, ctx: ReportContext) -> None:
 
     console = Console(file=ctx.stream, force_terminal=ctx.color, no_color=not ctx.color,
                       highlight=False, width=200 if not ctx.color else None)
-    for report in reports:
-        render_weights(report, console, show_layers=True)
+    render_weights(report, console, show_layers=True)

@@ -6,6 +6,12 @@ rule("DN000", "internal-error", E,
      summary="dnlint itself failed on this file.",
      darknet="Not a Darknet behaviour: a bug in dnlint. The other files are still checked.",
      bad="(any file that triggers the bug)", good="(report the file to the dnlint maintainers)")
+rule("DN029", "unreadable-path", E,
+     summary="A path given or found cannot be read: missing, unreadable, a dangling link, a "
+             "directory where a file is needed, or not a regular file.",
+     darknet="Not a Darknet behaviour: darknet stops with 'Couldn't open file'. dnlint reports "
+             "the path, checks every other file, and exits 2 at the end.",
+     bad="dnlint missing.cfg", good="dnlint model.cfg")
 rule("DN001", "empty-file", E,
      summary="The file is empty or holds only whitespace.",
      darknet="read_cfg returns no sections and parse_network_cfg stops with 'Config file has no "

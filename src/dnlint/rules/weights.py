@@ -111,6 +111,13 @@ rule("DN518", "weights-not-checked", I,
      darknet="Not a Darknet behaviour: fix the cfg's errors first.",
      bad="dnlint broken.cfg --weights model.weights", good="dnlint fixed.cfg --weights "
      "model.weights", reference="dnlint")
+rule("DN519", "weights-without-cfg", E,
+     summary="A weights file whose cfg cannot be found: nothing to check it against.",
+     darknet="Not a Darknet behaviour: the weights are only meaningful with the cfg they were "
+             "trained with. dnlint pairs model.weights (model_best, model_final, model_last, "
+             "model_1000, model.conv.74) with model.cfg beside it or given on the same command "
+             "line; when none or several match, name it with --cfg. Exit status 2.",
+     bad="dnlint orphan.weights", good="dnlint orphan.weights --cfg model.cfg", reference="dnlint")
 
 # --- values (--scan) -------------------------------------------------------------------------
 rule("DN520", "weights-nan-inf", E,

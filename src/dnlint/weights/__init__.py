@@ -7,7 +7,9 @@ Public API (all pure functions of their arguments unless they say otherwise):
   :func:`attach_prediction` also records it on the result, with the cfg-level findings.
 - :func:`dnlint.weights.check.check_file` checks an actual file (stat + header read only).
 - :func:`dnlint.weights.scan.scan_weights` reads the values (``--scan``), in bounded chunks.
-- :func:`dnlint.weights.pairing.attach_weights` is the command-line stage doing all of it.
+- :func:`dnlint.weights.pairing.find_cfg` names the cfg a weights file belongs to.
+
+The run loop (:mod:`dnlint.engine`) puts these together for the command line.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dnlint.clean import shown_path
 from dnlint.weights.layout import WeightsReport
 
 if TYPE_CHECKING:
@@ -39,7 +40,8 @@ def summary_lines(report: WeightsReport) -> list[str]:
         shown = (f"version {header.version}, seen {header.seen:,} ({header.seen_bytes}-byte), "
                  f"{header.size}-byte header" if header else "no header")
         actual = f"{report.actual_bytes:,}" if report.actual_bytes is not None else "?"
-        lines.append(f"  file {report.path}: {actual} bytes, {shown}: {verdict(report)}")
+        lines.append(f"  file {shown_path(report.path)}: {actual} bytes, {shown}: "
+                     f"{verdict(report)}")
     return lines
 
 
