@@ -83,6 +83,7 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
         config = finder.for_path(item.path)
         chosen = _options_for(options, config, dialect_given)
         result = lint_input(item, chosen)
+        _check_targets(result, options.targets, config)
         if options.data:
             check_data(result, options.data)
         if chosen is not options and config is not None and result.dialect is not None:
@@ -95,6 +96,15 @@ def run_paths(paths: tuple[str, ...], options: RunOptions, finder: ConfigFinder 
     for result in run.files:
         apply_policy(result, selection_for(result.path, policy, finder.for_path(result.path)))
     return run
+
+
+def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config | None) -> None:
+    """--target and the configuration's ``target``; the target modules load only when used."""
+    chosen = targets + tuple(t for t in (config.target if config else ()) if t not in targets)
+    if chosen:
+        from dnlint.targets import check_targets
+
+        check_targets(result, chosen)
 
 
 def _options_for(options: RunOptions, config: Config | None, dialect_given: bool) -> RunOptions:
@@ -132,6 +142,17 @@ def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
         return selectors(",".join(values), "command line", flag)
     except ConfigError as exc:
         raise click.UsageError(str(exc).removeprefix("command line: ")) from None
+
+
+def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
+    if not values:
+        return ()
+    from dnlint.targets import parse_targets
+
+    try:
+        return parse_targets(list(values), "--target")
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
@@ -200,6 +221,9 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
 @click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
 @click.option("--data", "data", metavar="FILE",
               help="An obj.data file: check classes and the names file against every head.")
+@click.option("--target", "target", multiple=True, metavar="NAME",
+              help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
+                   "repeatable.")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
 @click.option("--explain", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
@@ -229,6 +253,7 @@ def main(
     cfg: str | None,
     scan: bool,
     data: str | None,
+    target: tuple[str, ...],
     statistics: bool,
     explain: str | None,
     list_rules: bool,
@@ -251,7 +276,8 @@ def main(
     policy = Policy(_selectors(select, "--select"), _selectors(extend_select, "--extend-select")
                     or (), _selectors(ignore, "--ignore") or (), _overrides(severity_override),
                     not disable_directives)
-    options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose)
+    options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose,
+                         _targets(target))
     try:
         run = run_paths(paths, options, _finder(config_file, no_config), policy,
                         dialect_given=dialect is not None)

@@ -46,6 +46,7 @@ class RunOptions:
     scan: bool = False
     data: str | None = None
     verbose: bool = False
+    targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
 
 
 @dataclass
