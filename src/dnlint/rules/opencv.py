@@ -101,3 +101,13 @@ rule("DN613", "opencv-last-value-wins", W,
              "options in a map that each occurrence overwrites.",
      bad="[convolutional]\nfilters=32\nfilters=64", good="[convolutional]\nfilters=32",
      reference=_IMPORTER)
+rule("DN614", "opencv-forward-fails", W,
+     summary="OpenCV loads the network, but its first forward pass fails.",
+     darknet="Darknet runs it. OpenCV's importer accepts it, then a layer refuses its inputs "
+             "when shapes are first computed (net.forward, net.getLayersShapes): a [shortcut] "
+             "between layers of different sizes (OpenCV's Eltwise needs equal sizes, Darknet "
+             "samples the larger one), or a [region] with tree= ('Yolo9000 is not "
+             "implemented').",
+     bad="[maxpool]\nsize=2\nstride=2\n\n[shortcut]\nfrom=-2",
+     good="[maxpool]\nsize=2\nstride=2\n\n[route]\nlayers=-1",
+     reference="OpenCV 4.x, eltwise_layer.cpp and region_layer.cpp")

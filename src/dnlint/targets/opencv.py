@@ -53,6 +53,9 @@ def check_opencv(result: FileResult) -> list[Diagnostic]:
     imported = simulate(result.document.lines, channels)
     sink = Sink()
     _report_refusals(imported, sink)
+    for failure in imported.failures:
+        sink.report(failure.code, failure.line, 1, failure.message,
+                    "cv2.dnn loads this network, but net.forward() raises cv2.error")
     for section in imported.sections:
         _ignored_options(section, sink)
         _extra_activation(section, sink)

@@ -78,6 +78,8 @@ class OcvNetwork:
     net: OcvSection
     sections: list[OcvSection]
     refusals: list[Refusal] = field(default_factory=list)
+    # what loads but fails on the first forward (shape inference): DN614 warnings
+    failures: list[Refusal] = field(default_factory=list)
     # per section: the name of the OpenCV layer whose output stands for it (fused_layer_names)
     outputs: list[str | None] = field(default_factory=list)
     # per section: the shape OpenCV's layers produce for it, None where dnlint does not model it
@@ -165,6 +167,7 @@ class _State:
     shapes_by_name: dict[str, Shape | None] = field(default_factory=dict)
     layer_id: int = 0
     last: str = "data"
+    failures: list[Refusal] = field(default_factory=list)
 
 
 def simulate(lines: list[str], darknet_channels: dict[int, int] | None = None) -> OcvNetwork:
@@ -201,6 +204,7 @@ def simulate(lines: list[str], darknet_channels: dict[int, int] | None = None) -
         name = state.fused[-1] if state.fused else None
         result.outputs.append(name)
         result.shapes.append(state.shapes_by_name.get(name) if name else None)
+    result.failures = state.failures
     return result
 
 
@@ -429,6 +433,10 @@ def _head(index: int, s: OcvSection, state: _State, refusals: list[Refusal]) -> 
     if problem is not None:
         key, message = problem
         refusals.append(Refusal("DN603", s.line_of(key) if key else s.line, message))
+    if not is_yolo and s.has("tree"):
+        state.failures.append(Refusal(
+            "DN614", s.line_of("tree"), "[region] with tree= (YOLO9000): OpenCV loads it but "
+            "its Region layer stops with 'Yolo9000 is not implemented' on the first forward"))
     name = f"yolo_{state.layer_id}" if is_yolo else "detection_out"
     _push(state, name, None)
 
@@ -449,8 +457,16 @@ def _shortcut(index: int, s: OcvSection, state: _State, refusals: list[Refusal])
         refusals.append(Refusal("DN604", s.line_of("beta"),
                                 f"beta={s.text('beta')}: 'Non-zero beta' is not implemented "
                                 "in OpenCV"))
-    _from(s, index, state, refusals)
-    _push(state, f"shortcut_{state.layer_id}", state.shapes_by_name.get(state.last))
+    source = _from(s, index, state, refusals)
+    shape = state.shapes_by_name.get(state.last)
+    other = state.shapes_by_name.get(source) if source else None
+    if shape is not None and other is not None and shape[1:] != other[1:]:
+        # Eltwise sums same-sized inputs only; Darknet's shortcut samples the larger one
+        state.failures.append(Refusal(
+            "DN614", s.line_of("from"), f"[shortcut] adds a {other[2]}x{other[1]} input to a "
+            f"{shape[2]}x{shape[1]} one: OpenCV's Eltwise asserts equal sizes on the first "
+            "forward (Darknet samples the larger input)"))
+    _push(state, f"shortcut_{state.layer_id}", shape)
 
 
 def _scale_channels(index: int, s: OcvSection, state: _State, refusals: list[Refusal]) -> None:
