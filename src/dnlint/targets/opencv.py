@@ -138,12 +138,16 @@ def _shape_differences(imported: OcvNetwork, darknet: dict[int, Shape], sink: Si
         if shape == expected:
             agreed = True
             continue
-        if agreed:
+        if agreed and not _repeated(section):  # DN613 already names the cause
             sink.report("DN611", section.line, 1,
                         f"OpenCV's [{section.type}] outputs {_fmt(shape)}, Darknet's "
                         f"{_fmt(expected)}{_cause(section)}",
                         "set the options OpenCV reads so both agree, or check the layers after")
         agreed = False
+
+
+def _repeated(section: OcvSection) -> bool:
+    return any(section.first[key][0] != value for key, (value, _) in section.values.items())
 
 
 def _cause(section: OcvSection) -> str:

@@ -203,7 +203,8 @@ def simulate(lines: list[str], darknet_channels: dict[int, int] | None = None) -
         state.out_channels[index] = state.channels
         name = state.fused[-1] if state.fused else None
         result.outputs.append(name)
-        result.shapes.append(state.shapes_by_name.get(name) if name else None)
+        refused = len(result.refusals) > before  # no shape to compare where OpenCV stops
+        result.shapes.append(state.shapes_by_name.get(name) if name and not refused else None)
     result.failures = state.failures
     return result
 
@@ -417,10 +418,11 @@ def _head(index: int, s: OcvSection, state: _State, refusals: list[Refusal]) -> 
         problem = ("", "mask= is missing: OpenCV asserts it is given (Darknet would use "
                    "0..num-1)")
     elif classes <= 0:
-        problem = ("classes", f"classes={classes}: OpenCV asserts classes > 0 (given, and "
-                   "positive)")
+        problem = ("classes", f"classes={classes}: OpenCV asserts classes > 0" if s.has("classes")
+                   else "classes= is missing: OpenCV asserts classes > 0 (Darknet uses 20)")
     elif num <= 0:
-        problem = ("num", f"num={num}: OpenCV asserts num > 0 (given, and positive)")
+        problem = ("num", f"num={num}: OpenCV asserts num > 0" if s.has("num")
+                   else "num= is missing: OpenCV asserts num > 0 (Darknet uses 1)")
     elif count != 2 * num:
         problem = ("anchors", f"anchors holds {count} values, num={num} needs {2 * num}: "
                    "OpenCV asserts num * 2 == anchors count")
