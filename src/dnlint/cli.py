@@ -91,6 +91,17 @@ def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
         raise click.UsageError(str(exc).removeprefix("command line: ")) from None
 
 
+def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
+    if not values:
+        return ()
+    from dnlint.targets import parse_targets
+
+    try:
+        return parse_targets(list(values), "--target")
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
     from dnlint.config import severity_overrides
 
@@ -157,6 +168,9 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
 @click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
 @click.option("--data", "data", metavar="FILE",
               help="An obj.data file: check classes and the names file against every head.")
+@click.option("--target", "target", multiple=True, metavar="NAME",
+              help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
+                   "repeatable.")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
 @click.option("--explain", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
@@ -186,6 +200,7 @@ def main(
     cfg: str | None,
     scan: bool,
     data: str | None,
+    target: tuple[str, ...],
     statistics: bool,
     explain: str | None,
     list_rules: bool,
@@ -208,7 +223,8 @@ def main(
     policy = Policy(_selectors(select, "--select"), _selectors(extend_select, "--extend-select")
                     or (), _selectors(ignore, "--ignore") or (), _overrides(severity_override),
                     not disable_directives)
-    options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose)
+    options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose,
+                         _targets(target))
     if graph_file == "-":
         raise click.UsageError("--graph needs a file name (the report goes to standard output)")
     try:

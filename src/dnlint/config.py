@@ -13,6 +13,7 @@ Keys (kebab-case, as in ruff)::
     ignore = ["DN103"]
     per-file-ignores = { "legacy/*.cfg" = ["DN2"] }
     severity-override = { DN103 = "error" }
+    target = ["opencv"]                  # deployment targets also checked (like --target)
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from typing import Any
 from dnlint.diagnostics import Severity
 
 CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
-_KEYS = ("dialect", "select", "extend-select", "ignore", "per-file-ignores", "severity-override")
+_KEYS = ("dialect", "select", "extend-select", "ignore", "per-file-ignores", "severity-override",
+         "target")
 
 
 class ConfigError(Exception):
@@ -41,6 +43,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     severity_override: tuple[tuple[str, Severity], ...] = ()
+    target: tuple[str, ...] = ()
 
     @property
     def root(self) -> Path:
@@ -168,7 +171,17 @@ def parse_config(table: dict[str, Any], path: Path | None) -> Config:
         ignore=selectors(table.get("ignore", []), where, "ignore"),
         per_file_ignores=_per_file(table.get("per-file-ignores", {}), where),
         severity_override=severity_overrides(table.get("severity-override", {}), where),
+        target=_targets(table.get("target", []), where),
     )
+
+
+def _targets(value: object, where: str) -> tuple[str, ...]:
+    from dnlint.targets import parse_targets
+
+    try:
+        return parse_targets(value, where)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _check_dialect(value: object, where: str) -> None:

@@ -46,6 +46,7 @@ class RunOptions:
     scan: bool = False
     data: str | None = None
     verbose: bool = False
+    targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,7 @@ class Run:
         chosen = self._options_for(config)
         self._remember(item.path)
         result = lint_input(item, chosen)
+        _check_targets(result, self.options.targets, config)
         if self.options.data and self._data_ok and result.network is not None:
             check_data(result, self.options.data)
         if chosen is not self.options and config is not None and result.dialect is not None:
@@ -171,6 +173,15 @@ class Run:
             identity = file_identity(path)
             if identity is not None:
                 self.inputs_read.add(identity)
+
+
+def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config | None) -> None:
+    """--target and the configuration's ``target``; the target modules load only when used."""
+    chosen = targets + tuple(t for t in (config.target if config else ()) if t not in targets)
+    if chosen:
+        from dnlint.targets import check_targets
+
+        check_targets(result, chosen)
 
 
 def _is_config_error(exc: Exception) -> bool:

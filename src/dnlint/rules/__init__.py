@@ -1,8 +1,8 @@
 """The rule registry: every rule's code, name, severity and documentation, declared once.
 
 Each family module (``syntax``, ``options``, ``net``, ``topology``, ``heads``, ``weights``,
-``meta``) declares its rules with :func:`rule`. ``--explain``, ``--list-rules``, SARIF rule
-metadata and ``docs/rules.md`` are all generated from these declarations.
+``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``, ``--list-rules``, SARIF
+rule metadata and ``docs/rules.md`` are all generated from these declarations.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dnlint.diagnostics import Severity
 
-FAMILIES = ("syntax", "options", "net", "topology", "heads", "weights", "meta")
+FAMILIES = ("syntax", "options", "net", "topology", "heads", "weights", "meta", "opencv")
 
 
 @dataclass(frozen=True)
