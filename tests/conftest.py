@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from functools import cache
 from pathlib import Path
@@ -14,7 +15,8 @@ from dnlint.dialects import Dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# the oracle and stock cfgs: ../shared next to the clone, or wherever DNLINT_SHARED points
+SHARED = Path(os.environ.get("DNLINT_SHARED") or ROOT.parent / "shared")
 FIXTURES = ROOT / "fixtures"
 
 # a small network with one warning (DN103 on line 3), shared by the CLI and config tests
@@ -42,7 +44,7 @@ ORACLES = {
 
 def need_shared() -> Path:
     if not (SHARED / "oracle").is_dir() or not (SHARED / "corpus").is_dir():
-        pytest.skip(f"../shared (oracle and corpus) not found at {SHARED}")
+        pytest.skip(f"../shared (oracle and corpus) not found at {SHARED}; set DNLINT_SHARED")
     return SHARED
 
 
