@@ -42,7 +42,7 @@ def _section(rule: Rule) -> list[str]:
         "",
         f"What Darknet does: {rule.darknet}",
         "",
-        "Example:",
+        f"Example{rule.example_note()}:",
         "",
         *_fence(rule.bad),
         "",
