@@ -34,6 +34,16 @@ def _fence(text: str) -> list[str]:
     return ["```ini", *body.splitlines(), "```"]
 
 
+def _reference(rule: Rule) -> str:
+    """Links into darknet-format.md for row ids and § anchors; other references as text."""
+    anchors = set(rule.format_anchors())
+    links = []
+    for token in (t.strip() for t in rule.reference.split(",")):
+        anchor = token.lstrip("§")
+        links.append(f"[{token}](darknet-format.md#{anchor})" if anchor in anchors else token)
+    return ", ".join(links)
+
+
 def _section(rule: Rule) -> list[str]:
     lines = [
         f"### {rule.code} {rule.name}",
@@ -52,7 +62,7 @@ def _section(rule: Rule) -> list[str]:
         "",
     ]
     if rule.reference:
-        lines += [f"Reference: {rule.reference}", ""]
+        lines += [f"Reference: {_reference(rule)}", ""]
     return lines
 
 

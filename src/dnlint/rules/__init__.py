@@ -14,6 +14,7 @@ own code from ``bad`` and no diagnostic at all from ``good``. A backslash escape
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,6 +22,9 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 
 ExampleKind = Literal["cfg", "weights", "data", "none"]
+# where a rule's Reference points: docs/darknet-format.md, by row id (S15) or by anchor (§lines)
+FORMAT_DOC = "docs/darknet-format.md"
+_FORMAT_ANCHOR = re.compile(r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$")
 EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
 
 FAMILIES = ("syntax", "options", "net", "topology", "heads", "weights", "meta")
@@ -49,6 +53,11 @@ class Rule:
             notes.append("backslash escapes stand for bytes")
         return f" ({'; '.join(notes)})" if notes else ""
 
+    def format_anchors(self) -> list[str]:
+        """The anchors of docs/darknet-format.md this rule's reference names (§ dropped)."""
+        tokens = (token.strip() for token in self.reference.split(","))
+        return [token.lstrip("§") for token in tokens if _FORMAT_ANCHOR.match(token)]
+
     def explanation(self) -> str:
         parts = [
             f"{self.code} {self.name} ({self.severity.value})",
@@ -65,7 +74,8 @@ class Rule:
             _indent(self.good),
         ]
         if self.reference:
-            parts += ["", f"Reference: {self.reference}"]
+            where = f" ({FORMAT_DOC})" if self.format_anchors() else ""
+            parts += ["", f"Reference: {self.reference}{where}"]
         return "\n".join(parts)
 
 

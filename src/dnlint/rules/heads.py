@@ -71,7 +71,7 @@ rule("DN407", "unknown-head-kind", E,
                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\niou_loss=cio\n"),
      good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
                  "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\n"
-                 "num=3\nclasses=80\niou_loss=ciou\n"), reference="L13, §1.7",
+                 "num=3\nclasses=80\niou_loss=ciou\n"), reference="L13, §enums",
      dialects=(AB, HANK))
 rule("DN408", "head-classes-differ", E,
      summary="Detection heads of one network disagree on classes.",
@@ -177,5 +177,5 @@ rule("DN417", "embedding-not-divisible", W,
      good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
                  "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
                  "classes=1\nembedding_layer=-2\n"),
-     reference="§4.21",
+     reference="§layer-yolo",
      dialects=(AB, HANK))

@@ -8,7 +8,7 @@ rule("DN901", "unused-suppression", W,
              "fixed hides the next real problem of that kind on that line.",
      bad=("# dnlint: disable-next-line=DN103\n[net]\nwidth=32\nheight=32\nchannels=3\n\n"
           "[convolutional]\nfilters=16\n"),
-     good=NET + CONV, reference="docs/usage.md#suppressions")
+     good=NET + CONV, reference="docs/usage.md#suppressions-in-the-cfg")
 rule("DN902", "unknown-code-in-directive", W,
      summary="A directive names a code or prefix that matches no rule.",
      darknet="Nothing: Darknet skips comment lines; the directive suppresses nothing.",
@@ -27,7 +27,7 @@ rule("DN903", "malformed-directive", W,
                 "filters=16\n"),
      good=("# dnlint: disable-file=DN103\n[net]\nwidth=32\nheight=32\nchannels=3\nbatch=64\n"
            "subdivisions=24\n\n[convolutional]\nfilters=16\n"),
-     reference="docs/usage.md#suppressions")
+     reference="docs/usage.md#suppressions-in-the-cfg")
 rule("DN904", "trailing-directive", W,
      summary="A dnlint directive at the end of an option or section line.",
      darknet="read_cfg deletes all whitespace and keeps a trailing '# ...' as part of the value "
@@ -36,4 +36,4 @@ rule("DN904", "trailing-directive", W,
                 "filters=16\n"),
      good=NET + ("batch=64\n# dnlint: disable-next-line=DN103\nsubdivisions=24\n\n"
                  "[convolutional]\nfilters=16\n"),
-     reference="darknet-reference §1.1")
+     reference="§lines")

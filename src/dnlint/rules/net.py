@@ -52,7 +52,7 @@ rule("DN108", "policy-missing-option", E,
      darknet="policy=steps without steps or scales stops with an error.",
      bad=NET + "policy=steps\nsteps=400\n\n[convolutional]\nfilters=16\n",
      good=NET + "policy=steps\nsteps=400\nscales=.1\n\n[convolutional]\nfilters=16\n",
-     reference="§2.3")
+     reference="§net-policies")
 rule("DN109", "steps-scales-count", E,
      summary="steps and scales have different lengths.",
      darknet="Fewer scales: Darknet reads the missing ones through a NULL pointer (SIGSEGV); "
@@ -84,4 +84,4 @@ rule("DN112", "option-ignored-by-settings", W,
      bad=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\ngamma=0.9\n\n[convolutional]\n"
                 "filters=16\n"),
      good=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\n\n"
-                 "[convolutional]\nfilters=16\n"), reference="§2.3, L10")
+                 "[convolutional]\nfilters=16\n"), reference="§net-policies, L10")

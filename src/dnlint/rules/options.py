@@ -12,7 +12,7 @@ rule("DN202", "option-not-in-dialect", E,
      summary="An option that only the other fork reads.",
      darknet="The fork that lacks it ignores it, so the network differs from the text.",
      bad=NET + CONV + "stride_x=2\n",
-     good=NET + CONV + "stride=2\n", reference="§7",
+     good=NET + CONV + "stride=2\n", reference="§dialects",
      dialects=(PJ,))
 rule("DN203", "not-a-number", E,
      summary="A numeric option whose value is not a number.",

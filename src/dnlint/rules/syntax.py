@@ -13,7 +13,7 @@ rule("DN001", "empty-file", E,
              "sections'.",
      bad="",
      good=NET + CONV,
-     reference="§2")
+     reference="§structure")
 rule("DN002", "option-before-section", E,
      summary="An option line comes before the first [section].",
      darknet="read_cfg hands the line to read_option with no current section: a NULL "
@@ -24,13 +24,13 @@ rule("DN003", "no-sections", E,
      summary="The file has no [section] header at all.",
      darknet="parse_network_cfg stops: 'Config file has no sections'.",
      bad="width=32\nheight=32\nchannels=3\n",
-     good=NET + CONV, reference="§2")
+     good=NET + CONV, reference="§structure")
 rule("DN004", "first-section-not-net", E,
      summary="The first section is not [net] or [network].",
      darknet="parse_network_cfg stops with 'First section must be [net] or [network]'.",
      bad="[convolutional]\nfilters=16\n",
      good=NET + CONV,
-     reference="§2")
+     reference="§structure")
 rule("DN005", "net-without-layers", E,
      summary="[net] is not followed by any layer section.",
      darknet="The original reads the element before the layer array; AlexeyAB's divides by zero "
@@ -111,7 +111,7 @@ rule("DN017", "nul-byte", E,
      darknet="fgetl ends the string at the NUL and glues the next line onto it: 'filters=4<NUL>x' "
              "+ 'size=3' becomes the single option 'filters=4size=3'.",
      bad=NET + "\n[convolutional]\nfilters=16\\x00x\nsize=3\n",
-     good=NET + CONV + "size=3\n", reference="§1.1")
+     good=NET + CONV + "size=3\n", reference="§lines")
 rule("DN018", "not-a-cfg", E,
      summary="The file is an HTML page or a Git LFS pointer, not a cfg.",
      darknet="Darknet reads the first line as an option before any section and crashes.",
@@ -134,7 +134,8 @@ rule("DN021", "section-not-in-dialect", E,
      darknet="The fork that lacks it treats it as an unknown type (all-zero layer); hank-ai's "
              "stops.",
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n",
-     good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[shortcut]\nfrom=-2\n", reference="§1.6",
+     good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[shortcut]\nfrom=-2\n",
+     reference="§section-names",
      dialects=(PJ,))
 rule("DN022", "repeated-net-section", E,
      summary="A second [net]/[network] section.",
@@ -154,21 +155,21 @@ rule("DN024", "whitespace-in-section-header", W,
      darknet="The original and AlexeyAB's delete it; hank-ai's keeps it and rejects the name "
              "(an error with --dialect hank).",
      bad="[ net ]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
-     good=NET + CONV, reference="§1.4")
+     good=NET + CONV, reference="§hank-lexer")
 rule("DN025", "mixed-dialects", W,
      summary="The cfg uses features of both forks.",
      darknet="Each fork treats the other's sections as unknown (all-zero layers) and ignores the "
              "other's options; no Darknet builds this file as written.",
      bad=NET + CONV + ("\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n\n[deconvolutional]\n"
                        "filters=8\n"),
-     good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n", reference="§7",
+     good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n", reference="§dialects",
      dialects=(AUTO,))
 rule("DN026", "dialect-ambiguous", I,
      summary="Nothing says which fork the cfg is for, and the forks build it differently.",
      darknet="[batchnorm], [rnn], [crnn], [gru] and [lstm] differ between the forks in weights "
              "size or layout.",
      bad=NET + CONV + "\n[batchnorm]\n",
-     good=NET + CONV + "batch_normalize=1\n", reference="W10, §7",
+     good=NET + CONV + "batch_normalize=1\n", reference="W10, §dialects",
      dialects=(AUTO,))
 rule("DN027", "hank-empty-net", E,
      summary="[net] has no options (hank-ai's Darknet).",

@@ -27,7 +27,7 @@ rule("DN306", "needs-image-input", E,
      summary="A spatial layer receives a flat (or zero-sized) input.",
      darknet="parse_network_cfg stops with 'Layer before convolutional layer must output image.'",
      bad="[net]\ninputs=256\n\n[convolutional]\nfilters=16\n",
-     good=NET + CONV, reference="§3")
+     good=NET + CONV, reference="§building")
 rule("DN307", "output-collapses", E,
      summary="A layer's output width or height is 0 or less.",
      darknet="Nothing checks it: zero-sized or negative buffers, out-of-bounds reads. C "
@@ -69,7 +69,7 @@ rule("DN312", "int-overflow", E,
      bad=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=64\n\n"
           "[connected]\noutput=100000\n"),
      good=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\n"
-           "filters=64\n\n[connected]\noutput=10\n"), reference="§0")
+           "filters=64\n\n[connected]\noutput=10\n"), reference="§arithmetic")
 rule("DN313", "no-spatial-layer", E,
      summary="No layer receives an input wider and taller than 1 (AlexeyAB's and hank-ai's).",
      darknet="parse_network_cfg divides by the number of such layers to print an average: "
@@ -150,7 +150,7 @@ rule("DN322", "unsupported-activation", W,
              "buffers these activations need; hank-ai's stops.",
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\nactivation=mish\n",
      good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\nactivation=logistic\n",
-     reference="§4.11",
+     reference="§layer-scale_channels",
      dialects=(AB, HANK))
 rule("DN323", "softmax-groups", E,
      summary="[softmax] groups that do not divide its inputs.",
@@ -238,7 +238,7 @@ rule("DN373", "rnn-hidden-default", W,
      darknet="AlexeyAB's parse_rnn reads hidden with default 1: the state is a single number. "
              "An original-Darknet rnn cfg gets this silently.",
      bad=NET + CONV + "\n[rnn]\noutput=64\n",
-     good=NET + CONV + "\n[rnn]\noutput=64\nhidden=64\n", reference="§4.27",
+     good=NET + CONV + "\n[rnn]\noutput=64\nhidden=64\n", reference="§layer-rnn",
      dialects=(AB, HANK))
 rule("DN374", "recurrent-needs-image", E,
      summary="A convolutional recurrent or history layer receives a flat input.",
@@ -247,14 +247,15 @@ rule("DN374", "recurrent-needs-image", E,
              "output.",
      bad="[net]\ninputs=256\n\n[crnn]\nsize=3\npad=1\noutput=16\nhidden=16\n",
      good=NET + "\n[crnn]\nsize=3\npad=1\noutput=16\nhidden=16\n",
-     reference="§4.30",
+     reference="§layer-crnn",
      dialects=(AB, HANK))
 rule("DN332", "dropblock-size", W,
      summary="dropblock sizes that AlexeyAB's parse_dropout overrides.",
      darknet="An absolute block size larger than the input is clamped to min(w, h); when both "
              "dropblock_size_rel and dropblock_size_abs are set, the relative one is dropped.",
      bad=NET + CONV + "\n[dropout]\ndropblock=1\ndropblock_size_abs=64\n",
-     good=NET + CONV + "\n[dropout]\ndropblock=1\ndropblock_size_abs=7\n", reference="§4.16",
+     good=NET + CONV + "\n[dropout]\ndropblock=1\ndropblock_size_abs=7\n",
+     reference="§layer-dropout",
      dialects=(AB, HANK))
 rule("DN375", "layer-after-cost", E,
      summary="A layer follows a [cost] layer.",
@@ -264,4 +265,4 @@ rule("DN375", "layer-after-cost", E,
      bad=NET + ("\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n\n[connected]\n"
                 "output=10\n"),
      good=NET + "\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n",
-     reference="§4.19")
+     reference="§layer-cost")

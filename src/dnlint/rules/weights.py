@@ -2,7 +2,7 @@
 
 DN501-DN509 are about the cfg alone (what a .weights file for it must look like); DN510-DN519
 about an actual file's size and header (no payload read); DN520-DN529 about its values
-(``--scan``). The W-numbers are the rows of §6.5 of the Darknet reference.
+(``--scan``). The W-numbers are the rows of §silent-weights.
 """
 
 from dnlint.rules import CONV, NET, PJ, E, I, W, rule
