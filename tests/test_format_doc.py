@@ -95,5 +95,5 @@ def test_other_documents_links_resolve() -> None:
 def test_generated_options_are_current() -> None:
     page = PAGE.read_text(encoding="utf-8")
     assert replace_block(page) == page, (
-        "docs/darknet-format.md's option tables are stale: python -m dnlint.formatdoc --write")
+        "docs/darknet-format.md's option tables are stale: python -m dnlint.docs --write")
     assert render() in page

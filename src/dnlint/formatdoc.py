@@ -3,6 +3,8 @@
     python -m dnlint.formatdoc            # print the generated block
     python -m dnlint.formatdoc --write    # replace it in docs/darknet-format.md (or --write PATH)
 
+``python -m dnlint.docs --write`` does this too, with every other generated page.
+
 The rest of that page is written by hand; only the text between :data:`BEGIN` and :data:`END` is
 generated, so the tables cannot drift from what dnlint checks. ``tests/test_format_doc.py``
 fails when the committed block is stale.
@@ -17,7 +19,7 @@ from dnlint.dialects import Dialect
 from dnlint.layers import all_types
 from dnlint.layers.base import LayerType
 from dnlint.net import NET_OPTIONS
-from dnlint.schema import Opt
+from dnlint.schema import GENERIC_LAYER_OPTIONS, Opt
 
 BEGIN = "<!-- BEGIN GENERATED OPTIONS: python -m dnlint.formatdoc --write -->"
 END = "<!-- END GENERATED OPTIONS -->"
@@ -60,21 +62,19 @@ def _limits(opt: Opt) -> str:
         parts.append(", ".join(names))
     if opt.stops_at_hash:
         parts.append("ab counts items up to the first '#'")
-    return "; ".join(parts).replace("|", "\\|")
+    return _cell("; ".join(parts))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
 
 
 def _table(options: tuple[Opt, ...] | list[Opt]) -> list[str]:
-    lines = ["| option | type | default | dialects | limits |", "|---|---|---|---|---|"]
+    lines = ["| option | type | default | dialects | limits | notes |",
+             "|---|---|---|---|---|---|"]
     lines += [f"| `{o.name}` | {o.kind.value} | {_default(o)} | {_dialects(o.dialects)} | "
-              f"{_limits(o)} |" for o in options]
+              f"{_limits(o)} | {_cell(o.doc)} |" for o in options]
     return lines
-
-
-def _common_names(types: tuple[LayerType, ...]) -> list[str]:
-    """Options every layer type declares identically (the generic per-layer keys)."""
-    first = {o.name: o for o in types[0].options}
-    return [name for name, opt in first.items()
-            if all(any(o == opt for o in t.options if o.name == name) for t in types[1:])]
 
 
 def _sections(layer_type: LayerType) -> str:
@@ -86,13 +86,12 @@ def _sections(layer_type: LayerType) -> str:
 
 def render() -> str:
     types = all_types()
-    common = _common_names(types)
     lines = [BEGIN, "", '<a id="options-net"></a>', "", "#### `[net]` / `[network]`", ""]
     lines += _table(NET_OPTIONS)
     lines += ["", '<a id="options-every-layer"></a>', "", "#### Every layer section", ""]
-    lines += _table([o for o in types[0].options if o.name in common])
+    lines += _table(GENERIC_LAYER_OPTIONS)
     for layer_type in sorted(types, key=lambda t: t.name):
-        own = [o for o in layer_type.options if o.name not in common]
+        own = [o for o in layer_type.options if o not in GENERIC_LAYER_OPTIONS]
         lines += ["", f'<a id="options-{layer_type.name}"></a>', "",
                   f"#### {layer_type.name}: {layer_type.doc}", "",
                   f"Sections: {_sections(layer_type)}. "
