@@ -24,6 +24,8 @@ from dnlint.dialects import Dialect
 ExampleKind = Literal["cfg", "weights", "data", "none"]
 # where a rule's Reference points: docs/darknet-format.md, by row id (S15) or by anchor (§lines)
 FORMAT_DOC = "docs/darknet-format.md"
+# what a rule whose examples are not cfgs is found with
+_OTHER_FILES = {"weights": "found with --weights FILE", "data": "found with --data FILE"}
 _FORMAT_ANCHOR = re.compile(r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$")
 EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
 
@@ -45,8 +47,10 @@ class Rule:
 
     def example_note(self) -> str:
         """How to reproduce the examples: the dialect flag, when it matters, and escapes."""
-        notes = []
-        if self.examples == "cfg" and self.dialects != EVERY_DIALECT:
+        notes = [_OTHER_FILES[self.examples]] if self.examples in _OTHER_FILES else []
+        if notes and "--scan" in self.reference:
+            notes[0] += " --scan"
+        if self.dialects != EVERY_DIALECT:
             notes.append(" or ".join(f"--dialect {d.value}" if d else "no --dialect"
                                      for d in self.dialects))
         if "\\" in self.bad + self.good:
