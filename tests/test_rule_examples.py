@@ -8,7 +8,7 @@ what a user sees. A backslash escape in an example stands for that byte (``\\r``
 
 from __future__ import annotations
 
-import codecs
+import re
 
 import pytest
 
@@ -20,9 +20,17 @@ from dnlint.rules import Rule, all_rules
 CFG_RULES = [r for r in all_rules() if r.examples == "cfg"]
 
 
+_ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|[rnt0\\])")
+_NAMED = {b"r": b"\r", b"n": b"\n", b"t": b"\t", b"0": b"\0", b"\\": b"\\"}
+
+
 def example_bytes(text: str) -> bytes:
-    data: bytes = codecs.escape_decode(text.encode("utf-8"))[0]
-    return data
+    """The bytes an example stands for: UTF-8, with ``\\r``, ``\\x00`` and the like decoded."""
+    def byte(match: re.Match[bytes]) -> bytes:
+        escape = match.group(1)
+        return bytes([int(escape[1:], 16)]) if escape[:1] == b"x" else _NAMED[escape]
+
+    return _ESCAPE.sub(byte, text.encode("utf-8"))
 
 
 def lint_example(text: str, dialect: Dialect | None) -> list[tuple[str, int | None]]:
