@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import textwrap
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dnlint.dialects import Dialect
+from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# the oracle and stock cfgs: ../shared next to the clone, or wherever DNLINT_SHARED points
+SHARED = Path(os.environ.get("DNLINT_SHARED") or ROOT.parent / "shared")
 FIXTURES = ROOT / "fixtures"
 
 # a small network with one warning (DN103 on line 3), shared by the CLI and config tests
@@ -42,7 +46,7 @@ ORACLES = {
 
 def need_shared() -> Path:
     if not (SHARED / "oracle").is_dir() or not (SHARED / "corpus").is_dir():
-        pytest.skip(f"../shared (oracle and corpus) not found at {SHARED}")
+        pytest.skip(f"../shared (oracle and corpus) not found at {SHARED}; set DNLINT_SHARED")
     return SHARED
 
 
@@ -69,3 +73,45 @@ def lint_text(text: str, dialect: Dialect | None = Dialect.AB, path: str = "t.cf
 def codes(result: FileResult) -> list[tuple[str, int | None]]:
     """(code, line) of every diagnostic, in report order."""
     return [(d.code, d.line) for d in result.diagnostics]
+
+
+_EXPECT = re.compile(
+    r"# expect:(?P<codes>(?: DN\d{3}(?::\d+)?)*)(?: --dialect (?P<dialect>[\w-]+))?"
+    r"(?P<scan> --scan)?(?: -- .*)?"
+)
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A fixture file: its first line says what dnlint must report on the rest.
+
+    ``# expect: DN006:9 DN009:10 [--dialect NAME] [--scan] [-- note]``: the (code, line) pairs in
+    report order (a code without a line is a file-level finding, e.g. about a .weights file),
+    the dialect (detected when absent, as on the command line) and, for a fixture with a .weights
+    file of the same name, whether its values are scanned. The case starts after the header:
+    its first line is line 1, as in pycodestyle's test cases, so bytes that must come first (a
+    BOM, UTF-16) can be tested too.
+    """
+
+    path: Path
+    data: bytes
+    expected: list[tuple[str, int | None]]
+    dialect: Dialect | None
+    scan: bool
+
+    @property
+    def weights(self) -> Path | None:
+        path = self.path.with_suffix(".weights")
+        return path if path.is_file() else None
+
+
+def read_fixture(path: Path) -> Fixture:
+    raw = path.read_bytes()
+    header, _, data = raw.partition(b"\n")
+    match = _EXPECT.fullmatch(header.decode("ascii"))
+    if match is None:
+        raise ValueError(f"{path.name}: the first line is not '# expect: CODE:LINE ...'")
+    expected = [(code, int(line) if line else None) for code, _, line in
+                (item.partition(":") for item in match["codes"].split())]
+    dialect = parse_dialect(match["dialect"]) if match["dialect"] else None
+    return Fixture(path, data, expected, dialect, bool(match["scan"]))

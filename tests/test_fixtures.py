@@ -1,93 +1,66 @@
-"""Every rule fixture under fixtures/rules gives exactly the diagnostics listed here."""
+"""Every fixture under fixtures/rules gives exactly the diagnostics its first line lists.
+
+The header format is described in :class:`conftest.Fixture` and in CONTRIBUTING.md. A fixture
+with a .weights file of the same name is checked with that file too (as ``--weights``).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from conftest import FIXTURES, codes
+from conftest import FIXTURES, Fixture, codes, read_fixture
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
+from dnlint.weights import alternatives, attach_prediction
+from dnlint.weights.check import check_file
+from dnlint.weights.scan import scan_weights
 
-AB, PJ, HANK, AUTO = Dialect.AB, Dialect.PJ, Dialect.HANK, None
-
-EXPECTED: dict[str, tuple[Dialect | None, list[tuple[str, int | None]]]] = {
-    "DN001-empty-file.cfg": (AB, [("DN001", 1)]),
-    "DN002-option-before-section.cfg": (AB, [("DN002", 2)]),
-    "DN003-no-sections.cfg": (AB, [("DN003", 1), ("DN002", 2)]),
-    "DN004-first-section-not-net.cfg": (AB, [("DN004", 1)]),
-    "DN005-net-without-layers.cfg": (AB, [("DN005", 1)]),
-    "DN006-missing-equals.cfg": (AB, [("DN006", 9), ("DN009", 10)]),
-    "DN007-empty-value.cfg": (AB, [("DN007", 9)]),
-    "DN008-empty-key.cfg": (AB, [("DN008", 9)]),
-    "DN009-duplicate-key.cfg": (AB, [("DN009", 9)]),
-    "DN010-whitespace-in-token.cfg": (AB, [("DN010", 9)]),
-    "DN011-inline-comment-changes-value.cfg": (AB, [("DN011", 9)]),
-    "DN012-inline-comment.cfg": (AB, [("DN012", 9)]),
-    "DN013-crlf-line-endings.cfg": (AB, [("DN013", 1)]),
-    "DN014-utf8-bom.cfg": (AB, [("DN014", 1)]),
-    "DN015-utf16-file.cfg": (AB, [("DN015", 1)]),
-    "DN016-non-utf8.cfg": (AB, [("DN016", 9)]),
-    # the NUL glues 'pad=1' onto 'stride=1': Darknet reads the option 'stride=1pad=1'
-    "DN017-nul-byte.cfg": (AB, [("DN204", 9), ("DN017", 9)]),
-    "DN018-not-a-cfg.cfg": (AB, [("DN018", 1)]),
-    "DN019-malformed-section-header.cfg": (AB, [("DN019", 10)]),
-    "DN020-unknown-section.cfg": (AB, [("DN020", 10)]),
-    "DN021-section-not-in-dialect.cfg": (PJ, [("DN021", 10)]),
-    "DN022-repeated-net-section.cfg": (AB, [("DN022", 10)]),
-    "DN023-binary-file.cfg": (AB, [("DN023", 1)]),
-    "DN024-whitespace-in-section-header.cfg": (AB, [("DN024", 6)]),
-    "DN025-mixed-dialects.cfg": (AUTO, [("DN025", 1), ("DN021", 11)]),
-    "DN026-dialect-ambiguous.cfg": (AUTO, [("DN026", 1)]),
-    "DN027-hank-empty-net.cfg": (
-        HANK,
-        [("DN027", 1), ("DN106", 1), ("DN313", 1), ("DN306", 3)],
-    ),
-    # a missing comma: Darknet reads one step 400800, which is after max_batches
-    "DN028-glued-numbers.cfg": (AB, [("DN110", 4), ("DN028", 4)]),
-    "DN101-subdivisions-zero.cfg": (AB, [("DN101", 3)]),
-    "DN102-subdivisions-over-batch.cfg": (PJ, [("DN102", 3)]),
-    "DN103-batch-not-divisible.cfg": (AB, [("DN103", 3)]),
-    "DN104-time-steps-not-positive.cfg": (PJ, [("DN104", 2)]),
-    "DN105-inputs-mismatch.cfg": (AB, [("DN105", 5)]),
-    "DN106-no-input-size.cfg": (AB, [("DN106", 1), ("DN306", 5)]),
-    "DN107-crop-ratio-zero-width.cfg": (PJ, [("DN107", 1)]),
-    "DN108-policy-missing-option.cfg": (AB, [("DN108", 2)]),
-    "DN109-steps-scales-count.cfg": (AB, [("DN109", 5)]),
-    "DN110-steps-order.cfg": (AB, [("DN110", 4)]),
-    "DN111-contrastive-mini-batch.cfg": (AB, [("DN111", 4)]),
-    "DN112-option-ignored-by-settings.cfg": (AB, [("DN112", 3), ("DN112", 4)]),
-    "DN201-unknown-option.cfg": (AB, [("DN201", 9)]),
-    "DN202-option-not-in-dialect.cfg": (PJ, [("DN202", 9)]),
-    "DN203-not-a-number.cfg": (AB, [("DN203", 7)]),
-    "DN204-trailing-garbage.cfg": (AB, [("DN204", 8)]),
-    "DN205-float-for-int.cfg": (AB, [("DN205", 9)]),
-    "DN206-out-of-range.cfg": (AB, [("DN206", 7)]),
-    "DN207-unknown-enum-value.cfg": (AB, [("DN207", 9)]),
-    "DN208-list-empty-item.cfg": (AB, [("DN208", 11)]),
-    "DN209-list-trailing-comma.cfg": (AB, [("DN209", 11)]),
-    "DN211-missing-required-option.cfg": (AB, [("DN211", 10)]),
-    "DN213-hank-number-format.cfg": (HANK, [("DN213", 2)]),
-    # hank reads '800.5' as two steps, so the step order and the scale count break too
-    "DN214-hank-list-item.cfg": (HANK, [("DN110", 4), ("DN214", 4), ("DN109", 5)]),
-}
+RULES = FIXTURES / "rules"
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_fixture_gives_exact_diagnostics(name: str) -> None:
-    dialect, expected = EXPECTED[name]
-    path = FIXTURES / "rules" / name
-    result = lint_cfg_bytes(path.read_bytes(), str(path), dialect)
-    assert codes(result) == expected
+def fixture_paths() -> list[Path]:
+    return sorted(RULES.glob("*.cfg"))
 
 
-def test_every_fixture_is_listed() -> None:
-    on_disk = {p.name for p in (FIXTURES / "rules").glob("*.cfg")}
-    assert on_disk == set(EXPECTED)
+def lint_fixture(fixture: Fixture) -> list[tuple[str, int | None]]:
+    result = lint_cfg_bytes(fixture.data, str(fixture.path), fixture.dialect)
+    found = codes(result)
+    if fixture.weights is not None:
+        report = attach_prediction(result)
+        assert report is not None, "the cfg of a weights fixture must build"
+        diagnostics = check_file(report, fixture.weights, alternatives(result))
+        if fixture.scan:
+            diagnostics += scan_weights(report)
+        found += [(d.code, d.line) for d in diagnostics]
+    return found
 
 
-def test_each_fixture_demonstrates_its_own_rule() -> None:
-    for name, (_, expected) in EXPECTED.items():
-        assert name.split("-")[0] in {code for code, _ in expected}, name
+@pytest.mark.parametrize("path", fixture_paths(), ids=lambda p: p.stem)
+def test_fixture_gives_exact_diagnostics(path: Path) -> None:
+    fixture = read_fixture(path)
+    assert lint_fixture(fixture) == fixture.expected
+
+
+@pytest.mark.parametrize("path", fixture_paths(), ids=lambda p: p.stem)
+def test_each_fixture_demonstrates_its_own_rule(path: Path) -> None:
+    fixture = read_fixture(path)
+    assert path.name.split("-")[0] in {code for code, _ in fixture.expected}
+
+
+def test_every_weights_file_has_its_cfg() -> None:
+    assert {p.stem for p in RULES.glob("*.weights")} <= {p.stem for p in fixture_paths()}
+
+
+def test_fixtures_cover_every_family() -> None:
+    families = {p.name[:3] for p in fixture_paths()}
+    assert families >= {"DN0", "DN1", "DN2", "DN3", "DN4", "DN5"}
+
+
+def test_header_is_checked() -> None:
+    with pytest.raises(ValueError, match="first line"):
+        read_fixture(RULES.parent / "examples" / "tiny-detector.cfg")
 
 
 def test_a_bare_key_hides_a_later_value() -> None:
@@ -110,8 +83,8 @@ def test_a_bare_key_hides_a_later_value() -> None:
 
 
 def test_text_after_a_header_is_only_a_warning_for_hank() -> None:
-    path = FIXTURES / "rules" / "DN019-malformed-section-header.cfg"
-    hank = lint_cfg_bytes(path.read_bytes(), str(path), Dialect.HANK)
+    fixture = read_fixture(RULES / "DN019-malformed-section-header.cfg")
+    hank = lint_cfg_bytes(fixture.data, str(fixture.path), Dialect.HANK)
     assert [(d.code, d.line, d.severity.value) for d in hank.diagnostics] == [
         ("DN019", 10, "warning")]
     assert hank.network is not None and hank.network.layers[1].type == "maxpool"

@@ -1,8 +1,14 @@
-"""Start-up stays light: no numpy, no rich without colour, no TOML parser without a config."""
+"""Start-up stays light: no numpy, no rich without colour, no TOML parser without a config.
+
+Each probe runs in a temporary directory, so it must be checked that it ran the copy of dnlint
+under test: the sources when PYTHONPATH points at them, else the installed (maybe compiled) one.
+A relative PYTHONPATH would silently switch the probe to the installed copy.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +24,8 @@ try:
     main()
 except SystemExit:
     pass
+import dnlint
+sys.stderr.write("\\nPACKAGE " + dnlint.__file__)
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
 """
 CFG = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\nsize=3\n"
@@ -26,8 +34,23 @@ CFG = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\nsi
 def loaded(args: list[str], cwd: Path) -> list[str]:
     done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), json.dumps(args)],
                           capture_output=True, text=True, cwd=cwd, check=False)
+    assert "PACKAGE " in done.stderr, done.stderr
+    ran = Path(done.stderr.rsplit("PACKAGE ", 1)[1].split("\n", 1)[0]).resolve().parent
+    assert ran == copy_under_test(), f"the probe ran {ran}, not the copy under test"
     modules: list[str] = json.loads(done.stderr.rsplit("MODULES ", 1)[1])
     return modules
+
+
+def copy_under_test() -> Path:
+    """The dnlint package a subprocess should import: the first PYTHONPATH entry holding one
+    (resolved from this process's directory, as the suite's own imports were), else the one
+    this process imported."""
+    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if entry and (Path(entry) / "dnlint" / "__init__.py").is_file():
+            return (Path(entry) / "dnlint").resolve()
+    import dnlint
+
+    return Path(dnlint.__file__).resolve().parent
 
 
 @pytest.fixture()

@@ -1,5 +1,5 @@
-"""Which rule catches each silently accepted input of the Darknet reference (§6 of
-darknet-reference.md), generated from the rule registry: ``python -m dnlint.coverage``.
+"""Which rule catches each silently accepted input (the rows of §silent in
+docs/darknet-format.md), generated from the rule registry: ``python -m dnlint.coverage``.
 
 A row is covered when a rule names it in its ``reference``; rows deliberately left unchecked are
 listed in :data:`NOT_CHECKED` with the reason.
@@ -12,11 +12,11 @@ import re
 from dnlint.rules import Rule, all_rules
 
 SECTIONS = {
-    "L": ("6.1 Lexing and file structure", 16),
-    "N": ("6.2 [net] values", 12),
-    "R": ("6.3 Layer references", 8),
-    "S": ("6.4 Shapes and arithmetic", 35),
-    "W": ("6.5 Weights", 10),
+    "L": ("Lexing and file structure", 16),
+    "N": ("[net] values", 12),
+    "R": ("Layer references", 8),
+    "S": ("Shapes and arithmetic", 35),
+    "W": ("Weights", 10),
 }
 
 # Reference rows dnlint deliberately does not check, with the reason.
@@ -43,9 +43,10 @@ def render() -> str:
     lines = [
         "# Coverage of Darknet's silent acceptances",
         "",
-        "Every row of §6 of the Darknet reference (`darknet-reference.md`) and the dnlint rules",
-        "that catch it. Generated from the rule registry by `python -m dnlint.coverage`; a test",
-        "fails when this page is stale or a row has neither a rule nor a reason.",
+        "Every row of [what Darknet accepts without a word](darknet-format.md#silent) and the",
+        "dnlint rules that catch it. Generated from the rule registry by",
+        "`python -m dnlint.coverage`; a test fails when this page is stale or a row has neither a",
+        "rule nor a reason.",
     ]
     for prefix, (title, _) in SECTIONS.items():
         lines += ["", f"## {title}", "", "| row | rules |", "|---|---|"]
@@ -54,7 +55,7 @@ def render() -> str:
             cell = ", ".join(f"`{r.code}` {r.name}" for r in found) or (
                 f"not checked: {NOT_CHECKED.get(row, '(missing)')}"
             )
-            lines.append(f"| {row} | {cell} |")
+            lines.append(f"| [{row}](darknet-format.md#{row}) | {cell} |")
     return "\n".join(lines) + "\n"
 
 

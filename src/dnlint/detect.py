@@ -11,7 +11,7 @@ from dnlint.net import NET_OPTIONS
 from dnlint.reader import CfgDocument
 from dnlint.schema import Kind, Opt
 
-# Where the two forks build different networks or files from the same text (§7 of the reference).
+# Where the two forks build different networks or files from the same text (§dialects).
 _SENSITIVE = {
     "batchnorm": "[batchnorm] stores 3*c floats in the original and 4*c in AlexeyAB's",
     "rnn": "[rnn] has a 'hidden' size only in AlexeyAB's (default 1)",

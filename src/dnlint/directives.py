@@ -1,7 +1,7 @@
 """Suppression directives: ``# dnlint: ACTION=CODE[,CODE]`` on a comment line of its own.
 
 Darknet deletes all whitespace on a line and keeps a trailing ``# ...`` as part of the value
-(darknet-reference §1.1), so a directive may only stand on its own ``#``/``;`` comment line:
+(§lines), so a directive may only stand on its own ``#``/``;`` comment line:
 
 - ``disable-next-line=CODES``: the next line that is not blank or a comment;
 - ``disable=CODES`` ... ``enable=CODES``: a range (to the end of the file without ``enable``);

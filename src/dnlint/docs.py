@@ -1,9 +1,12 @@
 """Generate ``docs/rules.md`` from the rule registry.
 
-    python -m dnlint.docs            # print it
-    python -m dnlint.docs --write    # write docs/rules.md (or --write PATH)
+    python -m dnlint.docs                 # print it
+    python -m dnlint.docs --write         # write every generated page (see below)
+    python -m dnlint.docs --write PATH    # write only this page, to PATH
 
-``tests/test_docs.py`` fails when the committed page differs from what this prints.
+``--write`` regenerates all pages generated from the registries: docs/rules.md,
+docs/coverage.md and the option tables of docs/darknet-format.md. ``tests/test_docs.py``,
+``tests/test_coverage.py`` and ``tests/test_format_doc.py`` fail when a committed page differs.
 """
 
 from __future__ import annotations
@@ -35,6 +38,16 @@ def _fence(text: str) -> list[str]:
     return ["```ini", *body.splitlines(), "```"]
 
 
+def _reference(rule: Rule) -> str:
+    """Links into darknet-format.md for row ids and § anchors; other references as text."""
+    anchors = set(rule.format_anchors())
+    links = []
+    for token in (t.strip() for t in rule.reference.split(",")):
+        anchor = token.lstrip("§")
+        links.append(f"[{token}](darknet-format.md#{anchor})" if anchor in anchors else token)
+    return ", ".join(links)
+
+
 def _section(rule: Rule) -> list[str]:
     lines = [
         f"### {rule.code} {rule.name}",
@@ -43,7 +56,7 @@ def _section(rule: Rule) -> list[str]:
         "",
         f"What Darknet does: {rule.darknet}",
         "",
-        "Example:",
+        f"Example{rule.example_note()}:",
         "",
         *_fence(rule.bad),
         "",
@@ -53,7 +66,7 @@ def _section(rule: Rule) -> list[str]:
         "",
     ]
     if rule.reference:
-        lines += [f"Reference: {rule.reference}", ""]
+        lines += [f"Reference: {_reference(rule)}", ""]
     return lines
 
 
@@ -80,10 +93,23 @@ def render() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def write_all() -> None:
+    """Every generated page, so that adding a rule, an option or a layer needs one command."""
+    from dnlint import coverage, formatdoc
+
+    DEFAULT_PATH.write_text(render(), encoding="utf-8")
+    (DEFAULT_PATH.parent / "coverage.md").write_text(coverage.render(), encoding="utf-8")
+    page = formatdoc.DEFAULT_PATH.read_text(encoding="utf-8")
+    formatdoc.DEFAULT_PATH.write_text(formatdoc.replace_block(page), encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     text = render()
+    if argv == ["--write"]:
+        write_all()
+        return 0
     if argv and argv[0] == "--write":
-        target = Path(argv[1]) if len(argv) > 1 else DEFAULT_PATH
+        target = Path(argv[1])
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
         return 0

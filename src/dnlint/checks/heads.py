@@ -1,4 +1,4 @@
-"""Checks across the detection heads of one network (§6.4 S31, S32; anchors shared by masks)."""
+"""Checks across the detection heads of one network (S31, S32; anchors shared by masks)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Checks of [net] values that span several options (§6.2 N1–N12 of the reference)."""
+"""Checks of [net] values that span several options (rows N1–N12, §silent-net)."""
 
 from __future__ import annotations
 

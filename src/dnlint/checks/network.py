@@ -1,4 +1,4 @@
-"""Checks over the whole built network (§6.4 of the reference: S29, S30, S32, ...)."""
+"""Checks over the whole built network (§silent-shapes: S29, S30, S32, ...)."""
 
 from __future__ import annotations
 

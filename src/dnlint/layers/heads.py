@@ -31,7 +31,7 @@ FLT_MAX = 3.4028234663852886e38
 PJ_AND_AB = frozenset({Dialect.PJ, Dialect.AB})
 
 # The strings parse_yolo/parse_gaussian_yolo compare against (src/parser.c of AlexeyAB's fork),
-# and what hank-ai's name tables accept (§1.7 of the reference).
+# and what hank-ai's name tables accept (§enums).
 _AB_IOU_LOSS = ("mse", "giou", "diou", "ciou", "iou")  # anything else becomes IOU silently
 _HANK_IOU_LOSS = ("iou", "giou", "mse", "diou", "ciou")
 _THRESH_KINDS = ("iou", "giou", "diou", "ciou")

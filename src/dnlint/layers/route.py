@@ -16,7 +16,7 @@ OPTIONS = (
     *GENERIC_LAYER_OPTIONS,
 )
 
-# Layer types that read only the flat ``inputs`` and so accept a 0x0x0 route (§4.0).
+# Layer types that read only the flat ``inputs`` and so accept a 0x0x0 route (§layers).
 FLAT_TYPES = frozenset({
     "connected", "softmax", "cost", "dropout", "active", "logxent", "l2norm", "empty", "rnn",
     "gru", "lstm", "detection", "contrastive",

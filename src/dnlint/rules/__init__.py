@@ -1,16 +1,33 @@
 """The rule registry: every rule's code, name, severity and documentation, declared once.
 
 Each family module (``syntax``, ``options``, ``net``, ``topology``, ``heads``, ``weights``,
-``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``, ``--list-rules``, SARIF
-rule metadata and ``docs/rules.md`` are all generated from these declarations.
+``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``, ``--list-rules``,
+SARIF rule metadata and ``docs/rules.md`` are all generated from these declarations.
+
+A rule's ``bad`` and ``good`` examples are complete cfgs (``examples="cfg"``, the default):
+``tests/test_rule_examples.py`` lints each in every dialect of ``dialects`` and requires the rule's
+own code from ``bad`` and no diagnostic at all from ``good``. A backslash escape in an example
+(``\\r``, ``\\x00``) stands for that byte. Rules about other files say so with ``examples``:
+``"weights"`` (a .weights file with its cfg), ``"data"`` (a .data or .names file) or ``"none"``.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
+from typing import Literal
 
 from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
+
+ExampleKind = Literal["cfg", "weights", "data", "none"]
+# where a rule's Reference points: docs/darknet-format.md, by row id (S15) or by anchor (§lines)
+FORMAT_DOC = "docs/darknet-format.md"
+# what a rule whose examples are not cfgs is found with
+_OTHER_FILES = {"weights": "found with --weights FILE", "data": "found with --data FILE"}
+_FORMAT_ANCHOR = re.compile(r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$")
+EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
 
 FAMILIES = ("syntax", "options", "net", "topology", "heads", "weights", "meta", "opencv")
 
@@ -25,6 +42,25 @@ class Rule:
     bad: str
     good: str
     reference: str = ""
+    dialects: tuple[Dialect | None, ...] = EVERY_DIALECT  # None: no --dialect (detected)
+    examples: ExampleKind = "cfg"
+
+    def example_note(self) -> str:
+        """How to reproduce the examples: the dialect flag, when it matters, and escapes."""
+        notes = [_OTHER_FILES[self.examples]] if self.examples in _OTHER_FILES else []
+        if notes and "--scan" in self.reference:
+            notes[0] += " --scan"
+        if self.dialects != EVERY_DIALECT:
+            notes.append(" or ".join(f"--dialect {d.value}" if d else "no --dialect"
+                                     for d in self.dialects))
+        if "\\" in self.bad + self.good:
+            notes.append("backslash escapes stand for bytes")
+        return f" ({'; '.join(notes)})" if notes else ""
+
+    def format_anchors(self) -> list[str]:
+        """The anchors of docs/darknet-format.md this rule's reference names (§ dropped)."""
+        tokens = (token.strip() for token in self.reference.split(","))
+        return [token.lstrip("§") for token in tokens if _FORMAT_ANCHOR.match(token)]
 
     def explanation(self) -> str:
         parts = [
@@ -35,14 +71,15 @@ class Rule:
             "What Darknet does:",
             f"  {self.darknet}",
             "",
-            "Example:",
+            f"Example{self.example_note()}:",
             _indent(self.bad),
             "",
             "Use instead:",
             _indent(self.good),
         ]
         if self.reference:
-            parts += ["", f"Reference: {self.reference}"]
+            where = f" ({FORMAT_DOC})" if self.format_anchors() else ""
+            parts += ["", f"Reference: {self.reference}{where}"]
         return "\n".join(parts)
 
 
@@ -60,11 +97,14 @@ def rule(
     bad: str,
     good: str,
     reference: str = "",
+    dialects: tuple[Dialect | None, ...] = EVERY_DIALECT,
+    examples: ExampleKind = "cfg",
 ) -> Rule:
     """Declare a rule. Codes are unique and never change meaning."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} declared twice")
-    declared = Rule(code, name, severity, summary, darknet, bad, good, reference)
+    declared = Rule(code, name, severity, summary, darknet, bad, good, reference, dialects,
+                    examples)
     _REGISTRY[code] = declared
     return declared
 
@@ -102,3 +142,7 @@ def _indent(text: str) -> str:
 
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - rule tables
+PJ, AB, HANK, AUTO = Dialect.PJ, Dialect.AB, Dialect.HANK, None
+# The smallest [net] that every dialect builds, and a first layer: the start of most examples.
+NET = "[net]\nwidth=32\nheight=32\nchannels=3\n"
+CONV = "\n[convolutional]\nfilters=16\n"

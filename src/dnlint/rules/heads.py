@@ -1,7 +1,7 @@
 """DN4xx: detection heads ([yolo], [Gaussian_yolo], [region], [detection], [iseg],
 [contrastive]) and the checks that span several heads or the .data file."""
 
-from dnlint.rules import E, W, rule
+from dnlint.rules import AB, CONV, HANK, NET, PJ, E, W, rule
 
 rule("DN401", "head-size-mismatch", E,
      summary="A detection head does not receive the number of values its options describe.",
@@ -9,97 +9,173 @@ rule("DN401", "head-size-mismatch", E,
              "inputs: the original Darknet asserts (abort), AlexeyAB's stops with 'filters= in "
              "the [convolutional]-layer doesn't correspond to classes= or mask='. [detection] and "
              "[iseg] assert the same relation.",
-     bad="[convolutional]\nfilters=255\n\n[yolo]\nmask=0,1,2\nclasses=20",
-     good="[convolutional]\nfilters=75   # 3*(20+5)\n\n[yolo]\nmask=0,1,2\nclasses=20",
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=20\n"),
+     good=NET + ("\n[convolutional]\nfilters=75\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=20\n"),
      reference="S15, S19")
 rule("DN402", "mask-out-of-range", E,
      summary="A mask value is not an anchor index in [0, num).",
      darknet="Mask values are never range-checked: Darknet reads anchor pairs outside the "
              "anchor array (out-of-bounds reads).",
-     bad="[yolo]\nmask=6,7,8\nnum=6", good="[yolo]\nmask=3,4,5\nnum=6", reference="S17")
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=6,7,8\n"
+                "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\nclasses=80\n"),
+     good=NET + ("\n[convolutional]\nfilters=510\nactivation=linear\n\n[yolo]\n"
+                 "mask=0,1,2,3,4,5\n"
+                 "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\n"
+                 "classes=80\n"), reference="S17")
 rule("DN403", "duplicate-mask", W,
      summary="The same anchor index appears twice in one head's mask.",
      darknet="Accepted: the head predicts the same anchor twice per cell.",
-     bad="[yolo]\nmask=0,1,1", good="[yolo]\nmask=0,1,2", reference="S17")
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,1\n"
+                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
+                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17")
 rule("DN404", "anchors-count", E,
      summary="The anchors list does not hold exactly 2*num values.",
      darknet="The anchor array has 2*num slots, all 0.5 at first. Missing values stay 0.5; extra "
              "values overflow the heap in the original Darknet's [yolo]/[region] and in every "
              "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region].",
-     bad="[yolo]\nnum=9\nanchors=10,13, 16,30, 33,23",
-     good="[yolo]\nnum=3\nanchors=10,13, 16,30, 33,23", reference="S16, S17")
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                "anchors=10,13, 16,30, 33,23\nnum=9\nclasses=80\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
+                 "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
+                 "classes=80\n"), reference="S16, S17")
 rule("DN405", "max-boxes-over-truth-slot", E,
      summary="[yolo] max > 90 or [region] max > 30 in the original Darknet.",
      darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "
              "30), but the detector loads max boxes per image and get_next_batch copies them "
              "all into that slot (heap overflow); the [yolo] loss also loops to max.",
-     bad="[yolo]\nmax=200", good="[yolo]\nmax=90", reference="S18")
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\nmax=200\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
+                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"
+                 "max=90\n"), reference="S18",
+     dialects=(PJ,))
 rule("DN406", "counters-per-class-length", E,
      summary="counters_per_class does not have one count per class.",
      darknet="get_classes_multipliers stops with 'number of values in counters_per_class "
              "doesn't match with classes'.",
-     bad="[yolo]\nclasses=3\ncounters_per_class=100,200",
-     good="[yolo]\nclasses=3\ncounters_per_class=100,200,50", reference="S33")
+     bad=NET + ("\n[convolutional]\nfilters=24\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=3\ncounters_per_class=100,200\n"),
+     good=NET + ("\n[convolutional]\nfilters=24\nactivation=linear\n\n[yolo]\n"
+                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=3\n"
+                 "counters_per_class=100,200,50\n"), reference="S33",
+     dialects=(AB, HANK))
 rule("DN407", "unknown-head-kind", E,
      summary="An unknown iou_loss, iou_thresh_kind, nms_kind or yolo_point value.",
      darknet="AlexeyAB's parse_yolo compares the string with a fixed list and falls back "
              "silently (iou_loss becomes IOU, yolo_point center) or with a message "
              "(nms_kind default, iou_thresh_kind iou); hank-ai's Darknet stops with an error.",
-     bad="[yolo]\niou_loss=cio", good="[yolo]\niou_loss=ciou", reference="L13, §1.7")
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\niou_loss=cio\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
+                 "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\n"
+                 "num=3\nclasses=80\niou_loss=ciou\n"), reference="L13, §enums",
+     dialects=(AB, HANK))
 rule("DN408", "head-classes-differ", E,
      summary="Detection heads of one network disagree on classes.",
      darknet="AlexeyAB's detector stops at detection time when [yolo] layers have different "
              "classes; one network predicts one label set.",
-     bad="[yolo]\nclasses=80\n...\n[yolo]\nclasses=20",
-     good="[yolo]\nclasses=80\n...\n[yolo]\nclasses=80", reference="S32")
+     bad=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=3,4,5\n"
+                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=80\n"
+                       "\n[route]\nlayers=-3\n\n[convolutional]\nfilters=75\nactivation=linear\n"
+                       "\n[yolo]\nmask=0,1,2\n"
+                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=20\n"),
+     good=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
+                        "[yolo]\nmask=3,4,5\n"
+                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
+                        "num=6\nclasses=80\n\n[route]\nlayers=-3\n\n"
+                        "[convolutional]\nfilters=255\nactivation=linear\n\n"
+                        "[yolo]\nmask=0,1,2\n"
+                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
+                        "num=6\nclasses=80\n"), reference="S32")
 rule("DN409", "mask-shared-between-heads", W,
      summary="Two heads use the same anchor.",
      darknet="Accepted: both scales predict boxes for that anchor.",
-     bad="[yolo]\nmask=3,4,5\n...\n[yolo]\nmask=1,2,3",
-     good="[yolo]\nmask=3,4,5\n...\n[yolo]\nmask=0,1,2", reference="S17")
+     bad=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=3,4,5\n"
+                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=80\n"
+                       "\n[route]\nlayers=-3\n\n[convolutional]\nfilters=255\nactivation=linear\n"
+                       "\n[yolo]\nmask=1,2,3\n"
+                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=80\n"),
+     good=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
+                        "[yolo]\nmask=3,4,5\n"
+                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
+                        "num=6\nclasses=80\n\n[route]\nlayers=-3\n\n"
+                        "[convolutional]\nfilters=255\nactivation=linear\n\n"
+                        "[yolo]\nmask=0,1,2\n"
+                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
+                        "num=6\nclasses=80\n"), reference="S17")
 rule("DN410", "anchor-unused", W,
      summary="An anchor that no head's mask uses.",
      darknet="Accepted: the anchor is parsed and never predicted.",
-     bad="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=1,2,3\nnum=6",
-     good="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=0,1,2\nnum=6", reference="S17")
+     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\nclasses=80\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
+                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17")
 rule("DN411", "input-not-multiple-of-32", W,
      summary="The network ends in a detection head but width or height is not a multiple of 32.",
      darknet="AlexeyAB's Darknet prints a warning at the end of parse_network_cfg; hank-ai's "
              "stops with an error (and also needs width and height >= 32).",
-     bad="[net]\nwidth=400\nheight=400", good="[net]\nwidth=416\nheight=416", reference="S31")
+     bad=("[net]\nwidth=40\nheight=40\nchannels=3\n\n[convolutional]\nfilters=255\n"
+          "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
+          "classes=80\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
+                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S31",
+     dialects=(AB, HANK))
 rule("DN412", "data-classes-mismatch", E,
      summary="The .data file's classes differ from a head's classes.",
      darknet="Nothing compares them: training reads labels the head cannot predict, or "
              "predicts classes that have no name.",
      bad="# obj.data: classes=2\n[yolo]\nclasses=80",
      good="# obj.data: classes=2\n[yolo]\nclasses=2",
-     reference="S32")
+     reference="S32",
+     examples="data")
 rule("DN413", "names-count-mismatch", E,
      summary="The names file does not have one line per class.",
      darknet="get_labels reads one name per line; a missing name is read through a NULL "
              "pointer when that class is detected.",
      bad="# obj.names with 3 lines\n[yolo]\nclasses=2",
-     good="# obj.names with 2 lines\n[yolo]\nclasses=2", reference="S32")
+     good="# obj.names with 2 lines\n[yolo]\nclasses=2", reference="S32",
+     examples="data")
 rule("DN414", "data-file-unusable", E,
      summary="The .data file or the names file it points to cannot be used.",
      darknet="The detector stops with 'Couldn't open file' or reads no classes.",
-     bad="names=data/missing.names", good="names=data/obj.names", reference="S32")
+     bad="names=data/missing.names", good="names=data/obj.names", reference="S32",
+     examples="data")
 rule("DN415", "contrastive-yolo-layer", E,
      summary="[contrastive] yolo_layer is missing, 0, or not a [yolo] layer.",
      darknet="parse_contrastive dereferences a NULL layer when yolo_layer is missing or 0 "
              "(segmentation fault) and stops with an error when it is not a [yolo].",
-     bad="[contrastive]\nclasses=1", good="[contrastive]\nclasses=1\nyolo_layer=-2",
-     reference="R7")
+     bad=NET + CONV + "\n[contrastive]\nclasses=1\n",
+     good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
+                 "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
+                 "classes=1\nembedding_layer=-2\n\n[route]\nlayers=-3\n\n[contrastive]\n"
+                 "classes=1\nyolo_layer=-2\n"),
+     reference="R7",
+     dialects=(AB, HANK))
 rule("DN416", "embedding-size-mismatch", E,
      summary="[contrastive] and its [yolo] layer disagree on the embedding size.",
      darknet="make_contrastive_layer stops with '[contrastive] embedding_size isn't equal to "
              "[yolo] embedding_size. They should use the same [convolutional] layer'.",
-     bad="[yolo]\n# no embedding_layer\n\n[contrastive]\nyolo_layer=-2",
-     good="[yolo]\nembedding_layer=-4\n\n[contrastive]\nyolo_layer=-2", reference="R7")
+     bad=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
+                "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
+                "classes=1\n\n[route]\nlayers=-3\n\n[contrastive]\nclasses=1\nyolo_layer=-2\n"),
+     good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
+                 "activation=linear\n\n[yolo]\nmask=0,1,2\n"
+                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=1\n"
+                 "embedding_layer=-2\n\n[route]\nlayers=-3\n\n[contrastive]\n"
+                 "classes=1\nyolo_layer=-2\n"), reference="R7",
+     dialects=(AB, HANK))
 rule("DN417", "embedding-not-divisible", W,
      summary="The embedding layer's filters are not a multiple of the head's anchors.",
      darknet="AlexeyAB's Darknet prints a warning and floors the embedding size; hank-ai's "
              "stops with an error.",
-     bad="[convolutional]\nfilters=100\n...\n[yolo]\nmask=0,1,2\nembedding_layer=-3",
-     good="[convolutional]\nfilters=96\n...\n[yolo]\nmask=0,1,2\nembedding_layer=-3",
-     reference="§4.21")
+     bad=NET + ("\n[convolutional]\nfilters=50\n\n[convolutional]\nfilters=18\n"
+                "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
+                "classes=1\nembedding_layer=-2\n"),
+     good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
+                 "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
+                 "classes=1\nembedding_layer=-2\n"),
+     reference="§layer-yolo",
+     dialects=(AB, HANK))

@@ -1,73 +1,87 @@
 """DN1xx: the [net] section."""
 
-from dnlint.rules import E, W, rule
+from dnlint.rules import AB, CONV, HANK, NET, PJ, E, W, rule
 
 rule("DN101", "subdivisions-not-positive", E,
      summary="subdivisions is 0 or negative.",
      darknet="parse_net_options divides batch by subdivisions: SIGFPE for 0, a negative "
              "mini-batch otherwise.",
-     bad="[net]\nbatch=64\nsubdivisions=0", good="[net]\nbatch=64\nsubdivisions=16",
+     bad=NET + "batch=64\nsubdivisions=0\n\n[convolutional]\nfilters=16\n",
+     good=NET + "batch=64\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
      reference="N1")
 rule("DN102", "subdivisions-over-batch", E,
      summary="subdivisions is larger than batch.",
      darknet="The mini-batch batch/subdivisions is 0: the original Darknet allocates empty "
              "buffers; AlexeyAB's clamps it to 1.",
-     bad="[net]\nbatch=1\nsubdivisions=16", good="[net]\nbatch=64\nsubdivisions=16",
+     bad=NET + "batch=1\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
+     good=NET + "batch=64\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
      reference="N2")
 rule("DN103", "batch-not-divisible", W,
      summary="batch is not a multiple of subdivisions.",
      darknet="The mini-batch is floored: batch=64, subdivisions=24 trains on 48 images a batch.",
-     bad="[net]\nbatch=64\nsubdivisions=24", good="[net]\nbatch=64\nsubdivisions=16",
+     bad=NET + "batch=64\nsubdivisions=24\n\n[convolutional]\nfilters=16\n",
+     good=NET + "batch=64\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
      reference="N2")
 rule("DN104", "time-steps-not-positive", E,
      summary="time_steps <= 0.",
      darknet="The original Darknet's batch becomes 0 or negative, and recurrent layers divide by "
              "time_steps (SIGFPE). AlexeyAB's and hank-ai's silently use 1 (a warning there).",
-     bad="[net]\ntime_steps=0", good="[net]\ntime_steps=1", reference="N3")
+     bad=NET + "time_steps=0\n\n[convolutional]\nfilters=16\n",
+     good=NET + "time_steps=1\n\n[convolutional]\nfilters=16\n", reference="N3")
 rule("DN105", "inputs-mismatch", E,
      summary="inputs disagrees with width*height*channels.",
      darknet="Nothing checks it: the flat and image views of the input disagree and layers read "
              "out of bounds.",
-     bad="[net]\nwidth=32\nheight=32\nchannels=3\ninputs=1024",
-     good="[net]\nwidth=32\nheight=32\nchannels=3", reference="N4")
+     bad=NET + "inputs=1024\n\n[convolutional]\nfilters=16\n",
+     good=NET + "inputs=3072\n\n[convolutional]\nfilters=16\n", reference="N4")
 rule("DN106", "no-input-size", E,
      summary="Neither inputs nor all of width, height and channels.",
      darknet="parse_network_cfg stops with 'No input parameters supplied'.",
-     bad="[net]\nwidth=416\nheight=416", good="[net]\nwidth=416\nheight=416\nchannels=3",
+     bad="[net]\nwidth=32\nheight=32\n\n[convolutional]\nfilters=16\n",
+     good=NET + CONV,
      reference="N5")
 rule("DN107", "crop-ratio-zero-width", E,
      summary="width=0 while crop settings use it (original Darknet).",
      darknet="The default max_ratio/min_ratio are max_crop/width and min_crop/width in float: "
              "NaN or inf, which the data augmentation then uses.",
-     bad="[net]\nheight=28\nchannels=1\nmax_crop=32",
-     good="[net]\nwidth=28\nheight=28\nchannels=1\nmax_crop=32", reference="N6")
+     bad="[net]\ninputs=784\nmax_crop=32\n\n[connected]\noutput=10\n",
+     good="[net]\ninputs=784\n\n[connected]\noutput=10\n", reference="N6",
+     dialects=(PJ,))
 rule("DN108", "policy-missing-option", E,
      summary="The learning-rate policy lacks an option it needs.",
      darknet="policy=steps without steps or scales stops with an error.",
-     bad="[net]\npolicy=steps\nsteps=4000", good="[net]\npolicy=steps\nsteps=4000\nscales=.1",
-     reference="§2.3")
+     bad=NET + "policy=steps\nsteps=400\n\n[convolutional]\nfilters=16\n",
+     good=NET + "policy=steps\nsteps=400\nscales=.1\n\n[convolutional]\nfilters=16\n",
+     reference="§net-policies")
 rule("DN109", "steps-scales-count", E,
      summary="steps and scales have different lengths.",
      darknet="Fewer scales: Darknet reads the missing ones through a NULL pointer (SIGSEGV); "
              "hank-ai's pads with 0, which stops learning. More scales: ignored.",
-     bad="[net]\npolicy=steps\nsteps=400,800\nscales=.1",
-     good="[net]\npolicy=steps\nsteps=400,800\nscales=.1,.1", reference="N7, N8, N9")
+     bad=NET + "policy=steps\nsteps=400,800\nscales=.1\n\n[convolutional]\nfilters=16\n",
+     good=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\n\n"
+                 "[convolutional]\nfilters=16\n"), reference="N7, N8, N9")
 rule("DN110", "steps-order", W,
      summary="steps do not increase, or lie after max_batches.",
      darknet="Accepted silently; a step that is never reached or comes out of order does "
              "nothing.",
-     bad="[net]\nmax_batches=500\npolicy=steps\nsteps=800,400\nscales=.1,.1",
-     good="[net]\nmax_batches=1000\npolicy=steps\nsteps=400,800\nscales=.1,.1",
+     bad=NET + ("max_batches=1000\npolicy=steps\nsteps=800,400\nscales=.1,.1\n\n[convolutional]\n"
+                "filters=16\n"),
+     good=NET + ("max_batches=1000\npolicy=steps\nsteps=400,800\nscales=.1,.1\n\n"
+                 "[convolutional]\nfilters=16\n"),
      reference="N10")
 rule("DN111", "contrastive-mini-batch", E,
      summary="contrastive=1 with a mini-batch below 2 (AlexeyAB's).",
      darknet="AlexeyAB's Darknet stops with an error.",
-     bad="[net]\nbatch=1\nsubdivisions=1\ncontrastive=1",
-     good="[net]\nbatch=64\nsubdivisions=8\ncontrastive=1", reference="N12")
+     bad=NET + "batch=1\nsubdivisions=1\ncontrastive=1\n\n[convolutional]\nfilters=16\n",
+     good=NET + ("batch=64\nsubdivisions=8\ncontrastive=1\n\n[convolutional]\n"
+                 "filters=16\n"), reference="N12",
+     dialects=(AB, HANK))
 rule("DN112", "option-ignored-by-settings", W,
      summary="A [net] option that the chosen policy (or adam=0) never reads.",
      darknet="parse_net_options reads step/scale, steps/scales, gamma only for their policies, "
              "and B1/B2/eps only with adam=1; otherwise the value is ignored without a word. "
              "hank-ai's Darknet stops on any unused key (an error with --dialect hank).",
-     bad="[net]\npolicy=steps\nsteps=400,800\nscales=.1,.1\ngamma=0.9",
-     good="[net]\npolicy=steps\nsteps=400,800\nscales=.1,.1", reference="§2.3, L10")
+     bad=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\ngamma=0.9\n\n[convolutional]\n"
+                "filters=16\n"),
+     good=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\n\n"
+                 "[convolutional]\nfilters=16\n"), reference="§net-policies, L10")

@@ -1,161 +1,196 @@
 """DN0xx: the file itself, its encoding, and how its lines split into sections and options."""
 
-from dnlint.rules import E, I, W, rule
+from dnlint.rules import AB, AUTO, CONV, HANK, NET, PJ, E, I, W, rule
 
 rule("DN000", "internal-error", E,
      summary="dnlint itself failed on this file.",
      darknet="Not a Darknet behaviour: a bug in dnlint. The other files are still checked.",
-     bad="(any file that triggers the bug)", good="(report the file to the dnlint maintainers)")
+     bad="(any file that triggers the bug)", good="(report the file to the dnlint maintainers)",
+     examples="none")
 rule("DN029", "unreadable-path", E,
      summary="A path given or found cannot be read: missing, unreadable, a dangling link, a "
              "directory where a file is needed, or not a regular file.",
      darknet="Not a Darknet behaviour: darknet stops with 'Couldn't open file'. dnlint reports "
              "the path, checks every other file, and exits 2 at the end.",
-     bad="dnlint missing.cfg", good="dnlint model.cfg")
+     bad="dnlint missing.cfg", good="dnlint model.cfg", examples="none")
 rule("DN001", "empty-file", E,
      summary="The file is empty or holds only whitespace.",
      darknet="read_cfg returns no sections and parse_network_cfg stops with 'Config file has no "
              "sections'.",
-     bad="", good="[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=16",
-     reference="§2")
+     bad="",
+     good=NET + CONV,
+     reference="§structure")
 rule("DN002", "option-before-section", E,
      summary="An option line comes before the first [section].",
      darknet="read_cfg hands the line to read_option with no current section: a NULL "
              "dereference (SIGSEGV).",
-     bad="width=416\n[net]\nheight=416", good="[net]\nwidth=416\nheight=416", reference="L1")
+     bad="width=32\n[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
+     good=NET + CONV, reference="L1")
 rule("DN003", "no-sections", E,
      summary="The file has no [section] header at all.",
      darknet="parse_network_cfg stops: 'Config file has no sections'.",
-     bad="width=416\nheight=416", good="[net]\nwidth=416\nheight=416", reference="§2")
+     bad="width=32\nheight=32\nchannels=3\n",
+     good=NET + CONV, reference="§structure")
 rule("DN004", "first-section-not-net", E,
      summary="The first section is not [net] or [network].",
      darknet="parse_network_cfg stops with 'First section must be [net] or [network]'.",
-     bad="[convolutional]\nfilters=16", good="[net]\nwidth=416\n\n[convolutional]\nfilters=16",
-     reference="§2")
+     bad="[convolutional]\nfilters=16\n",
+     good=NET + CONV,
+     reference="§structure")
 rule("DN005", "net-without-layers", E,
      summary="[net] is not followed by any layer section.",
      darknet="The original reads the element before the layer array; AlexeyAB's divides by zero "
              "at the end of parsing (SIGFPE); hank-ai's stops.",
-     bad="[net]\nwidth=416\nheight=416\nchannels=3",
-     good="[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=16",
+     bad=NET,
+     good=NET + CONV,
      reference="S30")
 rule("DN006", "missing-equals", E,
      summary="An option line has no '='.",
      darknet="read_option stores the line as a key with a NULL value. The getters treat it as "
              "missing, and because option_find returns the first match it hides any later line "
              "with the same key: 'batch_normalize' then 'batch_normalize=1' means no batch norm.",
-     bad="[convolutional]\nbatch_normalize\nbatch_normalize=1",
-     good="[convolutional]\nbatch_normalize=1", reference="L6")
+     bad=NET + CONV + "batch_normalize\nbatch_normalize=1\n",
+     good=NET + CONV + "batch_normalize=1\n", reference="L6")
 rule("DN007", "empty-value", E,
      summary="An option has nothing after '='.",
      darknet="read_option rejects the line ('Config file error ... could parse') and the default "
              "is used.",
-     bad="[convolutional]\nsize=", good="[convolutional]\nsize=3", reference="L7")
+     bad=NET + CONV + "size=\n",
+     good=NET + CONV + "size=3\n", reference="L7")
 rule("DN008", "empty-key", E,
      summary="An option has nothing before '='.",
      darknet="The option is stored under the empty key, which no getter asks for.",
-     bad="[convolutional]\n=3", good="[convolutional]\nsize=3", reference="L8")
+     bad=NET + CONV + "=3\n",
+     good=NET + CONV + "size=3\n", reference="L8")
 rule("DN009", "duplicate-key", E,
      summary="The same key appears twice in one section.",
      darknet="option_find returns the first occurrence; the later one is ignored (only an "
              "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops.",
-     bad="[net]\nbatch=64\nbatch=1", good="[net]\nbatch=64", reference="L9")
+     bad=NET + "batch=64\nbatch=1\n\n[convolutional]\nfilters=16\n",
+     good=NET + "batch=64\n\n[convolutional]\nfilters=16\n", reference="L9")
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",
      darknet="strip() deletes every space and tab anywhere in the line, so 'fil ters = 2 56' "
              "means filters=256. hank-ai's Darknet keeps inner spaces (an error there).",
-     bad="[convolutional]\nfilters = 2 56", good="[convolutional]\nfilters=256", reference="L4")
+     bad=NET + CONV + "activation=lea ky\n",
+     good=NET + CONV + "activation=leaky\n", reference="L4")
 rule("DN011", "inline-comment-changes-value", E,
      summary="An inline comment changes what Darknet reads.",
      darknet="Darknet has no inline comments: after strip() the comment is part of the value. A "
              "string such as 'leaky#x' is an unknown activation (relu is used); a comma in the "
              "comment adds list items that read as 0.",
-     bad="[convolutional]\nactivation=leaky # was relu",
-     good="# was relu\n[convolutional]\nactivation=leaky", reference="L11")
+     bad=NET + CONV + "activation=leaky # was relu\n",
+     good=NET + "\n# was relu\n[convolutional]\nfilters=16\nactivation=leaky\n", reference="L11",
+     dialects=(PJ, AB))
 rule("DN012", "inline-comment", W,
      summary="An inline comment after a value that Darknet happens to read correctly.",
      darknet="atoi/atof stop at the '#', so the number survives, but the comment is still part "
              "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
-     bad="[route]\nlayers = 180 ###P6", good="# P6\n[route]\nlayers = 180", reference="L11")
+     bad=NET + "\n[convolutional]\nfilters=16 ###P6\n",
+     good=NET + "\n# P6\n[convolutional]\nfilters=16\n", reference="L11")
 rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
              "string values gain a '\\r' (an unknown activation becomes relu). AlexeyAB's and "
              "hank-ai's strip it. An error with --dialect pjreddie.",
-     bad="[net]\\r\\nwidth=416\\r\\n", good="[net]\\nwidth=416\\n", reference="L2")
+     bad=("[net]\\r\nwidth=32\\r\nheight=32\\r\nchannels=3\\r\n\\r\n[convolutional]\\r\n"
+          "filters=16\\r\n"),
+     good=NET + CONV, reference="L2")
 rule("DN014", "utf8-bom", E,
      summary="The file starts with a UTF-8 byte-order mark.",
      darknet="The BOM is not whitespace to strip(), so the first line is an option line before "
              "any section: SIGSEGV.",
-     bad="\\xef\\xbb\\xbf[net]", good="[net]", reference="L1")
+     bad="\\xef\\xbb\\xbf[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
+     good=NET + CONV, reference="L1")
 rule("DN015", "utf16-file", E,
      summary="The file is UTF-16 encoded.",
      darknet="Darknet reads bytes: every other byte is NUL, so no line parses.",
-     bad="(a cfg saved as 'Unicode' by Notepad)", good="(the same cfg saved as UTF-8)")
+     bad="\\xff\\xfe[\\x00n\\x00e\\x00t\\x00]\\x00\\n\\x00",
+     good=NET + CONV)
 rule("DN016", "non-utf8", W,
      summary="A line holds bytes that are not valid UTF-8.",
      darknet="Darknet compares bytes, so such a key or value never matches anything it knows.",
-     bad="activation=le\\xe4ky", good="activation=leaky")
+     bad=NET + CONV + "activation=le\\xe4ky\n",
+     good=NET + CONV + "activation=leaky\n")
 rule("DN017", "nul-byte", E,
      summary="The file contains a NUL byte.",
      darknet="fgetl ends the string at the NUL and glues the next line onto it: 'filters=4<NUL>x' "
              "+ 'size=3' becomes the single option 'filters=4size=3'.",
-     bad="filters=4\\0x\\nsize=3", good="filters=4\\nsize=3", reference="§1.1")
+     bad=NET + "\n[convolutional]\nfilters=16\\x00x\nsize=3\n",
+     good=NET + CONV + "size=3\n", reference="§lines")
 rule("DN018", "not-a-cfg", E,
      summary="The file is an HTML page or a Git LFS pointer, not a cfg.",
      darknet="Darknet reads the first line as an option before any section and crashes.",
-     bad="<!DOCTYPE html>\n<html>...", good="[net]\nwidth=416")
+     bad="<!DOCTYPE html>\n<html>\n",
+     good=NET + CONV)
 rule("DN019", "malformed-section-header", E,
      summary="A section header is malformed: no ']', '[]', or text after ']'.",
      darknet="read_cfg takes the whole stripped line as the section type, so '[yolo] # head' is "
              "the type '[yolo]#head', which is unknown: an all-zero layer.",
-     bad="[yolo] # head", good="# head\n[yolo]", reference="L3")
+     bad=NET + CONV + "\n[maxpool] # downsample\nsize=2\nstride=2\n",
+     good=NET + CONV + "\n# downsample\n[maxpool]\nsize=2\nstride=2\n", reference="L3")
 rule("DN020", "unknown-section", E,
      summary="A section name that no Darknet knows.",
      darknet="parse_network_cfg prints 'Type not recognized' and inserts an all-zero "
              "convolutional layer; the next layers receive shape 0.",
-     bad="[convolution]\nfilters=16", good="[convolutional]\nfilters=16", reference="L5")
+     bad=NET + "\n[convolution]\nfilters=16\n",
+     good=NET + CONV, reference="L5")
 rule("DN021", "section-not-in-dialect", E,
      summary="A section type that exists only in the other fork.",
      darknet="The fork that lacks it treats it as an unknown type (all-zero layer); hank-ai's "
              "stops.",
-     bad="# checked as pjreddie\n[sam]\nfrom=-2", good="[shortcut]\nfrom=-2", reference="§1.6")
+     bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n",
+     good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[shortcut]\nfrom=-2\n",
+     reference="§section-names",
+     dialects=(PJ,))
 rule("DN022", "repeated-net-section", E,
      summary="A second [net]/[network] section.",
      darknet="Only the first section is the network; a later [net] is an unknown layer type "
              "(all-zero layer).",
-     bad="[net]\nwidth=416\n[net]\nheight=416", good="[net]\nwidth=416\nheight=416",
+     bad=NET + CONV + "\n[net]\nheight=32\n",
+     good=NET + CONV,
      reference="L5")
 rule("DN023", "binary-file", E,
      summary="The file is binary data (for example a .weights file), not a text cfg.",
      darknet="Darknet reads garbage lines and crashes or builds nonsense.",
-     bad="(yolov4.weights passed as the cfg)", good="dnlint yolov4.cfg --weights yolov4.weights")
+     bad=("\\x00\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x05\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00"
+          "\\x00\\x00\\x80\\x3f"),
+     good=NET + CONV)
 rule("DN024", "whitespace-in-section-header", W,
      summary="Whitespace inside a section header, e.g. '[ net ]'.",
      darknet="The original and AlexeyAB's delete it; hank-ai's keeps it and rejects the name "
              "(an error with --dialect hank).",
-     bad="[ net ]", good="[net]", reference="§1.4")
+     bad="[ net ]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
+     good=NET + CONV, reference="§hank-lexer")
 rule("DN025", "mixed-dialects", W,
      summary="The cfg uses features of both forks.",
      darknet="Each fork treats the other's sections as unknown (all-zero layers) and ignores the "
              "other's options; no Darknet builds this file as written.",
-     bad="[sam]\nfrom=-2\n\n[deconvolutional]\nfilters=8",
-     good="(use the features of one fork only)", reference="§7")
+     bad=NET + CONV + ("\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n\n[deconvolutional]\n"
+                       "filters=8\n"),
+     good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\n", reference="§dialects",
+     dialects=(AUTO,))
 rule("DN026", "dialect-ambiguous", I,
      summary="Nothing says which fork the cfg is for, and the forks build it differently.",
      darknet="[batchnorm], [rnn], [crnn], [gru] and [lstm] differ between the forks in weights "
              "size or layout.",
-     bad="[batchnorm]", good="dnlint --dialect pjreddie model.cfg", reference="W10, §7")
+     bad=NET + CONV + "\n[batchnorm]\n",
+     good=NET + CONV + "batch_normalize=1\n", reference="W10, §dialects",
+     dialects=(AUTO,))
 rule("DN027", "hank-empty-net", E,
      summary="[net] has no options (hank-ai's Darknet).",
      darknet="hank-ai's reader lets the next header overwrite an empty first section, so the "
              "first layer becomes [net] and the network fails to build.",
-     bad="[net]\n[convolutional]\nfilters=16",
-     good="[net]\nwidth=416\nheight=416\nchannels=3\n[convolutional]\nfilters=16",
-     reference="L16")
+     bad="[net]\n[convolutional]\nfilters=16\n",
+     good=NET + CONV,
+     reference="L16",
+     dialects=(HANK,))
 rule("DN028", "glued-numbers", E,
      summary="Two numbers separated only by whitespace.",
      darknet="strip() deletes the whitespace, so '61,45 61,45' reads as 61, 4561, 45: one "
              "number instead of two, and every later list item shifts.",
-     bad="[yolo]\nanchors = 10,13, 16,30 33,23", good="[yolo]\nanchors = 10,13, 16,30, 33,23",
+     bad=NET + ("max_batches=1000\npolicy=steps\nsteps=400 800\nscales=.1,.1\n\n[convolutional]\n"
+                "filters=16\n"),
+     good=NET + ("max_batches=1000\npolicy=steps\nsteps=400,800\nscales=.1,.1\n\n"
+                 "[convolutional]\nfilters=16\n"),
      reference="L4")

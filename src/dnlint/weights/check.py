@@ -15,7 +15,7 @@ from dnlint.sniff import SNIFF_BYTES, identify
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header, parse_header, seen_bytes
 from dnlint.weights.layout import FLOAT, LayerLayout, WeightsReport
 
-# Layer types whose record size or order differs between the forks (§5.4 of the reference).
+# Layer types whose record size or order differs between the forks (§weights-records).
 FORK_SENSITIVE = frozenset({"batchnorm", "rnn", "gru", "lstm", "crnn"})
 _HEADS = frozenset({"yolo", "gaussian_yolo", "region"})
 # What each fork's save_weights writes as (major, minor, revision).

@@ -1,0 +1,93 @@
+"""A rule's examples are its tests: every cfg example is linted as it stands.
+
+A rule whose examples are cfgs (``examples="cfg"``) must report its own code on ``bad`` and
+nothing at all on ``good``, in every dialect of its ``dialects`` (``None``: no --dialect, the
+dialect is detected). Directives are applied as on the command line, so the DN9xx examples show
+what a user sees. A backslash escape in an example stands for that byte (``\\r``, ``\\x00``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.policy import Policy, apply_policy, selection_for
+from dnlint.rules import Rule, all_rules
+
+CFG_RULES = [r for r in all_rules() if r.examples == "cfg"]
+
+
+_ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|[rnt0\\])")
+_NAMED = {b"r": b"\r", b"n": b"\n", b"t": b"\t", b"0": b"\0", b"\\": b"\\"}
+
+
+def example_bytes(text: str) -> bytes:
+    """The bytes an example stands for: UTF-8, with ``\\r``, ``\\x00`` and the like decoded."""
+    def byte(match: re.Match[bytes]) -> bytes:
+        escape = match.group(1)
+        return bytes([int(escape[1:], 16)]) if escape[:1] == b"x" else _NAMED[escape]
+
+    return _ESCAPE.sub(byte, text.encode("utf-8"))
+
+
+def lint_example(text: str, dialect: Dialect | None) -> list[tuple[str, int | None]]:
+    result = lint_cfg_bytes(example_bytes(text), "example.cfg", dialect)
+    apply_policy(result, selection_for("example.cfg", Policy(), None))
+    return [(d.code, d.line) for d in result.diagnostics]
+
+
+def cases() -> list[tuple[Rule, Dialect | None]]:
+    return [(r, d) for r in CFG_RULES for d in r.dialects]
+
+
+def case_id(case: tuple[Rule, Dialect | None]) -> str:
+    rule, dialect = case
+    return f"{rule.code}-{dialect.value if dialect else 'auto'}"
+
+
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_bad_example_gives_its_own_code(case: tuple[Rule, Dialect | None]) -> None:
+    rule, dialect = case
+    found = lint_example(rule.bad, dialect)
+    assert rule.code in {code for code, _ in found}, found
+
+
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_good_example_is_clean(case: tuple[Rule, Dialect | None]) -> None:
+    rule, dialect = case
+    assert lint_example(rule.good, dialect) == []
+
+
+# rules about what comes before [net] (or about how its line reads), and directives placed there
+ABOUT_THE_START = {"DN001", "DN002", "DN003", "DN004", "DN013", "DN014", "DN015", "DN018",
+                   "DN023", "DN024", "DN901", "DN903"}
+# rules about a '#' after a value: their bad examples need one
+ABOUT_INLINE_COMMENTS = {"DN011", "DN012", "DN019", "DN904"}
+
+
+def test_cfg_examples_start_with_net() -> None:
+    starts = {r.code for r in CFG_RULES
+              if not (r.bad.startswith("[net]\n") and r.good.startswith("[net]\n"))}
+    assert starts == ABOUT_THE_START
+
+
+def test_examples_have_no_inline_comments() -> None:
+    """Darknet has none: a '#' after a value is part of the value (DN011, DN012 show it)."""
+    for rule in CFG_RULES:
+        texts = [rule.good] if rule.code in ABOUT_INLINE_COMMENTS else [rule.bad, rule.good]
+        for line in "\n".join(texts).splitlines():
+            assert "#" not in line or line.startswith("#"), (rule.code, line)
+
+
+def test_only_rules_about_other_files_have_other_examples() -> None:
+    other = {r.code: r.examples for r in all_rules() if r.examples != "cfg"}
+    assert other == {
+        "DN000": "none", "DN029": "none",
+        "DN412": "data", "DN413": "data", "DN414": "data",
+        **{code: "weights" for code in ("DN503", "DN510", "DN511", "DN512", "DN513", "DN514",
+                                        "DN515", "DN516", "DN517", "DN518", "DN519", "DN520",
+                                        "DN521", "DN522", "DN523")},
+    }
