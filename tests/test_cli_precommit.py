@@ -109,3 +109,54 @@ def test_weights_hook_pairs_each_file_with_its_cfg(project: Path, home: Path) ->
     assert "dnlint (Darknet .weights)" in out and "Failed" in out
     assert "bad.weights: DN514 error: the file ends at byte 1,808" in out
     assert "good.weights:" not in out and "good.cfg" not in out
+
+
+def _readme_local_config() -> str:
+    """The README's `repo: local` snippet, verbatim: it must work as written."""
+    text = (ROOT / "README.md").read_text()
+    block = next(b for b in text.split("```yaml\n")[1:] if "repo: local" in b)
+    return block.split("```", 1)[0]
+
+
+@pytest.fixture(scope="module")
+def user_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user's repository: a cfg with its trained weights (one truncated), a .venv full of
+    broken cfgs (a package's test data), all committed, with the README's hooks."""
+    path = tmp_path_factory.mktemp("user-repo")
+    (path / "cfg").mkdir()
+    (path / "cfg" / "good.cfg").write_text(GOOD)
+    (path / "cfg" / "model.cfg").write_text(GOOD)
+    header = struct.pack("<iiiq", 0, 2, 5, 0)
+    floats = 16 + 16 * 3 * 3 * 3
+    (path / "cfg" / "good.weights").write_bytes(header + bytes(4 * floats))
+    (path / "backup").mkdir()
+    (path / "backup" / "model_final.weights").write_bytes(header + bytes(4 * (floats - 3)))
+    venv_data = path / ".venv" / "lib" / "site-packages" / "somepkg"
+    venv_data.mkdir(parents=True)
+    for n in range(20):
+        (venv_data / f"broken{n}.cfg").write_text(BAD)
+    (path / ".pre-commit-config.yaml").write_text(_readme_local_config())
+    subprocess.run(["git", "init", "-q"], cwd=path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=path, check=True)
+    return path
+
+
+def run_hooks(cwd: Path, home: Path, *args: str) -> tuple[int, str]:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--verbose", *args],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
+                          check=False)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_readme_local_hooks_on_a_repository(user_repo: Path, home: Path) -> None:
+    """The cfg hook checks model.cfg against backup/model_final.weights (truncated), the
+    weights hook reports the same file once, and nothing under .venv is linted."""
+    code, out = run_hooks(user_repo, home, "--all-files")
+    assert code == 1, out
+    assert ".venv" not in out, out
+    finding = "backup/model_final.weights: DN514 error: the file ends at byte "
+    cfg_hook, weights_hook = out.split("dnlint (Darknet .weights)", 1)
+    assert cfg_hook.count(finding) == 1 and weights_hook.count(finding) == 1
+    assert "cfg/good" not in out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 
@@ -67,15 +67,16 @@ def _list_rules(output_format: str) -> None:
         click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}")
 
 
-def exit_status(run: Run, totals: RunTotals, strict: bool, exit_zero: bool) -> int:
-    """3 when dnlint failed on a file, 2 when a path could not be read, else 1 for problems."""
+def exit_status(run: Run, totals: RunTotals, fail_on: Severity, exit_zero: bool) -> int:
+    """3 when dnlint failed on a file, 2 when a path could not be read, else 1 for a finding
+    of severity ``fail_on`` or above."""
     if run.internal_errors:
         return EXIT_INTERNAL
     if run.unreadable:
         return EXIT_USAGE
     if exit_zero:
         return EXIT_OK
-    failing = totals.count(Severity.ERROR) + (totals.count(Severity.WARNING) if strict else 0)
+    failing = sum(totals.count(s) for s in Severity if s.rank >= fail_on.rank)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
@@ -131,22 +132,74 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
     return ConfigFinder(disabled=no_config)
 
 
+@dataclass(frozen=True)
+class Flags:
+    """Every command-line option, typed (click hands them over as keyword arguments)."""
+
+    dialect: str | None
+    output_format: str
+    output_file: str | None
+    select: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    extend_ignore: tuple[str, ...]
+    per_file_ignores: tuple[str, ...]
+    severity_override: tuple[str, ...]
+    config_file: str | None
+    no_config: bool
+    disable_directives: bool
+    exclude: tuple[str, ...]
+    extend_exclude: tuple[str, ...]
+    force_exclude: bool
+    respect_gitignore: bool | None
+    stdin_filename: str | None
+    color: str
+    no_color: bool
+    strict: bool
+    fail_on: str | None
+    exit_zero: bool
+    show_layers: bool
+    graph_file: str | None
+    weights: tuple[str, ...]
+    cfg: str | None
+    weights_beside: bool
+    scan: bool
+    data: str | None
+    target: tuple[str, ...]
+    statistics: bool
+    explain: str | None
+    list_rules: bool
+    watch: bool
+    verbose: bool
+    quiet: bool
+
+
+def _comma_list(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=str)
 @click.option("--dialect", default=None, metavar="NAME",
               type=click.Choice(sorted(ALIASES), case_sensitive=False),
               help="Which Darknet reads the files: pjreddie (pj), alexeyab (ab), hank, or auto "
                    "(the default, unless the configuration names one).")
-@click.option("--format", "output_format", default="text", show_default=True,
-              type=click.Choice(FORMATS), help="Output format.")
-@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write the report to this file instead of stdout.")
-@click.option("--select", "select", multiple=True, metavar="CODES",
-              help="Check only these rules: codes or prefixes, comma-separated (DN2,DN401).")
-@click.option("--extend-select", "extend_select", multiple=True, metavar="CODES",
+@click.option("--output-format", "--format", "output_format", default="text", show_default=True,
+              envvar="DNLINT_OUTPUT_FORMAT", show_envvar=True, type=click.Choice(FORMATS),
+              help="Output format.")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False),
+              help="Write the report to this file instead of stdout (never over an input).")
+@click.option("--select", "select", multiple=True, metavar="RULES",
+              help="Check only these rules: codes, prefixes or names, comma-separated "
+                   "(DN2,DN401,unknown-option).")
+@click.option("--extend-select", "extend_select", multiple=True, metavar="RULES",
               help="Check these rules too, on top of --select or the configuration.")
-@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
-              help="Do not report these rules (codes or prefixes, comma-separated).")
+@click.option("--ignore", "ignore", multiple=True, metavar="RULES",
+              help="Do not report these rules (codes, prefixes or names, comma-separated).")
+@click.option("--extend-ignore", "extend_ignore", multiple=True, metavar="RULES",
+              help="Ignore these rules too, on top of the configuration's ignore.")
+@click.option("--per-file-ignores", "per_file_ignores", multiple=True, metavar="GLOB:RULES",
+              help="Ignore RULES in files matching GLOB, e.g. 'legacy/*.cfg:DN2' (repeatable).")
 @click.option("--severity-override", "severity_override", multiple=True, metavar="CODE=LEVEL",
               help="Report a rule (or prefix) as error, warning or info (repeatable).")
 @click.option("--config", "config_file", metavar="FILE",
@@ -154,10 +207,25 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
 @click.option("--no-config", is_flag=True, help="Ignore every configuration file.")
 @click.option("--disable-directives", is_flag=True,
               help="Ignore '# dnlint:' suppression comments in the files.")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOBS",
+              help="Paths a directory walk passes over, replacing the defaults (.git, .venv, "
+                   "node_modules, build, ...); comma-separated.")
+@click.option("--extend-exclude", "extend_exclude", multiple=True, metavar="GLOBS",
+              help="Paths a directory walk passes over, on top of the defaults.")
+@click.option("--force-exclude", is_flag=True,
+              help="Apply the excludes to paths named on the command line too (pre-commit).")
+@click.option("--respect-gitignore/--no-respect-gitignore", "respect_gitignore", default=None,
+              help="Pass over what .gitignore and .ignore files ignore (default: yes).")
+@click.option("--stdin-filename", "stdin_filename", metavar="PATH",
+              help="Lint standard input as if it were PATH (its configuration, dialect and "
+                   "per-file ignores); for editors.")
 @click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
               show_default=True, help="Colour the text output.")
 @click.option("--no-color", is_flag=True, help="Same as --color=never.")
-@click.option("--strict", is_flag=True, help="Warnings also make the exit status 1.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["error", "warning", "info"]),
+              default=None, help="The lowest severity that makes the exit status 1 "
+                                 "(default: error).")
+@click.option("--strict", is_flag=True, help="Same as --fail-on warning.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
 @click.option("--layers", "show_layers", is_flag=True, help="Print the layer table.")
 @click.option("--graph", "graph_file", metavar="FILE",
@@ -165,6 +233,9 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
 @click.option("--weights", "weights", multiple=True, metavar="FILE",
               help="Check this .weights file against the cfg (repeatable).")
 @click.option("--cfg", "cfg", metavar="FILE", help="The cfg for weights given alone.")
+@click.option("--weights-beside", "weights_beside", is_flag=True,
+              help="Also check each cfg against the weights files named after it beside it "
+                   "(x.weights, x_best/_final/_last/_N.weights, backup/x_*.weights).")
 @click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
 @click.option("--data", "data", metavar="FILE",
               help="An obj.data file: check classes and the names file against every head.")
@@ -172,76 +243,89 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
               help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
                    "repeatable.")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
-@click.option("--explain", metavar="CODE", help="Explain a rule and exit.")
+@click.option("--explain", metavar="RULE", help="Explain a rule (code or name) and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
+@click.option("--watch", is_flag=True, help="Lint again whenever one of the files changes.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say which dialect was chosen and why, and which files were skipped.")
-@click.option("-q", "--quiet", is_flag=True, help="No summary line.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Only the findings: no summary line, no weights summary.")
 @click.version_option(__version__, "--version", prog_name="dnlint")
-def main(
-    paths: tuple[str, ...],
-    dialect: str | None,
-    output_format: str,
-    output_file: str | None,
-    select: tuple[str, ...],
-    extend_select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    severity_override: tuple[str, ...],
-    config_file: str | None,
-    no_config: bool,
-    disable_directives: bool,
-    color: str,
-    no_color: bool,
-    strict: bool,
-    exit_zero: bool,
-    show_layers: bool,
-    graph_file: str | None,
-    weights: tuple[str, ...],
-    cfg: str | None,
-    scan: bool,
-    data: str | None,
-    target: tuple[str, ...],
-    statistics: bool,
-    explain: str | None,
-    list_rules: bool,
-    verbose: bool,
-    quiet: bool,
-) -> None:
+def main(paths: tuple[str, ...], **flags: Any) -> None:
     """Check Darknet .cfg (and .weights) files before a GPU hour is spent on them.
 
-    PATHS are cfg files, directories (every Darknet *.cfg below them), .weights files, or - for
-    standard input.
+    PATHS are cfg files, directories (every Darknet *.cfg and *.weights below them), .weights
+    files, or - for standard input.
     """
-    if explain:
-        _explain(explain)
+    args = Flags(**flags)
+    if args.explain:
+        _explain(args.explain)
         return
-    if list_rules:
-        _list_rules(output_format)
+    if args.list_rules:
+        _list_rules(args.output_format)
         return
-    if not paths and not weights:
+    if args.stdin_filename and not paths:
+        paths = ("-",)
+    if not paths and not args.weights:
         raise click.UsageError("no files given (try: dnlint model.cfg)")
-    policy = Policy(_selectors(select, "--select"), _selectors(extend_select, "--extend-select")
-                    or (), _selectors(ignore, "--ignore") or (), _overrides(severity_override),
-                    not disable_directives)
-    options = RunOptions(parse_dialect(dialect or "auto"), weights, cfg, scan, data, verbose,
-                         _targets(target))
-    if graph_file == "-":
+    if args.graph_file == "-":
         raise click.UsageError("--graph needs a file name (the report goes to standard output)")
+    if args.watch:
+        from dnlint.watch import watch
+
+        watch(lambda: _run_once(paths, args), paths, args)
+    sys.exit(_run_once(paths, args))
+
+
+def _policy(args: Flags) -> Policy:
+    return Policy(_selectors(args.select, "--select"),
+                  _selectors(args.extend_select, "--extend-select") or (),
+                  (_selectors(args.ignore, "--ignore") or ())
+                  + (_selectors(args.extend_ignore, "--extend-ignore") or ()),
+                  _overrides(args.severity_override), not args.disable_directives,
+                  _per_file_ignores(args.per_file_ignores))
+
+
+def _run_once(paths: tuple[str, ...], args: Flags) -> int:
+    """One run of the command: the exit status."""
+    from dnlint.engine import ExcludeOptions
+
+    excludes = ExcludeOptions(_comma_list(args.exclude) or None, _comma_list(args.extend_exclude),
+                              args.respect_gitignore, True if args.force_exclude else None)
+    options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
+                         args.scan, args.data, args.verbose, _targets(args.target), excludes,
+                         args.weights_beside, args.stdin_filename)
     try:
-        finder = _finder(config_file, no_config)
+        finder = _finder(args.config_file, args.no_config)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
-    outputs = [(path, what) for path, what in ((output_file, "the output"),
-                                               (graph_file, "the graph")) if path]
-    run = Run(paths, options, finder, policy, dialect_given=dialect is not None,
+    outputs = [(path, what) for path, what in ((args.output_file, "the output"),
+                                               (args.graph_file, "the graph")) if path]
+    run = Run(paths, options, finder, _policy(args), dialect_given=args.dialect is not None,
               track_inputs=bool(outputs))
-    given = (*paths, *weights, *(p for p in (cfg, data, config_file) if p))
+    given = (*paths, *args.weights,
+             *(p for p in (args.cfg, args.data, args.config_file) if p))
     _refuse_given_inputs(outputs, given)
-    use_color = (output_format in ("text", "concise") and not no_color and not output_file
-                 and _use_color(color, sys.stdout))
-    settings = _ReportSettings(output_format, use_color, quiet, verbose, show_layers, statistics,
-                               strict, exit_zero)
-    sys.exit(_run_and_report(run, settings, output_file, graph_file, given))
+    use_color = (args.output_format in ("text", "concise") and not args.no_color
+                 and not args.output_file and _use_color(args.color, sys.stdout))
+    fail_on = Severity(args.fail_on) if args.fail_on else (
+        Severity.WARNING if args.strict else Severity.ERROR)
+    settings = _ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
+                               args.show_layers, args.statistics, fail_on, args.exit_zero)
+    return _run_and_report(run, settings, args.output_file, args.graph_file, given)
+
+
+def _per_file_ignores(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``--per-file-ignores 'legacy/*.cfg:DN2,DN301'`` (the glob may hold colons itself: the
+    last one separates)."""
+    table = []
+    for value in values:
+        pattern, sep, rules = value.rpartition(":")
+        if not sep or not pattern.strip():
+            raise click.UsageError(f"--per-file-ignores wants GLOB:RULES, not {value!r}")
+        found = _selectors((rules,), "--per-file-ignores")
+        table.append((pattern.strip(), found or ()))
+    return tuple(table)
 
 
 @dataclass(frozen=True)
@@ -252,7 +336,7 @@ class _ReportSettings:
     verbose: bool
     show_layers: bool
     statistics: bool
-    strict: bool
+    fail_on: Severity
     exit_zero: bool
 
 
@@ -332,7 +416,7 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     if settings.verbose:
         for note in run.notes:
             click.echo(shown_path(note), err=True)
-    status = exit_status(run, totals, settings.strict, settings.exit_zero)
+    status = exit_status(run, totals, settings.fail_on, settings.exit_zero)
     reporter.finish(totals, status)
     if graph is not None and graph_file:
         drawn = graph.write(graph_file, run.inputs_read or set())

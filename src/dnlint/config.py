@@ -14,6 +14,13 @@ Keys (kebab-case, as in ruff)::
     per-file-ignores = { "legacy/*.cfg" = ["DN2"] }
     severity-override = { DN103 = "error" }
     target = ["opencv"]                  # deployment targets also checked (like --target)
+    extend-ignore = []                   # added to ignore
+    exclude = [".venv", "build"]         # replaces the default excludes of directory walks
+    extend-exclude = ["legacy/*.cfg"]    # added to them
+    respect-gitignore = true             # walks skip what .gitignore and .ignore files ignore
+    force-exclude = false                # explicit paths (pre-commit's) obey the excludes too
+
+Excludes apply to the configuration found for the working directory (or ``--config``).
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ from typing import Any
 from dnlint.diagnostics import Severity
 
 CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
-_KEYS = ("dialect", "select", "extend-select", "ignore", "per-file-ignores", "severity-override",
-         "target")
+_KEYS = ("dialect", "select", "extend-select", "ignore", "extend-ignore", "per-file-ignores",
+         "severity-override", "target", "exclude", "extend-exclude", "respect-gitignore",
+         "force-exclude")
 
 
 class ConfigError(Exception):
@@ -44,6 +52,10 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     severity_override: tuple[tuple[str, Severity], ...] = ()
     target: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool | None = None
+    force_exclude: bool | None = None
 
     @property
     def root(self) -> Path:
@@ -168,11 +180,30 @@ def parse_config(table: dict[str, Any], path: Path | None) -> Config:
         dialect=dialect,
         select=None if select is None else selectors(select, where, "select"),
         extend_select=selectors(table.get("extend-select", []), where, "extend-select"),
-        ignore=selectors(table.get("ignore", []), where, "ignore"),
+        ignore=selectors(table.get("ignore", []), where, "ignore")
+        + selectors(table.get("extend-ignore", []), where, "extend-ignore"),
         per_file_ignores=_per_file(table.get("per-file-ignores", {}), where),
         severity_override=severity_overrides(table.get("severity-override", {}), where),
         target=_targets(table.get("target", []), where),
+        exclude=None if "exclude" not in table else _patterns(table["exclude"], where, "exclude"),
+        extend_exclude=_patterns(table.get("extend-exclude", []), where, "extend-exclude"),
+        respect_gitignore=_flag(table.get("respect-gitignore"), where, "respect-gitignore"),
+        force_exclude=_flag(table.get("force-exclude"), where, "force-exclude"),
     )
+
+
+def _patterns(value: object, where: str, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"{where}: {key} must be a list of glob patterns")
+    return tuple(value)
+
+
+def _flag(value: object, where: str, key: str) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise ConfigError(f"{where}: {key} must be true or false")
+    return value
 
 
 def _targets(value: object, where: str) -> tuple[str, ...]:
@@ -193,18 +224,31 @@ def _check_dialect(value: object, where: str) -> None:
 
 def selectors(value: object, where: str, key: str) -> tuple[str, ...]:
     """A list of codes/prefixes (or one comma-separated string), each matching some rule."""
-    from dnlint.directives import is_known, normalize
+    from dnlint.directives import is_known
 
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where}: {key} must be a list of rule codes")
-    found = tuple(normalize(v) for v in value)
+    found = tuple(_code_of(v) for v in value)
     for selector in found:
         if not is_known(selector):
             raise ConfigError(f"{where}: {key}: '{selector}' matches no rule "
                               "(see dnlint --list-rules)")
     return found
+
+
+def _code_of(selector: str) -> str:
+    """A rule name stands for its code (``unknown-option`` -> ``DN201``); else a code/prefix."""
+    from dnlint.directives import normalize
+    from dnlint.rules import find_rule
+
+    name = selector.strip()
+    if name and not name.upper().startswith("DN") and name.upper() != "ALL":
+        found = find_rule(name)
+        if found is not None:
+            return found.code
+    return normalize(selector)
 
 
 def _per_file(value: object, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -29,6 +29,9 @@ class Diagnostic:
     message: str = field(compare=False)
     hint: str | None = field(default=None, compare=False)
     path: str = field(default="", compare=False)
+    # a finding in a binary file (.weights): the bytes it is about, instead of line and column
+    byte_offset: int | None = field(default=None, compare=False)
+    byte_length: int | None = field(default=None, compare=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line or 0, self.column or 0, self.code)
@@ -42,16 +45,20 @@ def new_diagnostic(
     hint: str | None = None,
     path: str = "",
     severity: Severity | None = None,
+    region: tuple[int, int] | None = None,
 ) -> Diagnostic:
     """A diagnostic of rule ``code``: its severity from the registry unless overridden, and
-    no control characters (cfg text or file names quoted in it must not drive a terminal)."""
+    no control characters (cfg text or file names quoted in it must not drive a terminal).
+    ``region`` is (byte offset, byte length) for a finding in a binary file."""
     from dnlint.rules import get_rule
 
     level = severity if severity is not None else get_rule(code).severity
     message = printable(message)
     if hint is not None:
         hint = printable(hint)
-    return Diagnostic(line, column, code, level, message, hint, path)
+    if region is None:
+        return Diagnostic(line, column, code, level, message, hint, path)
+    return Diagnostic(line, column, code, level, message, hint, path, region[0], region[1])
 
 
 class Sink:

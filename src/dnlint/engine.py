@@ -21,6 +21,7 @@ from pathlib import Path
 from dnlint.config import Config, ConfigFinder
 from dnlint.diagnostics import Diagnostic, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
+from dnlint.excludes import DEFAULT_EXCLUDES, ExcludeRules
 from dnlint.inputs import (
     MAX_CFG_BYTES,
     Input,
@@ -33,7 +34,7 @@ from dnlint.inputs import (
 from dnlint.lint import lint_cfg_bytes
 from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.result import FileResult
-from dnlint.weights.pairing import cfg_stems, find_cfg
+from dnlint.weights.pairing import cfg_stems, find_cfg, weights_beside
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -47,6 +48,38 @@ class RunOptions:
     data: str | None = None
     verbose: bool = False
     targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
+    excludes: ExcludeOptions = field(default_factory=lambda: ExcludeOptions())
+    weights_beside: bool = False  # also check each given cfg against the weights files beside it
+    stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
+
+
+@dataclass(frozen=True)
+class ExcludeOptions:
+    """The command line's share of :class:`~dnlint.excludes.ExcludeRules` (None: ask the
+    configuration, then the default)."""
+
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool | None = None
+    force_exclude: bool | None = None
+
+    def rules(self, config: Config | None) -> ExcludeRules:
+        exclude = self.exclude
+        if exclude is None:
+            exclude = config.exclude if config and config.exclude is not None else None
+        return ExcludeRules(
+            exclude=DEFAULT_EXCLUDES if exclude is None else exclude,
+            extend_exclude=(config.extend_exclude if config else ()) + self.extend_exclude,
+            respect_gitignore=_first(self.respect_gitignore,
+                                     config.respect_gitignore if config else None, True),
+            force_exclude=_first(self.force_exclude, config.force_exclude if config else None,
+                                 False),
+            root=str(config.root) if config and config.path else "",
+        )
+
+
+def _first(*values: bool | None) -> bool:
+    return next(v for v in values if v is not None)
 
 
 @dataclass(frozen=True)
@@ -62,6 +95,7 @@ class Job:
 
     item: Input
     weights: list[str] = field(default_factory=list)
+    companion: bool = False  # a cfg not asked for, linted only to check its weights files
 
 
 class Run:
@@ -85,7 +119,10 @@ class Run:
 
     def results(self) -> Iterator[FileResult]:
         """Every file's result, policy applied, in command-line order (walks sorted)."""
-        jobs = plan_jobs(collect_inputs(self.paths, self.notes), self.options)
+        config = self.finder.for_path(os.path.join(os.curdir, "."))
+        rules = self.options.excludes.rules(config)
+        inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        jobs = plan_jobs(inputs, self.options)
         with cycle_gc_paused():
             if self.options.data:
                 yield from self._check_data_path(self.options.data)
@@ -130,11 +167,13 @@ class Run:
         for weights_path in job.weights:
             entry = _entry_for(results, cfg_result, weights_path)
             entry.add(self._check_weights(entry, weights_path))
+        if job.companion:
+            _weights_findings_only(cfg_result)
         return results
 
     def _lint_cfg(self, item: Input) -> FileResult:
         """One cfg with the dialect of its nearest configuration, and --data."""
-        config = self.finder.for_path(item.path)
+        config = self.finder.for_path(item.display or item.path)
         chosen = self._options_for(config)
         self._remember(item.path)
         result = lint_input(item, chosen)
@@ -184,6 +223,15 @@ def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config 
         check_targets(result, chosen)
 
 
+def _weights_findings_only(result: FileResult) -> None:
+    """A cfg linted only for its weights files reports what concerns them: their own findings
+    and the cfg's weights rules (DN5xx). Its other findings belong to a run that names it (the
+    cfg hook of pre-commit), not to every weights file's."""
+    result.given = False
+    result.diagnostics = [d for d in result.diagnostics
+                          if d.path != result.path or d.code.startswith("DN5")]
+
+
 def _is_config_error(exc: Exception) -> bool:
     from dnlint.config import ConfigError
 
@@ -193,21 +241,32 @@ def _is_config_error(exc: Exception) -> bool:
 def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
     """One job per cfg (or unreadable path), each weights file attached to its cfg's job.
 
-    Pairing reads no file: a weights file goes with ``--cfg``, else with the only cfg given,
-    else with the given cfg of the same stem, else with the cfg beside it
-    (:func:`dnlint.weights.pairing.find_cfg`); when none fits, it becomes a DN519 job.
+    Pairing reads no file. A weights file named on the command line goes with ``--cfg``, else
+    with the only cfg given, else with the given cfg of the same stem, else with the cfg beside
+    it (:func:`dnlint.weights.pairing.find_cfg`); one found by a walk goes with the cfg beside
+    it, else with the only walked cfg of its stem. When none fits, it becomes a DN519 job.
+    With ``weights_beside``, each given cfg also takes the weights files named after it beside
+    it (:func:`dnlint.weights.pairing.weights_beside`).
     """
     jobs = [Job(item) for item in inputs if item.kind != "weights"]
-    weights = dict.fromkeys([*options.weights, *(i.path for i in inputs if i.kind == "weights")])
-    if not weights:
-        return jobs
     given = [job for job in jobs if job.item.kind in ("cfg", "stdin")]
+    explicit = dict.fromkeys([*options.weights,
+                              *(i.path for i in inputs if i.kind == "weights" and i.explicit)])
+    walked = dict.fromkeys(i.path for i in inputs if i.kind == "weights" and not i.explicit)
+    if options.weights_beside:
+        for job in given:
+            if job.item.explicit and job.item.kind == "cfg":
+                job.weights += [w for w in weights_beside(job.item.path)
+                                if w not in explicit and w not in walked]
+    if not explicit and not walked:
+        return jobs
     by_path: dict[str, Job] = {}
     for job in given:
         by_path.setdefault(_real(job.item.path), job)
     extra: list[Job] = []
-    for path in weights:
-        target = _pair(path, given, options.cfg)
+    pairings = [(path, _pair(path, given, options.cfg)) for path in explicit]
+    pairings += [(path, _pair_walked(path, given)) for path in walked if path not in explicit]
+    for path, target in pairings:
         if isinstance(target, Job):
             target.weights.append(path)
         elif isinstance(target, Unpaired):
@@ -215,7 +274,7 @@ def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
         else:
             found = by_path.get(_real(target))
             if found is None:
-                found = by_path[_real(target)] = Job(Input(target, "cfg"))
+                found = by_path[_real(target)] = Job(Input(target, "cfg"), companion=True)
                 extra.append(found)
             found.weights.append(path)
     return jobs + extra
@@ -227,13 +286,30 @@ def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | 
         return cfg_option
     if len(given) == 1:
         return given[0]
-    stems = cfg_stems(weights_path)
-    same = [job for job in given if Path(job.item.path).stem in stems]
+    same = _same_stem(weights_path, given)
     if len(same) == 1:
         return same[0]
     if given:
         return Unpaired("several cfgs were given and none has its name; check one pair at a time, "
                         "or name the cfg with --cfg")
+    return _beside(weights_path)
+
+
+def _pair_walked(weights_path: str, walked: list[Job]) -> Job | str | Unpaired:
+    """A weights file a walk found: the cfg beside it, else the only walked cfg of its stem."""
+    beside = _beside(weights_path)
+    if not isinstance(beside, Unpaired):
+        return beside
+    same = _same_stem(weights_path, walked)
+    return same[0] if len(same) == 1 else beside
+
+
+def _same_stem(weights_path: str, jobs: list[Job]) -> list[Job]:
+    stems = cfg_stems(weights_path)
+    return [job for job in jobs if Path(job.item.path).stem in stems]
+
+
+def _beside(weights_path: str) -> str | Unpaired:
     match = find_cfg(weights_path)
     if match.cfg is None:
         listed = f" ({', '.join(match.candidates)})" if match.candidates else ""
@@ -254,7 +330,7 @@ def _entry_for(results: list[FileResult], cfg_result: FileResult,
     if report is None or report.path is None:  # the first weights file of this cfg
         return cfg_result
     extra = FileResult(weights_path, cfg_result.dialect, cfg_result.dialect_reason, [],
-                       cfg_result.network, cfg_result.document)
+                       cfg_result.network, cfg_result.document, given=False)
     extra.weights = report.fresh()
     results.append(extra)
     return extra
@@ -289,7 +365,7 @@ _UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
 
 def lint_input(item: Input, options: RunOptions) -> FileResult:
     """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
-    display = "<stdin>" if item.kind == "stdin" else item.path
+    display = item.display or ("<stdin>" if item.kind == "stdin" else item.path)
     try:
         data = read_input(item.path)
     except InputError as exc:

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dnlint.excludes import ExcludeRules, IgnoreFiles
+
 MAX_CFG_BYTES = 256 * 1024 * 1024
 WEIGHTS_SUFFIXES = (".weights",)
 _CONV_PREFIX = re.compile(r"\.conv\.\d+\Z")  # darknet partial's output: yolov4.conv.137
@@ -38,6 +40,7 @@ class Input:
     kind: str  # "cfg", "weights", "stdin" or "problem" (reason says why it cannot be read)
     explicit: bool = True
     reason: str = ""
+    display: str = ""  # the name shown (and configured) instead of path: --stdin-filename
 
 
 def is_weights_path(path: str) -> bool:
@@ -45,12 +48,16 @@ def is_weights_path(path: str) -> bool:
     return name.endswith(WEIGHTS_SUFFIXES) or _CONV_PREFIX.search(name) is not None
 
 
-def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
-    """Expand directories to the Darknet cfgs below them; classify every path by its suffix.
+def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules | None = None,
+                   stdin_filename: str | None = None) -> list[Input]:
+    """Expand directories to the Darknet cfgs and weights files below them; classify every
+    path by its suffix.
 
     A directory (or part of one) that cannot be read becomes a ``problem`` input, reported
     like an unreadable file; ``notes`` collects what ``--verbose`` explains (skipped files).
+    Paths named explicitly are never excluded, unless ``rules.force_exclude``.
     """
+    rules = rules if rules is not None else ExcludeRules()
     inputs: list[Input] = []
     stdin_seen = False
     for path in paths:
@@ -58,21 +65,46 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str]) -> list[Input]:
             if stdin_seen:
                 inputs.append(Input("-", "problem", reason="standard input can be read only once"))
             else:
-                inputs.append(Input("-", "stdin"))
+                inputs.append(Input("-", "stdin", display=stdin_filename or ""))
             stdin_seen = True
+        elif rules.force_exclude and _force_excluded(path, rules, notes):
+            continue
         elif os.path.isdir(path):
-            inputs += walk(path, notes)
+            inputs += walk(path, notes, rules)
         else:
             inputs.append(Input(path, "weights" if is_weights_path(path) else "cfg"))
     return inputs
 
 
-def walk(root: str, notes: list[str]) -> Iterator[Input]:
-    """The Darknet cfgs below ``root`` in sorted depth-first order, without recursion: a
-    stack of the directories being listed, each with its sorted entries still to visit."""
-    stack = [_listing(root)]
+def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
+    """``--force-exclude``: an explicit path (pre-commit passes every staged file) obeys the
+    exclusions too, its ancestors included."""
+    pattern = rules.pattern_match(path)
+    parent = os.path.dirname(os.path.abspath(path))
+    while pattern is None and parent != os.path.dirname(parent):
+        pattern = rules.pattern_match(parent)
+        parent = os.path.dirname(parent)
+    ignored = rules.respect_gitignore and IgnoreFiles.above(path).ignored(
+        path, os.path.isdir(path))
+    if pattern is None and not ignored:
+        return False
+    why = f"excluded by {pattern!r}" if pattern else "ignored by a .gitignore or .ignore file"
+    notes.append(f"{path}: skipped, {why}")
+    return True
+
+
+_Listing = tuple[str, Iterator["os.DirEntry[str] | Input"], IgnoreFiles]
+
+
+def walk(root: str, notes: list[str], rules: ExcludeRules | None = None) -> Iterator[Input]:
+    """The Darknet cfgs and weights files below ``root`` in sorted depth-first order, without
+    recursion: a stack of the directories being listed, each with its sorted entries still to
+    visit and the ignore files in force there."""
+    rules = rules if rules is not None else ExcludeRules()
+    ignores = IgnoreFiles.above(root) if rules.respect_gitignore else IgnoreFiles()
+    stack = [_listing(root, ignores, rules)]
     while stack:
-        directory, entries = stack[-1]
+        directory, entries, ignores = stack[-1]
         entry = next(entries, None)
         if entry is None:
             stack.pop()
@@ -83,30 +115,48 @@ def walk(root: str, notes: list[str]) -> Iterator[Input]:
         # "./a.cfg" is shown as "a.cfg", as a walk from "." in ruff or git shows it
         path = entry.name if directory == os.curdir else os.path.join(directory, entry.name)
         item = _classify(entry, path, notes)
+        if item is None or _excluded(path, item == "directory", rules, ignores, notes):
+            continue
         if item == "directory":
-            stack.append(_listing(path))
+            stack.append(_listing(path, ignores, rules))
         elif isinstance(item, Input):
             yield item
 
 
-def _listing(directory: str) -> tuple[str, Iterator[os.DirEntry[str] | Input]]:
-    """A directory's entries sorted by name, or the problem of listing it."""
+def _excluded(path: str, is_dir: bool, rules: ExcludeRules, ignores: IgnoreFiles,
+              notes: list[str]) -> bool:
+    pattern = rules.pattern_match(path)
+    if pattern is not None:
+        notes.append(f"{path}: skipped, excluded by {pattern!r}")
+        return True
+    if ignores.levels and ignores.ignored(path, is_dir):
+        notes.append(f"{path}: skipped, ignored by a .gitignore or .ignore file")
+        return True
+    return False
+
+
+def _listing(directory: str, ignores: IgnoreFiles, rules: ExcludeRules) -> _Listing:
+    """A directory's entries sorted by name (or the problem of listing it), and the ignore
+    files in force inside it."""
     try:
         with os.scandir(directory) as found:
             entries = sorted(found, key=lambda entry: entry.name)
     except OSError as exc:
         problem = Input(directory, "problem", False, f"cannot read directory: {_why(exc)}")
-        return directory, iter([problem])
-    return directory, iter(entries)
+        return directory, iter([problem]), ignores
+    inside = ignores.entering(directory) if rules.respect_gitignore else ignores
+    return directory, iter(entries), inside
 
 
 def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | str | None:
+    """"directory", an input (a cfg, a weights file, or a problem), or None to pass over."""
     try:
         if entry.is_dir(follow_symlinks=False):
             return "directory"
     except OSError:
         pass
-    if not entry.name.endswith(".cfg"):
+    weights = is_weights_path(entry.name)
+    if not weights and not entry.name.endswith(".cfg"):
         return None
     try:
         regular = entry.is_file()  # follows a link to a file
@@ -117,6 +167,8 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
             return Input(path, "problem", False, "dangling symbolic link")
         notes.append(f"{path}: skipped, not a regular file")
         return None
+    if weights:
+        return Input(path, "weights", explicit=False)
     if not looks_like_darknet(path):
         notes.append(f"{path}: skipped, not a Darknet cfg (no [net] or [network] section)")
         return None

@@ -29,6 +29,7 @@ class Policy:
     ignore: tuple[str, ...] = ()
     severity_override: tuple[tuple[str, Severity], ...] = ()
     directives: bool = True
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # globs from the cwd
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ def selection_for(path: str, policy: Policy, config: Config | None) -> Selection
     chosen = select if select is not None else ("DN",)
     extend = (config.extend_select if config else ()) + policy.extend_select
     ignore = (config.ignore + config.ignores_for(path) if config else ()) + policy.ignore
+    if policy.per_file_ignores:
+        ignore += Config(per_file_ignores=policy.per_file_ignores).ignores_for(path)
     overrides = (config.severity_override if config else ()) + policy.severity_override
     return Selection(chosen + extend, ignore, overrides, policy.directives)
 

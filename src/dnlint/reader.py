@@ -216,6 +216,7 @@ class _Lexer:
         self.comments: list[Comment] = []
         self.crlf_lines = 0
         self.first_crlf = 0
+        self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
         self.bad_utf8_reported = 0
         self.option_before_section = False
         self._whole = ""
@@ -274,7 +275,8 @@ class _Lexer:
         for number, text in enumerate(texts, start=1):
             if has_cr and text.endswith("\r"):
                 self.crlf_lines += 1
-                self.first_crlf = self.first_crlf or number
+                if not self.first_crlf:
+                    self.first_crlf, self.first_crlf_column = number, len(text)
             if "\0" in text:
                 # fgetl: a NUL ends the string early; the next physical line is glued on.
                 col = text.index("\0") + 1
@@ -335,7 +337,7 @@ class _Lexer:
             LexFinding(
                 "DN013",
                 self.first_crlf,
-                None,
+                self.first_crlf_column,
                 f"{self.crlf_lines} line(s) end in CRLF; the original Darknet keeps the '\\r', so "
                 "'[net]\\r' is not [net] and string values gain a '\\r' (AlexeyAB's fork "
                 "strips it)",

@@ -24,6 +24,7 @@ class FileResult:
     network: Network | None = None
     document: CfgDocument | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    given: bool = True  # False for a cfg linted only to check the weights files that need it
     _weights: WeightsReport | None = field(default=None, repr=False)
     _predicted: bool = field(default=False, repr=False)
 
@@ -64,7 +65,10 @@ class RunTotals:
         self.by_code: Counter[str] = Counter()
 
     def add(self, result: FileResult) -> None:
-        self.files += 1
+        """Count the file, and the weights file checked with it (a run's files are cfgs and
+        weights files alike)."""
+        report = result.checked_weights
+        self.files += int(result.given) + int(report is not None and report.path is not None)
         for diagnostic in result.diagnostics:
             self.by_severity[diagnostic.severity] += 1
             self.by_code[diagnostic.code] += 1

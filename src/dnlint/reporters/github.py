@@ -1,6 +1,6 @@
 """``--format github``: GitHub Actions workflow commands, one annotation per diagnostic::
 
-    ::error file=yolo.cfg,line=3,col=14,title=DN103::batch=64 is not a multiple ...
+    ::warning file=yolo.cfg,line=3,endLine=3,col=14,title=DN103 batch-not-divisible::batch=64 ...
 
 Escaping follows actions/toolkit (``command.ts``): in the message ``%``, CR and LF; in property
 values also ``:`` and ``,``. Info-level findings become ``::notice``.
@@ -24,13 +24,21 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def rule_name(code: str) -> str:
+    from dnlint.rules import find_rule
+
+    found = find_rule(code)
+    return found.name if found is not None else ""
+
+
 def github_line(d: Diagnostic) -> str:
     props = [("file", shown_path(d.path))]
     if d.line is not None:
-        props.append(("line", str(d.line)))
+        # one line: a finding is about one option or section line
+        props += [("line", str(d.line)), ("endLine", str(d.line))]
         if d.column is not None:
             props.append(("col", str(d.column)))
-    props.append(("title", d.code))
+    props.append(("title", f"{d.code} {rule_name(d.code)}".rstrip()))
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in props)
     message = d.message + (f" (hint: {d.hint})" if d.hint else "")
     return f"::{COMMANDS[d.severity]} {joined}::{escape_data(message)}"

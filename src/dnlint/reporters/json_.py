@@ -26,6 +26,8 @@ def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, An
     }
     if d.hint:
         entry["hint"] = d.hint
+    if d.byte_offset is not None:  # a finding in a .weights file
+        entry["byte_offset"], entry["byte_length"] = d.byte_offset, d.byte_length
     if d.path and d.path != file_path:
         entry["path"] = shown_path(d.path)  # e.g. a weights-file finding listed under its cfg
     return entry

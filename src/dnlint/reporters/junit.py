@@ -8,6 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from dnlint.clean import shown_path, xml_safe
+from dnlint.diagnostics import Diagnostic
 from dnlint.reporters import ReportContext
 from dnlint.reporters.text import location
 from dnlint.result import FileResult, RunTotals
@@ -23,10 +24,11 @@ class JunitReporter:
         self.tests = 0
 
     def file(self, result: FileResult) -> None:
-        suite = _suite(result)
-        ET.indent(suite, level=1)
-        self.suites.append(ET.tostring(suite, encoding="unicode"))
-        self.tests += max(1, len(result.diagnostics))
+        for path, diagnostics in _by_file(result):
+            suite = _suite(path, diagnostics)
+            ET.indent(suite, level=1)
+            self.suites.append(ET.tostring(suite, encoding="unicode"))
+            self.tests += max(1, len(diagnostics))
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
         root = ET.Element("testsuites", name="dnlint", tests=str(self.tests),
@@ -43,13 +45,25 @@ class JunitReporter:
         out.write("</testsuites>\n")
 
 
-def _suite(file: FileResult) -> ET.Element:
-    name = xml_safe(shown_path(file.path))
-    suite = ET.Element("testsuite", name=name, tests=str(max(1, len(file.diagnostics))),
-                       failures=str(len(file.diagnostics)), errors="0", skipped="0")
-    if not file.diagnostics:
+def _by_file(result: FileResult) -> list[tuple[str, list[Diagnostic]]]:
+    """One test suite per file: a weights file's findings belong to its own suite, not its
+    cfg's (a cfg linted only for its weights has no suite of its own)."""
+    groups: dict[str, list[Diagnostic]] = {result.path: []} if result.given else {}
+    report = result.checked_weights
+    if report is not None and report.path is not None:
+        groups.setdefault(report.path, [])
+    for d in result.diagnostics:
+        groups.setdefault(d.path or result.path, []).append(d)
+    return list(groups.items())
+
+
+def _suite(path: str, diagnostics: list[Diagnostic]) -> ET.Element:
+    name = xml_safe(shown_path(path))
+    suite = ET.Element("testsuite", name=name, tests=str(max(1, len(diagnostics))),
+                       failures=str(len(diagnostics)), errors="0", skipped="0")
+    if not diagnostics:
         ET.SubElement(suite, "testcase", name="dnlint", classname=name)
-    for d in file.diagnostics:
+    for d in diagnostics:
         where = xml_safe(location(d))
         case = ET.SubElement(suite, "testcase", name=f"{d.code} {where}", classname=name)
         if d.line is not None:

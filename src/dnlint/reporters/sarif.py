@@ -124,4 +124,6 @@ def _physical(d: Diagnostic) -> dict[str, Any]:
         if d.column is not None and d.column >= 1:
             region["startColumn"] = d.column
         location["region"] = region
+    elif d.byte_offset is not None:  # a binary file: SARIF's byte region (3.30.13)
+        location["region"] = {"byteOffset": d.byte_offset, "byteLength": d.byte_length or 0}
     return location

@@ -29,8 +29,10 @@ def diagnostic(
     line: int | None = None,
     hint: str | None = None,
     severity: Severity | None = None,
+    region: tuple[int, int] | None = None,
 ) -> Diagnostic:
-    return new_diagnostic(code, line, 1 if line else None, message, hint, path, severity)
+    """A weights finding; ``region`` is the (offset, length) of the bytes it is about."""
+    return new_diagnostic(code, line, 1 if line else None, message, hint, path, severity, region)
 
 
 # --- the cfg alone --------------------------------------------------------------------------
@@ -128,11 +130,11 @@ def _check_format(head: bytes, size: int, path: str) -> Diagnostic | None:
     if what is not None:
         kind, hint = what
         return diagnostic("DN513", f"not a Darknet weights file: this is {kind} "
-                          f"({size:,} bytes)", path, hint=hint)
+                          f"({size:,} bytes)", path, hint=hint, region=(0, size))
     if size < 12:
         return diagnostic("DN510", f"the file has {size} bytes, fewer than the 12 of the version "
                           "header: Darknet reads uninitialised version numbers and no weights",
-                          path, hint="the download or copy was interrupted")
+                          path, hint="the download or copy was interrupted", region=(0, size))
     return None
 
 
@@ -143,12 +145,14 @@ def _check_header(header: Header, size: int, report: WeightsReport, path: str) -
         out.append(diagnostic(
             "DN511", f"the header at byte 0 reads version {header.version}: {kind} numbers no "
             "Darknet writes (0.1.0, 0.2.0, 0.2.5); this file has no Darknet header", path,
-            hint="was it written by another tool, or did it lose its first bytes?"))
+            hint="was it written by another tool, or did it lose its first bytes?",
+            region=(0, min(size, 12))))
         return out
     if not header.complete:
         out.append(diagnostic(
             "DN510", f"the file has {size} bytes and ends inside the header: version "
-            f"{header.version} is followed by a {header.seen_bytes}-byte seen at byte 12", path))
+            f"{header.version} is followed by a {header.seen_bytes}-byte seen at byte 12", path,
+            region=(0, size)))
         return out
     if header.forks_disagree() or header.transpose:
         widths = {d: seen_bytes(header.major, header.minor, d) for d in (Dialect.PJ, Dialect.AB)}
@@ -157,7 +161,8 @@ def _check_header(header: Header, size: int, report: WeightsReport, path: str) -
             f"transposed, and the original Darknet reads a {widths[Dialect.PJ]}-byte seen where "
             f"AlexeyAB's reads {widths[Dialect.AB]} bytes ({report.dialect.value}: "
             f"{header.seen_bytes}, so the weights start at byte {header.size})", path,
-            hint="rewrite the header as 0.2.x after transposing the connected weights"))
+            hint="rewrite the header as 0.2.x after transposing the connected weights",
+            region=(0, header.size)))
     out += _check_writer(header, report, path)
     return out
 
@@ -174,7 +179,8 @@ def _check_writer(header: Header, report: WeightsReport, path: str) -> list[Diag
         "DN517", f"header version {header.version} is what {writer.label} writes, but the file "
         f"is read as {report.dialect.value}, and the layout of "
         f"{', '.join('[' + t + ']' for t in sensitive)} differs between the forks", path,
-        hint=f"check with --dialect {writer.value} if the file comes from that fork")]
+        hint=f"check with --dialect {writer.value} if the file comes from that fork",
+        region=(0, 12))]
 
 
 def _check_size(
@@ -199,7 +205,7 @@ def _check_size(
             f"({report.dialect.value}, {header.size}-byte header): {_amount(surplus)} left over "
             f"from byte {header.size + expected:,}", path,
             hint=hint or "were these weights trained with this very cfg (same layers, filters, "
-            "classes)?")]
+            "classes)?", region=(header.size + expected, surplus))]
     return [_short_file(report, payload, size, path, hint)]
 
 
@@ -217,7 +223,7 @@ def _short_file(
             f"backbone) with the weights of {_span(covered)}; the weights of {_span(rest)} stay "
             f"random ({_amount(report.expected_payload - payload)} missing)", path,
             hint=hint or "fine to start training from; for inference use the complete file",
-            severity=hank)
+            severity=hank, region=(size, 0))
     inside = next(lay for lay in loaded if _start(lay) <= payload < _end(lay))
     block, missing_in_block = _block_at(inside, payload - _start(inside))
     return diagnostic(
@@ -225,7 +231,8 @@ def _short_file(
         f"[{inside.section}] (line {inside.line}), in its {block!r} block: "
         f"{_floats(_end(inside) - payload)} of the layer are missing "
         f"({missing_in_block} in that block), {_amount(report.expected_payload - payload)} in all",
-        path, hint=hint or "the file is truncated: download or copy it again", severity=hank)
+        path, hint=hint or "the file is truncated: download or copy it again", severity=hank,
+        region=(size - payload + _start(inside), payload - _start(inside)))
 
 
 def _start(lay: LayerLayout) -> int:

@@ -60,3 +60,33 @@ def find_cfg(weights_path: str) -> CfgMatch:
 
 def _glob_escape(text: str) -> str:
     return re.sub(r"([\[\]*?])", r"[\1]", text)
+
+
+BACKUP_FOLDER = "backup"  # where AlexeyAB's `detector train` writes by default (obj.data)
+
+
+def weights_beside(cfg_path: str) -> list[str]:
+    """The weights files named after ``cfg_path``: ``x.weights``, ``x_best``, ``x_final``,
+    ``x_last`` and ``x_<iterations>.weights`` beside it, and the same in a ``backup`` folder
+    beside it or in the working directory. Reads directory listings only."""
+    stem = Path(cfg_path).stem
+    folders = [Path(cfg_path).parent]
+    folders += [folders[0] / BACKUP_FOLDER, Path(BACKUP_FOLDER)]
+    found: dict[str, None] = {}
+    seen: set[str] = set()
+    for folder in folders:
+        real = os.path.realpath(folder)
+        if real in seen:
+            continue
+        seen.add(real)
+        found.update(dict.fromkeys(_named_after(stem, folder)))
+    return list(found)
+
+
+def _named_after(stem: str, folder: Path) -> list[str]:
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return []
+    return [str(folder / name) for name in names
+            if name.endswith(".weights") and stem in cfg_stems(name)]

@@ -1,0 +1,142 @@
+"""Which paths a directory walk passes over: the usual tool and environment folders, the
+``exclude``/``extend-exclude`` patterns, and what ``.gitignore`` and ``.ignore`` files say.
+
+Patterns follow ruff: one without a slash matches a file or directory name anywhere in the tree
+(``.venv``, ``*_old.cfg``); one with a slash matches a path relative to the project root (the
+directory of the configuration, else the working directory), e.g. ``legacy/*.cfg``.
+Gitignore files are matched with ``pathspec`` (git's own rules: negation, anchoring, directory
+patterns), each relative to its own directory, from the walk's root and every directory above
+it up to the top of its git repository; a deeper file overrides a shallower one, as in git.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
+DEFAULT_EXCLUDES = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints",
+    ".mypy_cache", ".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache",
+    ".svn", ".tox", ".venv", ".vscode", "__pycache__", "__pypackages__", "_build", "buck-out",
+    "build", "dist", "node_modules", "site-packages", "venv",
+)
+IGNORE_FILES = (".gitignore", ".ignore")
+
+
+@dataclass(frozen=True)
+class ExcludeRules:
+    """What the command line and the configuration say about excluding paths."""
+
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    force_exclude: bool = False
+    root: str = ""  # where patterns with a slash are anchored; "" is the working directory
+
+    def pattern_match(self, path: str) -> str | None:
+        """The first ``exclude``/``extend-exclude`` pattern ``path`` matches, if any."""
+        names, anchored = self._compiled
+        name = os.path.basename(os.path.normpath(path))
+        if names is not None and names.match(name):
+            return next(p for p in self._patterns if "/" not in p.rstrip("/")
+                        and fnmatchcase(name, p.rstrip("/")))
+        if anchored is not None:
+            relative = _relative(path, self.root or os.getcwd())
+            if anchored.match(relative):
+                return next(p for p in self._patterns if "/" in p.rstrip("/")
+                            and fnmatchcase(relative, p.strip("/")))
+        return None
+
+    @property
+    def _patterns(self) -> tuple[str, ...]:
+        return self.exclude + self.extend_exclude
+
+    @cached_property
+    def _compiled(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """One regex for the name patterns and one for the anchored ones: a walk asks about
+        every entry it meets."""
+        names = [fnmatch.translate(p.rstrip("/")) for p in self._patterns
+                 if "/" not in p.rstrip("/")]
+        anchored = [fnmatch.translate(p.strip("/")) for p in self._patterns
+                    if "/" in p.rstrip("/")]
+        return (re.compile("|".join(names)) if names else None,
+                re.compile("|".join(anchored)) if anchored else None)
+
+
+def _relative(path: str, root: str) -> str:
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute, os.path.abspath(root))
+    except ValueError:  # another drive on Windows
+        return absolute.replace(os.sep, "/")
+    return relative.replace(os.sep, "/")
+
+
+class IgnoreFiles:
+    """The gitignore files in force at one point of a walk: a stack of (directory, spec)."""
+
+    def __init__(self, levels: list[tuple[str, GitIgnoreSpec]] | None = None) -> None:
+        self.levels = levels or []
+
+    @classmethod
+    def above(cls, root: str) -> IgnoreFiles:
+        """The ignore files of ``root``'s ancestors, up to the top of its git repository (none
+        when ``root`` is not in one)."""
+        directory = os.path.abspath(root)
+        chain = []
+        while True:
+            parent = os.path.dirname(directory)
+            if os.path.exists(os.path.join(directory, ".git")):
+                break
+            if parent == directory:
+                return cls()  # not in a repository: only the walk's own files count
+            directory = parent
+            chain.append(directory)
+        levels = []
+        for ancestor in reversed(chain):
+            spec = read_ignore_files(ancestor)
+            if spec is not None:
+                levels.append((ancestor, spec))
+        return cls(levels)
+
+    def entering(self, directory: str) -> IgnoreFiles:
+        """The stack inside ``directory``: its own ignore files on top."""
+        spec = read_ignore_files(directory)
+        if spec is None:
+            return self
+        return IgnoreFiles([*self.levels, (os.path.abspath(directory), spec)])
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        absolute = os.path.abspath(path)
+        for directory, spec in reversed(self.levels):
+            relative = os.path.relpath(absolute, directory).replace(os.sep, "/")
+            if relative.startswith("../"):
+                continue
+            verdict = spec.check_file(relative + "/" if is_dir else relative).include
+            if verdict is not None:
+                return verdict
+        return False
+
+
+def read_ignore_files(directory: str) -> GitIgnoreSpec | None:
+    """The patterns of ``directory``'s .gitignore and .ignore together, or None."""
+    lines: list[str] = []
+    for name in IGNORE_FILES:
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                lines += f.read(1 << 20).splitlines()
+        except OSError:
+            continue
+    if not lines:
+        return None
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines(lines)
