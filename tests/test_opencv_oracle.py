@@ -21,8 +21,10 @@ from conftest import SHARED
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
+from dnlint.rules import Rule, all_rules
 from dnlint.targets import check_targets
 from dnlint.targets.opencv_model import simulate
+from test_rule_examples import example_bytes
 
 WORKER = Path(__file__).with_name("opencv_worker.py")
 CORPUS = SHARED / "corpus"
@@ -290,7 +292,12 @@ FORWARD_CASES = {
     "shortcut-sizes": (NET.format(w=32, h=32) + "[convolutional]\nfilters=8\nsize=1\n\n"
                        "[maxpool]\nsize=2\nstride=2\n\n[shortcut]\nfrom=-2\n", 15),
     "region-tree": (NET.format(w=32, h=32) + "[convolutional]\nfilters=12\nsize=1\n\n"
-                    "[region]\nclasses=1\nnum=2\nanchors=1,1,2,2\ntree=x.tree\n", 14),
+                    "[region]\nclasses=1\nnum=2\nanchors=1,1,2,2\nsoftmax=1\ntree=x.tree\n",
+                    15),
+    "region-without-softmax": (NET.format(w=32, h=32) + "[convolutional]\nfilters=6\n"
+                               "size=1\n\n[region]\nclasses=1\nnum=1\nanchors=1,1\n", 10),
+    "region-coords": (NET.format(w=32, h=32) + "[convolutional]\nfilters=7\nsize=1\n\n"
+                      "[region]\nclasses=1\nnum=1\nanchors=1,1\nsoftmax=1\ncoords=5\n", 15),
 }
 
 
@@ -306,3 +313,50 @@ def test_dn614_networks_load_but_cannot_infer_shapes(name: str, tmp_path: Path) 
         ("DN614", line)]
     assert opencv_loads([path]) == {str(path): True}
     assert "error" in opencv_shapes([path], tmp_path)[str(path)]
+
+
+# -- the DN6xx rules' own examples (tests/test_rule_examples.py lints them) -----------------
+
+def _write_examples(tmp_path: Path) -> dict[str, tuple[Rule, Path, Path]]:
+    """Each DN6xx rule's bad and good example as cfg files: {code: (rule, bad, good)}."""
+    written = {}
+    for rule in (r for r in all_rules() if r.target == "opencv"):
+        bad, good = tmp_path / f"{rule.code}-bad.cfg", tmp_path / f"{rule.code}-good.cfg"
+        bad.write_bytes(example_bytes(rule.bad))
+        good.write_bytes(example_bytes(rule.good))
+        written[rule.code] = (rule, bad, good)
+    return written
+
+
+def test_dn6xx_examples_load_or_fail_as_their_rules_say(tmp_path: Path) -> None:
+    """OpenCV refuses the bad example of every error, loads that of every warning, and loads
+    every good example."""
+    _need_cv2()
+    examples = _write_examples(tmp_path)
+    assert len(examples) == 12
+    loads = opencv_loads([p for _, bad, good in examples.values() for p in (bad, good)])
+    wrong = [f"{code} {path.stem}" for code, (rule, bad, good) in examples.items()
+             for path, expected in ((bad, rule.severity.value != "error"), (good, True))
+             if loads[str(path)] != expected]
+    assert wrong == []
+
+
+def test_dn6xx_examples_that_load_infer_shapes_as_their_rules_say(tmp_path: Path) -> None:
+    """Only DN614's bad example fails OpenCV's shape inference, and DN611's bad example has
+    the shape the model claims (Darknet's differs: dnlint's own network says so)."""
+    _need_cv2()
+    examples = _write_examples(tmp_path)
+    paths = [p for code, (rule, bad, good) in examples.items()
+             for p in ((bad, good) if rule.severity.value != "error" else (good,))]
+    records = opencv_shapes(paths, tmp_path)
+    failing = sorted(Path(p).stem for p, record in records.items() if "error" in record)
+    assert failing == ["DN614-bad"]
+    _, bad, good = examples["DN611"]
+    for path in (bad, good):
+        shapes = records[str(path)]["shapes"]
+        assert isinstance(shapes, dict)
+        assert all(shapes[name] == shape for name, shape in _modelled_shapes(path))
+    darknet = dnlint_result(bad).network
+    assert darknet is not None
+    assert darknet.layers[-1].output == (64, 64, 16)  # w, h, c: Darknet's stride 2
+    assert _modelled_shapes(bad)[-1][1] == [1, 16, 32, 32]  # OpenCV's stride 1

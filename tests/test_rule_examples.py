@@ -4,6 +4,8 @@ A rule whose examples are cfgs (``examples="cfg"``) must report its own code on 
 nothing at all on ``good``, in every dialect of its ``dialects`` (``None``: no --dialect, the
 dialect is detected). Directives are applied as on the command line, so the DN9xx examples show
 what a user sees. A backslash escape in an example stands for that byte (``\\r``, ``\\x00``).
+A rule of a deployment target (``Rule.target``: the DN6xx rules of ``--target opencv``) is
+linted with its target checked, as ``--target`` does (dnlint.targets.check_targets).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.rules import Rule, all_rules
+from dnlint.targets import TARGETS, check_targets
 
 CFG_RULES = [r for r in all_rules() if r.examples == "cfg"]
 
@@ -33,8 +36,12 @@ def example_bytes(text: str) -> bytes:
     return _ESCAPE.sub(byte, text.encode("utf-8"))
 
 
-def lint_example(text: str, dialect: Dialect | None) -> list[tuple[str, int | None]]:
+def lint_example(text: str, dialect: Dialect | None,
+                 target: str | None = None) -> list[tuple[str, int | None]]:
+    """What the command line reports: the lint, the target's checks, then the directives."""
     result = lint_cfg_bytes(example_bytes(text), "example.cfg", dialect)
+    if target is not None:
+        check_targets(result, (target,))
     apply_policy(result, selection_for("example.cfg", Policy(), None))
     return [(d.code, d.line) for d in result.diagnostics]
 
@@ -51,14 +58,30 @@ def case_id(case: tuple[Rule, Dialect | None]) -> str:
 @pytest.mark.parametrize("case", cases(), ids=case_id)
 def test_bad_example_gives_its_own_code(case: tuple[Rule, Dialect | None]) -> None:
     rule, dialect = case
-    found = lint_example(rule.bad, dialect)
+    found = lint_example(rule.bad, dialect, rule.target)
     assert rule.code in {code for code, _ in found}, found
 
 
 @pytest.mark.parametrize("case", cases(), ids=case_id)
 def test_good_example_is_clean(case: tuple[Rule, Dialect | None]) -> None:
     rule, dialect = case
-    assert lint_example(rule.good, dialect) == []
+    assert lint_example(rule.good, dialect, rule.target) == []
+
+
+TARGET_CASES = [case for case in cases() if case[0].target is not None]
+
+
+@pytest.mark.parametrize("case", TARGET_CASES, ids=case_id)
+def test_a_target_rule_needs_its_target(case: tuple[Rule, Dialect | None]) -> None:
+    """Without --target the bad example does not give the code: the target is what reports it."""
+    rule, dialect = case
+    assert rule.code not in {code for code, _ in lint_example(rule.bad, dialect)}
+
+
+def test_the_target_rules_are_the_dn6xx_rules() -> None:
+    targets = {r.code: r.target for r in all_rules() if r.target is not None}
+    assert targets == {r.code: "opencv" for r in all_rules() if r.code.startswith("DN6")}
+    assert set(targets.values()) <= set(TARGETS)
 
 
 # rules about what comes before [net] (or about how its line reads), and directives placed there

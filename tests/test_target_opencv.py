@@ -21,6 +21,9 @@ NET = "[net]\nwidth=32\nheight=32\nchannels=3\n\n"
 CONV = "[convolutional]\nfilters=8\nsize=3\npad=1\nactivation=leaky\n\n"
 
 
+REGION_INPUT = "[convolutional]\nfilters=6\nsize=1\n\n"  # num=1 * (4 coords + 1 + 1 class)
+
+
 def opencv_codes(text: str) -> list[tuple[str, int | None]]:
     result = lint_text(text)
     check_targets(result, ("opencv",))
@@ -99,10 +102,26 @@ def test_the_reader_drops_spaces_and_keeps_inline_comments_in_values() -> None:
     (NET + CONV + "[maxpool]\nsize=2\nstride=2\nactivation=leaky\n", [("DN612", 15)]),
     (NET + "[convolutional]\nfilters=8\nfilters=4\nsize=1\n", [("DN613", 8)]),
     (NET + CONV + "[maxpool]\nsize=2\nstride=2\n\n[shortcut]\nfrom=-2\n", [("DN614", 17)]),
+    (NET + REGION_INPUT + "[region]\nclasses=1\nnum=1\nanchors=1,1\n", [("DN614", 10)]),
+    (NET + REGION_INPUT + "[region]\nclasses=1\nnum=1\nanchors=1,1\nsoftmax=2\n",
+     [("DN614", 14)]),
+    (NET + REGION_INPUT.replace("6", "7") + "[region]\nclasses=1\nnum=1\nanchors=1,1\n"
+     "softmax=1\ncoords=5\n", [("DN614", 15)]),
+    (NET + REGION_INPUT + "[region]\nclasses=1\nnum=1\nanchors=1,1\nsoftmax=1\ntree=x\n",
+     [("DN614", 15)]),
+    (NET + REGION_INPUT + "[region]\nclasses=1\nnum=1\nanchors=1,1\nsoftmax=1\n", []),
 ])
 def test_what_opencv_computes_differently_is_a_warning(
         text: str, expected: list[tuple[str, int]]) -> None:
     assert opencv_codes(text) == expected
+
+
+def test_a_network_opencv_refuses_has_no_forward_pass_to_fail() -> None:
+    shortcut = NET + CONV + "[maxpool]\nsize=2\nstride=2\n\n[shortcut]\nfrom=-2\n"
+    assert opencv_codes(shortcut) == [("DN614", 17)]
+    assert opencv_codes(shortcut + "\n[lstm]\noutput=8\n") == [("DN601", 19)]
+    # a [region] OpenCV refuses is not also one whose Region layer fails
+    assert opencv_codes(NET + REGION_INPUT + "[region]\nclasses=1\nnum=1\n") == [("DN603", 10)]
 
 
 def test_a_shape_difference_is_reported_where_it_starts_not_after() -> None:

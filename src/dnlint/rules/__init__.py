@@ -9,6 +9,8 @@ A rule's ``bad`` and ``good`` examples are complete cfgs (``examples="cfg"``, th
 own code from ``bad`` and no diagnostic at all from ``good``. A backslash escape in an example
 (``\\r``, ``\\x00``) stands for that byte. Rules about other files say so with ``examples``:
 ``"weights"`` (a .weights file with its cfg), ``"data"`` (a .data or .names file) or ``"none"``.
+A rule reported only under a deployment target (``--target opencv``: the DN6xx rules) names it
+in ``target``; its examples are linted with that target checked.
 """
 
 from __future__ import annotations
@@ -44,12 +46,15 @@ class Rule:
     reference: str = ""
     dialects: tuple[Dialect | None, ...] = EVERY_DIALECT  # None: no --dialect (detected)
     examples: ExampleKind = "cfg"
+    target: str | None = None  # the --target (dnlint.targets.TARGETS) that reports it, if any
 
     def example_note(self) -> str:
         """How to reproduce the examples: the dialect flag, when it matters, and escapes."""
         notes = [_OTHER_FILES[self.examples]] if self.examples in _OTHER_FILES else []
         if notes and "--scan" in self.reference:
             notes[0] += " --scan"
+        if self.target:
+            notes.append(f"with --target {self.target}")
         if self.dialects != EVERY_DIALECT:
             notes.append(" or ".join(f"--dialect {d.value}" if d else "no --dialect"
                                      for d in self.dialects))
@@ -99,12 +104,13 @@ def rule(
     reference: str = "",
     dialects: tuple[Dialect | None, ...] = EVERY_DIALECT,
     examples: ExampleKind = "cfg",
+    target: str | None = None,
 ) -> Rule:
     """Declare a rule. Codes are unique and never change meaning."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} declared twice")
     declared = Rule(code, name, severity, summary, darknet, bad, good, reference, dialects,
-                    examples)
+                    examples, target)
     _REGISTRY[code] = declared
     return declared
 

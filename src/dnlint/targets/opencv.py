@@ -53,7 +53,7 @@ def check_opencv(result: FileResult) -> list[Diagnostic]:
     imported = simulate(result.document.lines, channels)
     sink = Sink()
     _report_refusals(imported, sink)
-    for failure in imported.failures:
+    for failure in imported.failures if imported.loads else ():  # refused: no forward pass
         sink.report(failure.code, failure.line, 1, failure.message,
                     "cv2.dnn loads this network, but net.forward() raises cv2.error")
     for section in imported.sections:

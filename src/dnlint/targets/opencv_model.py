@@ -435,12 +435,31 @@ def _head(index: int, s: OcvSection, state: _State, refusals: list[Refusal]) -> 
     if problem is not None:
         key, message = problem
         refusals.append(Refusal("DN603", s.line_of(key) if key else s.line, message))
-    if not is_yolo and s.has("tree"):
-        state.failures.append(Refusal(
-            "DN614", s.line_of("tree"), "[region] with tree= (YOLO9000): OpenCV loads it but "
-            "its Region layer stops with 'Yolo9000 is not implemented' on the first forward"))
+    if not is_yolo and problem is None:
+        failure = _region_failure(s)
+        if failure is not None:
+            state.failures.append(failure)
     name = f"yolo_{state.layer_id}" if is_yolo else "detection_out"
     _push(state, name, None)
+
+
+def _region_failure(s: OcvSection) -> Refusal | None:
+    """What OpenCV's Region layer asserts when it is created (region_layer.cpp, the
+    RegionLayerImpl constructor, in this order), at the first forward: the importer loads it."""
+    coords = s.number("coords", 4)
+    if coords != 4:
+        return Refusal("DN614", s.line_of("coords"), f"[region] with coords={coords}: OpenCV "
+                       "loads it but its Region layer asserts coords == 4 on the first forward")
+    if s.number("softmax", 0) != 1:
+        where = f"softmax={s.text('softmax')}" if s.has("softmax") else "no softmax=1"
+        return Refusal("DN614", s.line_of("softmax"), f"[region] with {where}: OpenCV loads "
+                       "it but its Region layer asserts softmax (Darknet's default is 0) on "
+                       "the first forward")
+    if s.has("tree"):
+        return Refusal("DN614", s.line_of("tree"), "[region] with tree= (YOLO9000): OpenCV "
+                       "loads it but its Region layer stops with 'Yolo9000 is not "
+                       "implemented' on the first forward")
+    return None
 
 
 def _from(s: OcvSection, index: int, state: _State, refusals: list[Refusal]) -> str | None:
