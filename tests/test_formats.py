@@ -113,15 +113,18 @@ def test_json(cwd: Path) -> None:
 
 def test_github_lines_exactly(cwd: Path) -> None:
     assert run("--format", "github", "m.cfg") == (1, (
-        f"::warning file=m.cfg,line=3,col=14,title=DN103::{DN103_MSG}\n"
-        f"::error file=m.cfg,line=11,col=13,title=DN207::{DN207_MSG} (hint: {DN207_HINT})\n"
+        f"::warning file=m.cfg,line=3,endLine=3,col=14,title=DN103 batch-not-divisible::"
+        f"{DN103_MSG}\n"
+        f"::error file=m.cfg,line=11,endLine=11,col=13,title=DN207 unknown-enum-value::"
+        f"{DN207_MSG} (hint: {DN207_HINT})\n"
     ), "")
 
 
 def test_github_escaping_and_file_level_and_notice() -> None:
     d = Diagnostic(None, None, "DN026", Severity.INFO, "50% sure\r\nreally", None,
                    "dir,a:b/x.cfg")
-    assert github_line(d) == "::notice file=dir%2Ca%3Ab/x.cfg,title=DN026::50%25 sure%0D%0Areally"
+    assert github_line(d) == ("::notice file=dir%2Ca%3Ab/x.cfg,title=DN026 dialect-ambiguous::"
+                              "50%25 sure%0D%0Areally")
     assert escape_data("a:b,c") == "a:b,c"
     assert escape_property("100%") == "100%25"
 
