@@ -155,3 +155,12 @@ def test_cfg_that_does_not_build(tmp_path: Path) -> None:
     assert "weights" not in entry
     assert [d["code"] for d in entry["diagnostics"] if d["code"].startswith("DN5")] == ["DN518"]
     assert code == 1  # the empty cfg is an error of its own; DN518 is info
+
+
+def test_training_output_in_backup_finds_the_cfg_folder(tmp_path: Path) -> None:
+    """darknet's layout: cfg/yolo-obj.cfg, and detector train writes backup/yolo-obj_1000."""
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "backup").mkdir()
+    cfg = _cfg(tmp_path / "cfg", "yolo-obj.cfg")
+    assert find_cfg(str(tmp_path / "backup" / "yolo-obj_1000.weights")).cfg == str(cfg)
+    assert find_cfg(str(tmp_path / "other" / "yolo-obj_1000.weights")).cfg is None

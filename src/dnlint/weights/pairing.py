@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _CONV_CUT = re.compile(r"^(?P<stem>.+?)\.conv\.\d+$")
+BACKUP_FOLDER = "backup"  # where AlexeyAB's `detector train` writes by default (obj.data)
 _TRAINING = re.compile(r"^(?P<stem>.+?)_(?:final|last|best|\d+)$")
 
 
@@ -39,13 +40,18 @@ def cfg_stems(weights_name: str) -> list[str]:
 
 
 def find_cfg(weights_path: str) -> CfgMatch:
-    """Find the cfg beside ``weights_path`` (same directory), without reading any file."""
+    """Find the cfg of ``weights_path`` by its name, without reading any file: ``stem.cfg``
+    beside it, else (for a training output in AlexeyAB's ``backup/`` folder) in the folder
+    above it or that folder's ``cfg/``, else a single cfg beside it that a backbone cut's name
+    begins (``yolov4.conv.137`` with ``yolov4-custom.cfg``)."""
     folder = Path(weights_path).parent
     stems = cfg_stems(weights_path)
-    for stem in stems:
-        exact = folder / f"{stem}.cfg"
-        if exact.is_file():
-            return CfgMatch(str(exact), (str(exact),), f"same stem as {Path(weights_path).name}")
+    for place in _cfg_folders(folder):
+        for stem in stems:
+            exact = place / f"{stem}.cfg"
+            if exact.is_file():
+                return CfgMatch(str(exact), (str(exact),),
+                                f"same stem as {Path(weights_path).name}")
     base = stems[-1]
     if len(stems) > 1:
         # e.g. yolov4.conv.137 beside yolov4-custom.cfg only: a cfg built on that backbone
@@ -58,11 +64,18 @@ def find_cfg(weights_path: str) -> CfgMatch:
     return CfgMatch(None, (), f"no {looked} in {folder or '.'}")
 
 
+def _cfg_folders(folder: Path) -> list[Path]:
+    """Where a weights file's cfg may be: beside it; for one in a ``backup`` folder, also the
+    folder above and its ``cfg`` folder (darknet's own layout: cfg/x.cfg, backup/x_1000)."""
+    if folder.name != BACKUP_FOLDER:
+        return [folder]
+    above = folder.parent
+    return [folder, above, above / "cfg"]
+
+
 def _glob_escape(text: str) -> str:
     return re.sub(r"([\[\]*?])", r"[\1]", text)
 
-
-BACKUP_FOLDER = "backup"  # where AlexeyAB's `detector train` writes by default (obj.data)
 
 
 def weights_beside(cfg_path: str) -> list[str]:
