@@ -577,18 +577,6 @@ def _check_structure(doc: CfgDocument) -> None:
         doc.fatal = True
         return
     first = doc.sections[0]
-    if not first.options and len(doc.sections) > 1:
-        doc.findings.append(
-            LexFinding(
-                "DN027",
-                first.line,
-                first.column,
-                f"[{first.name}] has no options: hank-ai's reader lets the next header "
-                f"[{doc.sections[1].name}] overwrite it, so the network fails to build",
-                "give [net] its options (width, height, channels, batch, ...)",
-                only=frozenset({Dialect.HANK}),
-            )
-        )
     if first.name not in ("net", "network"):
         doc.findings.append(
             LexFinding(
