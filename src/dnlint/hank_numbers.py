@@ -46,18 +46,18 @@ def hank_stof(text: str) -> float | None:
     value = float(prefix)
     if not math.isfinite(value):
         return None
-    try:
-        narrowed = to_float32(value)
-    except OverflowError:
-        return None  # std::out_of_range
-    if value != 0.0 and abs(narrowed) < _FLT_MIN:
-        return None  # underflow: also std::out_of_range
+    narrowed = to_float32(value)
+    if math.isinf(narrowed) or (value != 0.0 and abs(narrowed) < _FLT_MIN):
+        return None  # overflow or underflow: std::out_of_range
     return value
 
 
 def to_float32(value: float) -> float:
-    """``value`` rounded to a C float (``OverflowError`` when it does not fit)."""
-    narrowed: float = struct.unpack("f", struct.pack("f", value))[0]
+    """``value`` rounded to a C float (infinite when it does not fit)."""
+    try:
+        narrowed: float = struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:  # older Pythons refuse to pack what rounds to infinity
+        return math.copysign(math.inf, value)
     return narrowed
 
 

@@ -137,7 +137,7 @@ class _HankLexer:
         self.findings.append(LexFinding(
             code, number, column,
             f"hank-ai's Darknet ignores the line '{line}': {why}",
-            _IGNORED_HINTS[code]))
+            _IGNORED_HINTS[code], by_dialect={_HANK: Severity.ERROR}))
 
 
 def _key_value(line: str) -> tuple[str, int, str] | None:
