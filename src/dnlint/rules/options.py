@@ -38,13 +38,13 @@ rule("DN207", "unknown-enum-value", E,
 rule("DN208", "list-empty-item", E,
      summary="An empty item in a comma list.",
      darknet="Darknet counts commas and reads the empty item as 0 (for route layers: absolute "
-             "layer 0).",
+             "layer 0). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad="[route]\nlayers=-1,,-4", good="[route]\nlayers=-1,-4", reference="R6")
 rule("DN209", "list-trailing-comma", E,
      summary="A comma list ends with a comma.",
      darknet="Darknet reads one more item, from the empty string: 0. A route silently gains "
              "layer 0, a mask gains anchor 0, steps gain a step 0 (and then a missing scale "
-             "crashes).",
+             "crashes). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad="[route]\nlayers=-1,", good="[route]\nlayers=-1", reference="R6")
 rule("DN211", "missing-required-option", E,
      summary="A section lacks an option it cannot work without.",
@@ -54,10 +54,12 @@ rule("DN211", "missing-required-option", E,
 rule("DN213", "hank-number-format", E,
      summary="A number hank-ai's Darknet cannot read ('1e-4', '+1').",
      darknet="hank-ai's reader accepts only '-.0123456789' in numbers and stops with 'should be "
-             "numeric'. Only reported with --dialect hank.",
+             "numeric'; a value of those characters that std::stof cannot read ('-', '.') stops "
+             "it while the file is read. Only reported with --dialect hank.",
      bad="learning_rate=1e-3", good="learning_rate=0.001", reference="L14")
 rule("DN214", "hank-list-item", E,
-     summary="A list item hank-ai's Darknet splits into several numbers.",
-     darknet="hank-ai reads every run of digits as its own item: '1.5' in an int list is [1, 5]. "
+     summary="A list item hank-ai's Darknet splits into several numbers, or cannot read.",
+     darknet="hank-ai reads every run of digits as its own item: '1.5' in an int list is [1, 5], "
+             "'1e-4' in a float list [1, -4]; a run it cannot read ('-') silently ends the list. "
              "Only reported with --dialect hank.",
      bad="mask=0,1.5", good="mask=0,1", reference="L15")

@@ -37,7 +37,8 @@ rule("DN006", "missing-equals", E,
      summary="An option line has no '='.",
      darknet="read_option stores the line as a key with a NULL value. The getters treat it as "
              "missing, and because option_find returns the first match it hides any later line "
-             "with the same key: 'batch_normalize' then 'batch_normalize=1' means no batch norm.",
+             "with the same key: 'batch_normalize' then 'batch_normalize=1' means no batch norm. "
+             "hank-ai's reader ignores the line (the later key counts there).",
      bad="[convolutional]\nbatch_normalize\nbatch_normalize=1",
      good="[convolutional]\nbatch_normalize=1", reference="L6")
 rule("DN007", "empty-value", E,
@@ -57,7 +58,8 @@ rule("DN009", "duplicate-key", E,
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",
      darknet="strip() deletes every space and tab anywhere in the line, so 'fil ters = 2 56' "
-             "means filters=256. hank-ai's Darknet keeps inner spaces (an error there).",
+             "means filters=256. hank-ai's reader ignores a line whose key has a blank (an "
+             "error there) and keeps blanks inside values ('2 56' is not a number).",
      bad="[convolutional]\nfilters = 2 56", good="[convolutional]\nfilters=256", reference="L4")
 rule("DN011", "inline-comment-changes-value", E,
      summary="An inline comment changes what Darknet reads.",
@@ -102,12 +104,15 @@ rule("DN018", "not-a-cfg", E,
 rule("DN019", "malformed-section-header", E,
      summary="A section header is malformed: no ']', '[]', or text after ']'.",
      darknet="read_cfg takes the whole stripped line as the section type, so '[yolo] # head' is "
-             "the type '[yolo]#head', which is unknown: an all-zero layer.",
+             "the type '[yolo]#head', which is unknown: an all-zero layer. hank-ai's reader ends "
+             "the name at the last ']' (text after it is only a warning there) and ignores a "
+             "line without ']'.",
      bad="[yolo] # head", good="# head\n[yolo]", reference="L3")
 rule("DN020", "unknown-section", E,
      summary="A section name that no Darknet knows.",
      darknet="parse_network_cfg prints 'Type not recognized' and inserts an all-zero "
-             "convolutional layer; the next layers receive shape 0.",
+             "convolutional layer; the next layers receive shape 0. hank-ai's stops: 'layer "
+             "name ... is not supported'.",
      bad="[convolution]\nfilters=16", good="[convolutional]\nfilters=16", reference="L5")
 rule("DN021", "section-not-in-dialect", E,
      summary="A section type that exists only in the other fork.",
@@ -127,7 +132,7 @@ rule("DN023", "binary-file", E,
 rule("DN024", "whitespace-in-section-header", W,
      summary="Whitespace inside a section header, e.g. '[ net ]'.",
      darknet="The original and AlexeyAB's delete it; hank-ai's keeps it and rejects the name "
-             "(an error with --dialect hank).",
+             "(reported as an unknown section with --dialect hank).",
      bad="[ net ]", good="[net]", reference="§1.4")
 rule("DN025", "mixed-dialects", W,
      summary="The cfg uses features of both forks.",
@@ -142,14 +147,16 @@ rule("DN026", "dialect-ambiguous", I,
      bad="[batchnorm]", good="dnlint --dialect pjreddie model.cfg", reference="W10, §7")
 rule("DN027", "hank-empty-net", E,
      summary="[net] has no options (hank-ai's Darknet).",
-     darknet="hank-ai's reader lets the next header overwrite an empty first section, so the "
-             "first layer becomes [net] and the network fails to build.",
+     darknet="hank-ai's reader lets the next header replace an empty first section, so the "
+             "first layer takes the place of [net] and Darknet stops: 'expected to find [net] "
+             "or [network]'.",
      bad="[net]\n[convolutional]\nfilters=16",
      good="[net]\nwidth=416\nheight=416\nchannels=3\n[convolutional]\nfilters=16",
      reference="L16")
 rule("DN028", "glued-numbers", E,
      summary="Two numbers separated only by whitespace.",
      darknet="strip() deletes the whitespace, so '61,45 61,45' reads as 61, 4561, 45: one "
-             "number instead of two, and every later list item shifts.",
+             "number instead of two, and every later list item shifts. hank-ai's list reader takes "
+             "the blank as a separator (a warning with --dialect hank).",
      bad="[yolo]\nanchors = 10,13, 16,30 33,23", good="[yolo]\nanchors = 10,13, 16,30, 33,23",
      reference="L4")
