@@ -3,14 +3,18 @@ f684e1d), one behaviour per test, each next to what AlexeyAB's reading gives."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import codes, lint_text
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.hank_numbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
+from dnlint.hank_reader import _header_end, _key_value
 from dnlint.lint import FileResult
 
 HANK, AB = Dialect.HANK, Dialect.AB
@@ -241,3 +245,49 @@ def test_weights_refusals_quote_hank(tmp_path: Path) -> None:
     assert (partial.code, partial.severity) == ("DN515", Severity.ERROR)
     assert "'expected to read 21 fields, but only read 0'" in partial.message
     assert check(tmp_path, L0 + L1, dialect=HANK) == []
+
+
+# --- the lexer against hank's own regular expression --------------------------------------------
+# CfgFile::read's pattern; ECMAScript's '.' (std::regex on bytes) stops at CR and LF only
+_HANK_PATTERN = re.compile(r"^\[([^\r\n]+)\]|^[ \t]*([^#= \t]+)[ \t]*=[ \t]*([^#]+)")
+
+
+def _regex_reading(line: str) -> tuple[str, str] | tuple[str, str, str] | None:
+    trimmed = line.strip(" \t\r\n")
+    match = _HANK_PATTERN.search(trimmed)
+    if match is None:
+        return None
+    if match.group(1):
+        return ("section", match.group(1))
+    return ("option", match.group(2), match.group(3).strip(" \t\r\n"))
+
+
+def _lexer_reading(line: str) -> tuple[str, str] | tuple[str, str, str] | None:
+    trimmed = line.strip(" \t\r\n")
+    if not trimmed:
+        return None
+    if trimmed[0] == "[" and _header_end(trimmed) >= 0:
+        return ("section", trimmed[1:_header_end(trimmed)])
+    parsed = _key_value(trimmed)
+    return None if parsed is None else ("option", parsed[0], parsed[2])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="[]=# \t\r;ab1-.", max_size=14))
+def test_lexer_matches_hanks_regular_expression(line: str) -> None:
+    assert _lexer_reading(line) == _regex_reading(line)
+
+
+@pytest.mark.parametrize(("line", "reading"), [
+    ("key= # note", ("option", "key", "")),
+    ("key=#note", None),
+    ("key =  a b  # c", ("option", "key", "a b")),
+    ("a==b", ("option", "a", "=b")),
+    ("[a]]x", ("section", "a]")),
+    ("[]", None),
+    ("[]=1", ("option", "[]", "1")),
+    ("[a=1", ("option", "[a", "1")),
+    ("k#x=1", None),
+])
+def test_lexer_corner_cases(line: str, reading: tuple[str, ...] | None) -> None:
+    assert _lexer_reading(line) == _regex_reading(line) == reading

@@ -70,10 +70,8 @@ class _HankLexer:
         self._option(Option(key, value, number, offset + 1, offset + value_at + 1, text), line)
 
     def _header(self, line: str, number: int, column: int) -> bool:
-        """'^\\[(.+)\\]': '.' stops at a CR, and '.+' runs to the last ']' before it."""
-        end = line.find("\r")
-        close = line.rfind("]", 0, end if end >= 0 else len(line))
-        if close < 2:
+        close = _header_end(line)
+        if close < 0:
             return False  # '[]' or no ']': not a header (hank then tries key=value)
         first = self.sections[0] if self.sections else None
         if first is not None and len(self.sections) == 1 and not first.options:
@@ -162,6 +160,14 @@ def _key_value(line: str) -> tuple[str, int, str] | None:
     raw = line[min(start, stop - 1):stop]
     value = raw.strip(_TRIM)
     return line[:end], (line.index(value, at + 1) if value else start), value
+
+
+def _header_end(line: str) -> int:
+    """The index of the ']' that ends '^\\[(.+)\\]' on ``line`` (which starts with '['), or -1:
+    '.' stops at a CR, and '.+' runs to the last ']' before it."""
+    end = line.find("\r")
+    close = line.rfind("]", 0, end if end >= 0 else len(line))
+    return close if close >= 2 else -1
 
 
 def _key_end(line: str) -> int:
