@@ -291,3 +291,13 @@ def test_lexer_matches_hanks_regular_expression(line: str) -> None:
 ])
 def test_lexer_corner_cases(line: str, reading: tuple[str, ...] | None) -> None:
     assert _lexer_reading(line) == _regex_reading(line) == reading
+
+
+def test_sam_does_not_read_noloss() -> None:
+    """hank's parse_sam_section reads from and activation only (noloss is a [softmax] key)."""
+    text = NET + "[convolutional]\nfilters=8\nsize=3\n\n[convolutional]\nfilters=8\nsize=1\n\n" \
+        "[sam]\nfrom=-2\nnoloss=1\n"
+    result = lint_text(text, HANK)
+    assert codes(result) == [("DN201", 16)]
+    assert "'config line #16 from section [sam] is unused or invalid: noloss=1'" in (
+        result.diagnostics[0].message)
