@@ -301,3 +301,25 @@ def test_sam_does_not_read_noloss() -> None:
     assert codes(result) == [("DN201", 16)]
     assert "'config line #16 from section [sam] is unused or invalid: noloss=1'" in (
         result.diagnostics[0].message)
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("type=l1", []),
+    ("type=L1", [("DN207", 11)]),
+])
+def test_cost_types_are_hanks_table(line: str, found: list[tuple[str, int]]) -> None:
+    result = conv(f"filters=8\nsize=3\n\n[cost]\n{line}\n")
+    assert codes(result) == found
+    if found:
+        assert result.diagnostics[0].message.endswith("'cost type \"L1\" is not supported'")
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("iou_thresh_kind=mse", []),  # the IoU loss table, which has mse
+    ("nms_kind=greedy", [("DN407", 15)]),
+])
+def test_yolo_kinds_are_hanks_tables(line: str, found: list[tuple[str, int]]) -> None:
+    result = lint_text(YOLO + f"mask=0,1,2\nanchors=10,14,23,27,37,58\n{line}\n", HANK)
+    assert codes(result) == found
+    if found:
+        assert result.diagnostics[0].message.endswith("'NMS kind \"greedy\" is not supported'")
