@@ -14,6 +14,8 @@ is shared; the AlexeyAB/pjreddie reader is left untouched (and its hot path unch
 
 from __future__ import annotations
 
+import re
+
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.hank_numbers import HANK_NUMBER_CHARS, hank_stof
@@ -30,6 +32,8 @@ from dnlint.reader import (
 _HANK = Dialect.HANK
 _TRIM = " \t\r\n"
 _KEY_STOP = "#= \t"  # what ends a key in hank's pattern '[^#= \t]+'
+# the key=value half of CfgFile::read's pattern, on a line already trimmed (no leading blanks)
+_KEY_VALUE = re.compile(r"([^#= \t]+)[ \t]*=[ \t]*([^#]+)")
 
 
 def read_cfg_hank(data: bytes) -> CfgDocument:
@@ -119,7 +123,8 @@ class _HankLexer:
         section.options.append(option)
         section.first[option.key] = option
         value = option.value or ""
-        if value and not value.strip(HANK_NUMBER_CHARS) and hank_stof(value) is None:
+        if (value and not value.strip(HANK_NUMBER_CHARS) and not _plain_digits(value)
+                and hank_stof(value) is None):
             self.findings.append(LexFinding(
                 "DN213", option.line, option.value_column,
                 f"{option.key}={value}: hank-ai's Darknet stops while reading the file: "
@@ -139,27 +144,19 @@ class _HankLexer:
 
 
 def _key_value(line: str) -> tuple[str, int, str] | None:
-    """(key, index of the value, value) for '[^#= \\t]+[ \\t]*=[ \\t]*([^#]+)' at the start of
-    the trimmed line, the value trimmed; ``None`` when the pattern does not match."""
-    end = _key_end(line)
-    if end == 0:
+    """(key, index of the value, value) where hank's key=value pattern matches the trimmed
+    ``line``, the value trimmed; ``None`` when it does not match."""
+    match = _KEY_VALUE.match(line)
+    if match is None:
         return None
-    at = end
-    while at < len(line) and line[at] in " \t":
-        at += 1
-    if at == len(line) or line[at] != "=":
-        return None
-    start = at + 1
-    while start < len(line) and line[start] in " \t":
-        start += 1
-    stop = line.find("#", at + 1)
-    stop = len(line) if stop < 0 else stop
-    if stop <= at + 1:
-        return None  # '[^#]+' needs one character after '='
-    # the value group starts after the blanks, but may take one back to have a character
-    raw = line[min(start, stop - 1):stop]
+    raw = match.group(2)
     value = raw.strip(_TRIM)
-    return line[:end], (line.index(value, at + 1) if value else start), value
+    return match.group(1), match.start(2) + (len(raw) - len(raw.lstrip(_TRIM))), value
+
+
+def _plain_digits(value: str) -> bool:
+    """Digits that always fit a float: std::stof reads them (the common case, checked fast)."""
+    return value.isdigit() and len(value) < 39
 
 
 def _header_end(line: str) -> int:

@@ -52,9 +52,17 @@ def hank_line(option: Option) -> str:
 def convert_hank(option: Option, spec: Opt, sink: Sink) -> Any:
     kind = spec.kind
     if kind is Kind.INT or kind is Kind.REF:
-        return _convert_int(option, spec, sink)
+        number = _small_int(option.value or "")
+        if number is None:
+            return _convert_int(option, spec, sink)
+        _check_range(option, spec, number, sink)
+        return number
     if kind is Kind.FLOAT:
-        return _convert_float(option, spec, sink)
+        number_f = _short_decimal(option.value or "")
+        if number_f is None:
+            return _convert_float(option, spec, sink)
+        _check_range(option, spec, number_f, sink)
+        return number_f
     if spec.is_list:
         return _convert_list(option, kind is Kind.FLOAT_LIST, sink)
     value = option.value or ""
@@ -62,6 +70,22 @@ def convert_hank(option: Option, spec: Opt, sink: Sink) -> Any:
     if choices is not None and value not in choices:
         _unknown_choice(option, value, spec, choices, sink)
     return value
+
+
+def _small_int(value: str) -> int | None:
+    """``16``, ``-1``: fewer than 8 digits, exact in a C float, so read as written."""
+    digits = value[1:] if value[:1] == "-" else value
+    if digits.isdigit() and len(digits) < 8 and digits.isascii():
+        return int(value)
+    return None
+
+
+def _short_decimal(value: str) -> float | None:
+    """``0.001``, ``-5``: a plain decimal short enough to be far from the float limits."""
+    digits = value[1:] if value[:1] == "-" else value
+    if len(value) < 30 and digits.replace(".", "", 1).isdigit() and digits.isascii():
+        return float(value)
+    return None
 
 
 def _not_numeric(option: Option, sink: Sink) -> None:
