@@ -69,7 +69,7 @@ def _build_layer(
 
 
 def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType | None:
-    if not section.header_ok and not (dialect is Dialect.HANK and section.hank_header_ok):
+    if not section.header_ok:
         return None  # the reader reported the malformed header
     name = section.name
     if name in ("net", "network"):
