@@ -323,3 +323,9 @@ def test_yolo_kinds_are_hanks_tables(line: str, found: list[tuple[str, int]]) ->
     assert codes(result) == found
     if found:
         assert result.diagnostics[0].message.endswith("'NMS kind \"greedy\" is not supported'")
+
+
+def test_byte_order_mark_hides_the_net_header() -> None:
+    result = lint_text("\ufeff" + NET + "[convolutional]\nfilters=8\nsize=3\n", HANK)
+    assert codes(result) == [("DN014", 1)]
+    assert result.network is None

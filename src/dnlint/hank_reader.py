@@ -41,6 +41,14 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
     findings: list[LexFinding] = []
     if _sniff_fatal(data, findings):
         return CfgDocument([], [], [], findings, fatal=True)
+    if data.startswith(b"\xef\xbb\xbf"):
+        findings.append(LexFinding(
+            "DN014", 1, 1,
+            "file starts with a UTF-8 byte-order mark; hank-ai's Darknet reads it as part of the "
+            "first line, so '[net]' is no header there and the first option stops it: 'cannot "
+            "add a configuration line without a section'",
+            "save the file as UTF-8 without BOM"))
+        return CfgDocument([], [], [], findings, fatal=True)
     decoder = _Lexer(findings)  # its UTF-8 decoding (DN016) only, the lexing is hank's below
     texts = decoder._decode_lines(data)
     lexer = _HankLexer(findings)
