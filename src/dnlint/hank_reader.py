@@ -191,7 +191,7 @@ def _why_ignored(line: str) -> tuple[str, str]:
     while at < len(line) and line[at] in " \t":
         at += 1
     if at < len(line) and line[at] == "=":
-        return "DN007", "nothing but a comment after '='"
+        return "DN007", "no value after '=' (only blanks or a comment)"
     if "=" not in line:
         if line[0] == "[":
             return "DN019", "a section header needs a name and a closing ']'"
