@@ -41,6 +41,8 @@ ORACLES = {
     "pjreddie.json": ("pjreddie", Dialect.PJ),
     "alexeyab.json": ("alexeyab", Dialect.AB),
     "pjreddie-cfgs-on-alexeyab.json": ("pjreddie", Dialect.AB),
+    # hank-ai/darknet f684e1d on AlexeyAB's cfgs (hank ships them byte-identical)
+    "hank-on-alexeyab-cfgs.json": ("alexeyab", Dialect.HANK),
 }
 
 

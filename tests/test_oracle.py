@@ -46,4 +46,4 @@ def test_layers_match_oracle(oracle_file: str, key: str) -> None:
 
 def test_oracle_cases_exist() -> None:
     need_shared()
-    assert len(CASES) == 45 + 95 + 45
+    assert len(CASES) == 45 + 95 + 45 + 95

@@ -21,7 +21,7 @@ line_text = st.lists(st.sampled_from(PIECES), min_size=1, max_size=12).map("".jo
 
 def _options(sections: list[Section]) -> list[Any]:
     return [
-        (s.name, s.line, s.column, s.header_ok, s.hank_header_ok, s.odd,
+        (s.name, s.line, s.column, s.header_ok, s.odd,
          [(o.key, o.value, o.line, o.column, o.value_column, o.raw, o.comment_at)
           for o in s.options],
          {k: o.line for k, o in s.first.items()})

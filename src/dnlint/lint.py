@@ -21,7 +21,12 @@ __all__ = ["FileResult", "lint_cfg_bytes"]
 def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
     """Lint one cfg given as bytes. ``dialect=None`` detects it."""
     sink = Sink()
-    doc = read_cfg(data)
+    if dialect is Dialect.HANK:
+        from dnlint.hank_reader import read_cfg_hank
+
+        doc = read_cfg_hank(data)  # hank-ai's own lexer, not AlexeyAB's strip/read_option
+    else:
+        doc = read_cfg(data)
     if dialect is None:
         detection = detect_dialect(doc) if not doc.fatal else Detection(Dialect.AB, "default")
         chosen, reason = detection.dialect, detection.reason

@@ -69,7 +69,7 @@ def _build_layer(
 
 
 def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType | None:
-    if not section.header_ok and not (dialect is Dialect.HANK and section.hank_header_ok):
+    if not section.header_ok:
         return None  # the reader reported the malformed header
     name = section.name
     if name in ("net", "network"):
@@ -77,7 +77,10 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
             "DN022",
             section.line,
             section.column,
-            f"a second [{name}] section: Darknet builds it as an unknown, all-zero layer",
+            f"a second [{name}] section: " + (
+                f"hank-ai's Darknet stops: 'layer type \"{name}\" not recognized on line "
+                f"#{section.line}'" if dialect is Dialect.HANK
+                else "Darknet builds it as an unknown, all-zero layer"),
             "a cfg has exactly one [net], at the top",
         )
         return None
@@ -90,8 +93,9 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
             "DN021",
             section.line,
             section.column,
-            f"[{name}] exists only in {names(elsewhere)}; {dialect.label} does not know it and "
-            + ("stops with an error" if dialect is Dialect.HANK else "builds an all-zero layer"),
+            f"[{name}] exists only in {names(elsewhere)}; "
+            + (_hank_refuses(name) if dialect is Dialect.HANK
+               else f"{dialect.label} does not know it and builds an all-zero layer"),
             "choose the dialect this cfg is for with --dialect",
         )
         return None
@@ -100,11 +104,17 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
         "DN020",
         section.line,
         section.column,
-        f"unknown section [{name}]: Darknet prints 'Type not recognized' and builds an all-zero "
-        "layer in its place",
+        f"unknown section [{name}]: " + (
+            _hank_refuses(name) if dialect is Dialect.HANK else
+            "Darknet prints 'Type not recognized' and builds an all-zero layer in its place"),
         f"did you mean [{guess}]?" if guess else None,
     )
     return None
+
+
+def _hank_refuses(name: str) -> str:
+    """What get_layer_type_from_name (src-lib/darknet_enums.cpp) says before it aborts."""
+    return f"hank-ai's Darknet stops: 'layer name \"{name}\" is not supported'"
 
 
 def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]) -> Layer:

@@ -25,9 +25,6 @@ _STRICT_INT = re.compile(r"[+-]?\d+\Z")
 _STRICT_FLOAT = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
 _INT_PREFIX = re.compile(r"[ \t]*[+-]?\d+")
 _FLOAT_PREFIX = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-_HANK_NUMERIC = re.compile(r"[-.0-9]+\Z")
-_HANK_INT_RUN = re.compile(r"-?[0-9]+")
-_HANK_FLOAT_RUN = re.compile(r"[-.0-9]+")
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
 
@@ -86,17 +83,6 @@ def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> li
     return [convert(piece) for piece in value.split(",")]
 
 
-def hank_list(value: str, is_float: bool) -> list[Any]:
-    """hank-ai's ``find_int_array``/``find_float_array``: every numeric run is one item."""
-    value = value.split("#", 1)[0]
-    if is_float:
-        return [c_atof(run) for run in _HANK_FLOAT_RUN.findall(value) if _FLOAT_PREFIX.match(run)]
-    # exact values (the checks compare them with the layer count); past int()'s 4300-digit
-    # limit only, saturated, which is still out of every range
-    return [int(run) if len(run) < 4300 else saturating_int(run)
-            for run in _HANK_INT_RUN.findall(value)]
-
-
 NUMBER_FLOAT, NUMBER_RANGED = 1, 2
 
 
@@ -120,6 +106,9 @@ class OptionTable:
             for name, spec in specs.items()
             if spec.kind in (Kind.INT, Kind.REF, Kind.FLOAT)
         }
+        if dialect is Dialect.HANK:
+            # hank-ai reads every integer through a C float (find_int): no fast path there
+            self.numeric = {}
         # string options, for the fast path: the names valid in this dialect, or None for any
         self.strings: dict[str, frozenset[str] | None] = {
             name: spec.choices_for(dialect)
@@ -236,6 +225,11 @@ def _unknown(
     dialect: Dialect,
     sink: Sink,
 ) -> None:
+    if dialect is _HANK:
+        from dnlint.options_hank import unknown_hank
+
+        unknown_hank(option, section, specs, other, sink)
+        return
     foreign = other.get(option.key)
     if foreign is not None:
         sink.report(
@@ -271,10 +265,12 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
 
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
     """The careful path: type_section has found ``option`` not to be a plain value."""
+    if dialect is _HANK:
+        from dnlint.options_hank import convert_hank
+
+        return convert_hank(option, spec, sink)
     value = option.value or ""
     kind = spec.kind
-    if dialect is _HANK:
-        value = value.split("#", 1)[0] if option.comment_at > 0 and "#" in value else value
     if kind is _INT or kind is _REF:
         return _convert_int(option, value, spec, dialect, sink)
     if kind is _FLOAT:
@@ -337,9 +333,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
     if not body_ok:
         _bad_int(option, value, result, sink)
         return result
-    if dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
-        _hank_number(option, body, sink)
-    elif abs(saturating_int(body)) > INT32_MAX:
+    if abs(saturating_int(body)) > INT32_MAX:
         sink.report(
             "DN206",
             option.line,
@@ -395,8 +389,6 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
                 f"{option.key}={value} is not a plain decimal number; Darknet's atof {reads}",
             )
             return result
-    if dialect is Dialect.HANK and not _HANK_NUMERIC.match(body):
-        _hank_number(option, body, sink)
     if not fits_c_float(result):
         sink.report(
             "DN206",
@@ -407,17 +399,6 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
         return result
     _check_range(option, spec, result, sink)
     return result
-
-
-def _hank_number(option: Option, body: str, sink: Sink) -> None:
-    sink.report(
-        "DN213",
-        option.line,
-        option.value_column,
-        f"{option.key}={body}: hank-ai's Darknet accepts only the characters '-.0123456789' in "
-        "numbers and stops with 'should be numeric'",
-        "write the number in plain decimal notation",
-    )
 
 
 def _check_range(option: Option, spec: Opt, result: float, sink: Sink) -> None:
@@ -467,7 +448,7 @@ def _inline_comment_breaks(option: Option, reads: str, sink: Sink) -> None:
 
 
 def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> str:
-    if option.comment_at > 0 and dialect is not _HANK:
+    if option.comment_at > 0:
         _inline_comment_breaks(option, f"the string '{value}'", sink)
     choices = spec.choices_for(dialect)
     if choices is not None and value not in choices:
@@ -478,7 +459,7 @@ def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sin
 def _unknown_choice(
     option: Option, value: str, spec: Opt, dialect: Dialect, choices: frozenset[str], sink: Sink
 ) -> None:
-    if option.comment_at > 0 and dialect is not Dialect.HANK:
+    if option.comment_at > 0:
         return  # already reported as an inline comment that changes the value
     others = [d for d, c in (spec.choices or {}).items() if value in c and d is not dialect]
     if others:
@@ -489,9 +470,7 @@ def _unknown_choice(
     else:
         message = f"unknown {option.key} '{value}'"
     fallback = spec.fallback or spec.default_for(dialect)
-    if dialect is Dialect.HANK:
-        message += " (hank-ai's Darknet stops with an error)"
-    elif fallback is not None:
+    if fallback is not None:
         message += f"; Darknet falls back to '{fallback}'"
     hint = suggest(value, choices)
     sink.report(
@@ -505,9 +484,6 @@ def _unknown_choice(
 
 def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> list[Any]:
     is_float = spec.kind is Kind.FLOAT_LIST
-    if dialect is Dialect.HANK:
-        _check_hank_list(option, value, is_float, sink)
-        return hank_list(value, is_float)
     if option.comment_at < 0:
         plain = _plain_list(value, is_float)
         if plain is not None:
@@ -529,23 +505,6 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
             _inline_comment_survives_list(option, sink)
     _check_list_items(option, body, is_float, spec.kind is Kind.REF_LIST, sink)
     return result
-
-
-def _check_hank_list(option: Option, value: str, is_float: bool, sink: Sink) -> None:
-    """hank-ai splits items on any non-numeric character: '1.5' in an int list is [1, 5]."""
-    pattern = _HANK_NUMERIC if is_float else _STRICT_INT
-    for piece in value.split("#", 1)[0].split(","):
-        if piece and not (pattern.match(piece) and not piece.startswith("+")):
-            reads = hank_list(piece, is_float)
-            sink.report(
-                "DN214",
-                option.line,
-                option.value_column,
-                f"item '{piece}' of {option.key}: hank-ai's Darknet reads it as "
-                f"{len(reads)} item(s) {reads}",
-                "write plain decimal numbers",
-            )
-            return
 
 
 def _inline_comment_survives_list(option: Option, sink: Sink) -> None:

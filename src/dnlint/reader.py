@@ -48,8 +48,7 @@ class Option:
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    __slots__ = ("column", "first", "hank_header_ok", "header_ok", "line", "name", "odd",
-                 "options")
+    __slots__ = ("column", "first", "header_ok", "line", "name", "odd", "options")
 
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
@@ -57,8 +56,6 @@ class Section:
         self.column = column
         self.options: list[Option] = []
         self.header_ok = True
-        # hank-ai's reader ignores text after the last ']', so '[yolo] # head' is still [yolo]
-        self.hank_header_ok = False
         # the first option of every key, the one option_find returns (bare 'key' lines included)
         self.first: dict[str, Option] = {}
         # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
@@ -397,8 +394,6 @@ class _Lexer:
                 "section name, which matches no layer type (hank-ai's Darknet ignores the text)",
                 hint=f"put comments on a line of their own above [{name}]",
             )
-            section.hank_header_ok = "]" not in trailing
-            self.findings[-1].by_dialect = {Dialect.HANK: Severity.WARNING}
         elif text.strip().replace(" ", "").replace("\t", "") != text.strip():
             self.findings.append(
                 LexFinding(
@@ -579,18 +574,6 @@ def _check_structure(doc: CfgDocument) -> None:
         doc.fatal = True
         return
     first = doc.sections[0]
-    if not first.options and len(doc.sections) > 1:
-        doc.findings.append(
-            LexFinding(
-                "DN027",
-                first.line,
-                first.column,
-                f"[{first.name}] has no options: hank-ai's reader lets the next header "
-                f"[{doc.sections[1].name}] overwrite it, so the network fails to build",
-                "give [net] its options (width, height, channels, batch, ...)",
-                only=frozenset({Dialect.HANK}),
-            )
-        )
     if first.name not in ("net", "network"):
         doc.findings.append(
             LexFinding(

@@ -138,7 +138,8 @@ def check_input_multiple_of_32(
     if dialect is Dialect.HANK:
         if width % 32 == 0 and height % 32 == 0 and width >= 32 and height >= 32:
             return
-        consequence = "hank-ai's Darknet stops with an error (it also needs at least 32)"
+        consequence = (f"hank-ai's Darknet stops: 'width={width} and height={height} in cfg file "
+                       "must be divisible by 32 for YOLO networks' (it also needs at least 32)")
         severity: Severity | None = Severity.ERROR
     else:
         if width % 32 == 0 and height % 32 == 0:

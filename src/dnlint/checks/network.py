@@ -27,7 +27,8 @@ def check_has_layers(network: Network, doc: CfgDocument, dialect: Dialect, sink:
     consequence = {
         Dialect.PJ: "the original Darknet reads the layer before its array",
         Dialect.AB: "AlexeyAB's Darknet then divides by zero (SIGFPE)",
-        Dialect.HANK: "hank-ai's Darknet stops with an error",
+        Dialect.HANK: "hank-ai's Darknet stops: 'cannot create a network from empty "
+                      "configuration file'",
     }[dialect]
     sink.report("DN005", net.line, net.column,
                 f"[{net.name}] is not followed by any layer: {consequence}")

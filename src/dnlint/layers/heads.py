@@ -38,6 +38,9 @@ _THRESH_KINDS = ("iou", "giou", "diou", "ciou")
 _NMS_YOLO = ("default", "greedynms", "diounms")
 _NMS_GAUSSIAN = (*_NMS_YOLO, "cornersnms")
 _YOLO_POINTS = ("center", "left_top", "right_bottom")
+# how hank-ai's get_*_from_name (src-lib/darknet_enums.cpp) names each in its refusal
+_HANK_NOUNS = {"iou_loss": "IoU loss", "iou_thresh_kind": "IoU loss", "nms_kind": "NMS kind",
+               "yolo_point": "YOLO point type"}
 
 
 def _random() -> tuple[Opt, ...]:
@@ -333,7 +336,7 @@ def _check_kind(ctx: LayerContext, key: str, allowed: tuple[str, ...], fallback:
         allowed = {
             "iou_loss": _HANK_IOU_LOSS,
             "nms_kind": _NMS_GAUSSIAN,
-            "iou_thresh_kind": _THRESH_KINDS,
+            "iou_thresh_kind": _HANK_IOU_LOSS,  # read with the same name table as iou_loss
             "yolo_point": _YOLO_POINTS,
         }[key]
     if value in allowed:
@@ -341,7 +344,7 @@ def _check_kind(ctx: LayerContext, key: str, allowed: tuple[str, ...], fallback:
     listed = [a for a in allowed if a != "iou" or key != "iou_loss" or ctx.dialect is Dialect.HANK]
     guess = suggest(value, listed)
     if ctx.dialect is Dialect.HANK:
-        consequence = "hank-ai's Darknet stops with an error"
+        consequence = f"hank-ai's Darknet stops: '{_HANK_NOUNS[key]} \"{value}\" is not supported'"
     else:
         consequence = f"AlexeyAB's Darknet uses {fallback}"
     ctx.report(

@@ -32,8 +32,10 @@ SOFTMAX_OPTIONS = (
 )
 _PJ_COSTS = ("sse", "masked", "smooth", "seg", "L1", "wgan")
 _AB_COSTS = ("sse", "masked", "smooth")
+_HANK_COSTS = ("sse", "masked", "smooth", "l1", "seg", "wgan")  # all_names_and_cost_types
 COST_OPTIONS = (
-    Enum("type", {Dialect.PJ: _PJ_COSTS, Dialect.AB: _AB_COSTS, Dialect.HANK: _AB_COSTS}, "sse"),
+    Enum("type", {Dialect.PJ: _PJ_COSTS, Dialect.AB: _AB_COSTS, Dialect.HANK: _HANK_COSTS},
+         "sse"),
     Float("scale", 1.0),
     Float("ratio", 0.0),
     Float("noobj", 1.0, only=PJ_ONLY),

@@ -36,7 +36,6 @@ SCALE_CHANNELS_OPTIONS = (
 SAM_OPTIONS = (
     Ref("from", required=True, doc="the layer to scale"),
     Activation("linear"),
-    Int("noloss", 0, only=_HANK_ONLY),
     *GENERIC_LAYER_OPTIONS,
 )
 

@@ -18,12 +18,14 @@ rule("DN203", "not-a-number", E,
      summary="A numeric option whose value is not a number.",
      darknet="atoi/atof never fail: 'eight' silently reads as 0.",
      bad=NET + "\n[convolutional]\nfilters=eight\n",
-     good=NET + "\n[convolutional]\nfilters=8\n", reference="L12")
+     good=NET + "\n[convolutional]\nfilters=8\n", reference="L12",
+     dialects=(PJ, AB))
 rule("DN204", "trailing-garbage", E,
      summary="A number followed by other text.",
      darknet="atoi stops at the first non-digit: '3x' reads as 3, '1e3' as 1.",
      bad=NET + CONV + "size=3x\n",
-     good=NET + CONV + "size=3\n", reference="L12")
+     good=NET + CONV + "size=3\n", reference="L12",
+     dialects=(PJ, AB))
 rule("DN205", "float-for-int", E,
      summary="A fraction where Darknet reads an integer.",
      darknet="atoi('1.9') is 1: the fraction is silently dropped.",
@@ -45,7 +47,7 @@ rule("DN207", "unknown-enum-value", E,
 rule("DN208", "list-empty-item", E,
      summary="An empty item in a comma list.",
      darknet="Darknet counts commas and reads the empty item as 0 (for route layers: absolute "
-             "layer 0).",
+             "layer 0). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[route]\nlayers=-1,,-2\n",
      good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[route]\nlayers=-1,-2\n", reference="R6",
      dialects=(PJ, AB))
@@ -53,7 +55,7 @@ rule("DN209", "list-trailing-comma", E,
      summary="A comma list ends with a comma.",
      darknet="Darknet reads one more item, from the empty string: 0. A route silently gains "
              "layer 0, a mask gains anchor 0, steps gain a step 0 (and then a missing scale "
-             "crashes).",
+             "crashes). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad=NET + CONV + "\n[route]\nlayers=-1,\n",
      good=NET + CONV + "\n[route]\nlayers=-1\n", reference="R6",
      dialects=(PJ, AB))
@@ -66,13 +68,15 @@ rule("DN211", "missing-required-option", E,
 rule("DN213", "hank-number-format", E,
      summary="A number hank-ai's Darknet cannot read ('1e-4', '+1').",
      darknet="hank-ai's reader accepts only '-.0123456789' in numbers and stops with 'should be "
-             "numeric'. Only reported with --dialect hank.",
+             "numeric'; a value of those characters that std::stof cannot read ('-', '.') stops "
+             "it while the file is read. Only reported with --dialect hank.",
      bad=NET + "learning_rate=1e-3\n\n[convolutional]\nfilters=16\n",
      good=NET + "learning_rate=0.001\n\n[convolutional]\nfilters=16\n", reference="L14",
      dialects=(HANK,))
 rule("DN214", "hank-list-item", E,
-     summary="A list item hank-ai's Darknet splits into several numbers.",
-     darknet="hank-ai reads every run of digits as its own item: '1.5' in an int list is [1, 5]. "
+     summary="A list item hank-ai's Darknet splits into several numbers, or cannot read.",
+     darknet="hank-ai reads every run of digits as its own item: '1.5' in an int list is [1, 5], "
+             "'1e-4' in a float list [1, -4]; a run it cannot read ('-') silently ends the list. "
              "Only reported with --dialect hank.",
      bad=NET + "policy=steps\nsteps=400,800\nscales=.1,.5e-1\n\n[convolutional]\nfilters=16\n",
      good=NET + ("policy=steps\nsteps=400,800\nscales=.1,.05\n\n"

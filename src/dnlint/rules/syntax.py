@@ -30,7 +30,8 @@ rule("DN003", "no-sections", E,
      summary="The file has no [section] header at all.",
      darknet="parse_network_cfg stops: 'Config file has no sections'.",
      bad="width=32\nheight=32\nchannels=3\n",
-     good=NET + CONV, reference="§structure")
+     good=NET + CONV, reference="§structure",
+     dialects=(PJ, AB))
 rule("DN004", "first-section-not-net", E,
      summary="The first section is not [net] or [network].",
      darknet="parse_network_cfg stops with 'First section must be [net] or [network]'.",
@@ -48,7 +49,8 @@ rule("DN006", "missing-equals", E,
      summary="An option line has no '='.",
      darknet="read_option stores the line as a key with a NULL value. The getters treat it as "
              "missing, and because option_find returns the first match it hides any later line "
-             "with the same key: 'batch_normalize' then 'batch_normalize=1' means no batch norm.",
+             "with the same key: 'batch_normalize' then 'batch_normalize=1' means no batch norm. "
+             "hank-ai's reader ignores the line (the later key counts there).",
      bad=NET + CONV + "batch_normalize\nbatch_normalize=1\n",
      good=NET + CONV + "batch_normalize=1\n", reference="L6")
 rule("DN007", "empty-value", E,
@@ -71,9 +73,11 @@ rule("DN009", "duplicate-key", E,
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",
      darknet="strip() deletes every space and tab anywhere in the line, so 'fil ters = 2 56' "
-             "means filters=256. hank-ai's Darknet keeps inner spaces (an error there).",
+             "means filters=256. hank-ai's reader ignores a line whose key has a blank (an "
+             "error there) and keeps blanks inside values ('2 56' is not a number).",
      bad=NET + CONV + "activation=lea ky\n",
-     good=NET + CONV + "activation=leaky\n", reference="L4")
+     good=NET + CONV + "activation=leaky\n", reference="L4",
+     dialects=(PJ, AB))
 rule("DN011", "inline-comment-changes-value", E,
      summary="An inline comment changes what Darknet reads.",
      darknet="Darknet has no inline comments: after strip() the comment is part of the value. A "
@@ -87,7 +91,8 @@ rule("DN012", "inline-comment", W,
      darknet="atoi/atof stop at the '#', so the number survives, but the comment is still part "
              "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
      bad=NET + "\n[convolutional]\nfilters=16 ###P6\n",
-     good=NET + "\n# P6\n[convolutional]\nfilters=16\n", reference="L11")
+     good=NET + "\n# P6\n[convolutional]\nfilters=16\n", reference="L11",
+     dialects=(PJ, AB))
 rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
@@ -95,7 +100,8 @@ rule("DN013", "crlf-line-endings", W,
              "hank-ai's strip it. An error with --dialect pjreddie.",
      bad=("[net]\\r\nwidth=32\\r\nheight=32\\r\nchannels=3\\r\n\\r\n[convolutional]\\r\n"
           "filters=16\\r\n"),
-     good=NET + CONV, reference="L2")
+     good=NET + CONV, reference="L2",
+     dialects=(PJ, AB))
 rule("DN014", "utf8-bom", E,
      summary="The file starts with a UTF-8 byte-order mark.",
      darknet="The BOM is not whitespace to strip(), so the first line is an option line before "
@@ -117,7 +123,8 @@ rule("DN017", "nul-byte", E,
      darknet="fgetl ends the string at the NUL and glues the next line onto it: 'filters=4<NUL>x' "
              "+ 'size=3' becomes the single option 'filters=4size=3'.",
      bad=NET + "\n[convolutional]\nfilters=16\\x00x\nsize=3\n",
-     good=NET + CONV + "size=3\n", reference="§lines")
+     good=NET + CONV + "size=3\n", reference="§lines",
+     dialects=(PJ, AB))
 rule("DN018", "not-a-cfg", E,
      summary="The file is an HTML page or a Git LFS pointer, not a cfg.",
      darknet="Darknet reads the first line as an option before any section and crashes.",
@@ -126,7 +133,9 @@ rule("DN018", "not-a-cfg", E,
 rule("DN019", "malformed-section-header", E,
      summary="A section header is malformed: no ']', '[]', or text after ']'.",
      darknet="read_cfg takes the whole stripped line as the section type, so '[yolo] # head' is "
-             "the type '[yolo]#head', which is unknown: an all-zero layer.",
+             "the type '[yolo]#head', which is unknown: an all-zero layer. hank-ai's reader ends "
+             "the name at the last ']' (text after it is only a warning there) and ignores a "
+             "line without ']'.",
      bad=NET + CONV + "\n[maxpool] # downsample\nsize=2\nstride=2\n",
      good=NET + CONV + "\n# downsample\n[maxpool]\nsize=2\nstride=2\n", reference="L3")
 rule("DN020", "unknown-section", E,
@@ -159,9 +168,10 @@ rule("DN023", "binary-file", E,
 rule("DN024", "whitespace-in-section-header", W,
      summary="Whitespace inside a section header, e.g. '[ net ]'.",
      darknet="The original and AlexeyAB's delete it; hank-ai's keeps it and rejects the name "
-             "(an error with --dialect hank).",
+             "(reported as an unknown section with --dialect hank).",
      bad="[ net ]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
-     good=NET + CONV, reference="§hank-lexer")
+     good=NET + CONV, reference="§hank-lexer",
+     dialects=(PJ, AB))
 rule("DN025", "mixed-dialects", W,
      summary="The cfg uses features of both forks.",
      darknet="Each fork treats the other's sections as unknown (all-zero layers) and ignores the "
@@ -179,8 +189,9 @@ rule("DN026", "dialect-ambiguous", I,
      dialects=(AUTO,))
 rule("DN027", "hank-empty-net", E,
      summary="[net] has no options (hank-ai's Darknet).",
-     darknet="hank-ai's reader lets the next header overwrite an empty first section, so the "
-             "first layer becomes [net] and the network fails to build.",
+     darknet="hank-ai's reader lets the next header replace an empty first section, so the "
+             "first layer takes the place of [net] and Darknet stops: 'expected to find [net] "
+             "or [network]'.",
      bad="[net]\n[convolutional]\nfilters=16\n",
      good=NET + CONV,
      reference="L16",
@@ -188,7 +199,8 @@ rule("DN027", "hank-empty-net", E,
 rule("DN028", "glued-numbers", E,
      summary="Two numbers separated only by whitespace.",
      darknet="strip() deletes the whitespace, so '61,45 61,45' reads as 61, 4561, 45: one "
-             "number instead of two, and every later list item shifts.",
+             "number instead of two, and every later list item shifts. hank-ai's list reader "
+             "takes the blank as a separator (a warning with --dialect hank).",
      bad=NET + ("max_batches=1000\npolicy=steps\nsteps=400 800\nscales=.1,.1\n\n[convolutional]\n"
                 "filters=16\n"),
      good=NET + ("max_batches=1000\npolicy=steps\nsteps=400,800\nscales=.1,.1\n\n"

@@ -203,7 +203,8 @@ def _check_size(
         return [diagnostic(
             "DN516", f"{size:,} bytes, but load_weights reads {header.size + expected:,} "
             f"({report.dialect.value}, {header.size}-byte header): {_amount(surplus)} left over "
-            f"from byte {header.size + expected:,}", path,
+            f"from byte {header.size + expected:,}" + _hank_surplus(report, header.size + expected,
+                                                                   size), path,
             hint=hint or "were these weights trained with this very cfg (same layers, filters, "
             "classes)?", region=(header.size + expected, surplus))]
     return [_short_file(report, payload, size, path, hint)]
@@ -218,11 +219,15 @@ def _short_file(
     if payload == 0 or any(_end(lay) == payload for lay in loaded):
         rest = loaded[len(covered):]
         end = f"layer {covered[-1].index} (line {covered[-1].line})" if covered else "the header"
+        fate = (_hank_short_read(rest[0].loaded[0].floats, 0)[2:] if hank and rest
+                else f"the weights of {_span(rest)} stay random")
         return diagnostic(
             "DN515", f"{size:,} bytes end exactly after {end}: a partial file (a pretrained "
-            f"backbone) with the weights of {_span(covered)}; the weights of {_span(rest)} stay "
-            f"random ({_amount(report.expected_payload - payload)} missing)", path,
-            hint=hint or "fine to start training from; for inference use the complete file",
+            f"backbone) with the weights of {_span(covered)}; {fate} "
+            f"({_amount(report.expected_payload - payload)} missing)", path,
+            hint=hint or ("use the complete file: hank-ai's load_weights reads only whole ones"
+                          if hank else
+                          "fine to start training from; for inference use the complete file"),
             severity=hank, region=(size, 0))
     inside = next(lay for lay in loaded if _start(lay) <= payload < _end(lay))
     block, missing_in_block = _block_at(inside, payload - _start(inside))
@@ -230,9 +235,34 @@ def _short_file(
         "DN514", f"the file ends at byte {size:,}, inside layer {inside.index} "
         f"[{inside.section}] (line {inside.line}), in its {block!r} block: "
         f"{_floats(_end(inside) - payload)} of the layer are missing "
-        f"({missing_in_block} in that block), {_amount(report.expected_payload - payload)} in all",
+        f"({missing_in_block} in that block), {_amount(report.expected_payload - payload)} in all"
+        + (_hank_short_read(*_block_read(inside, payload - _start(inside))) if hank else ""),
         path, hint=hint or "the file is truncated: download or copy it again", severity=hank,
         region=(size - payload + _start(inside), payload - _start(inside)))
+
+
+def _hank_surplus(report: WeightsReport, position: int, size: int) -> str:
+    """hank-ai's load_weights_upto compares ftell with the file size after the last layer."""
+    if report.dialect is not Dialect.HANK:
+        return ""
+    return (f"; hank-ai's Darknet refuses the file: 'weights file is larger than expected' "
+            f"(pos={position}, filesize={size})")
+
+
+def _hank_short_read(wanted: int, got: int) -> str:
+    """hank-ai's xfread stops at the first block it cannot read whole."""
+    return (f"; hank-ai's Darknet refuses the file: 'expected to read {wanted} fields, but only "
+            f"read {got}'")
+
+
+def _block_read(lay: LayerLayout, offset: int) -> tuple[int, int]:
+    """(floats the block at ``offset`` asks for, whole floats the file still has for it)."""
+    at = 0
+    for block in lay.loaded:
+        if offset < at + FLOAT * block.floats:
+            return block.floats, (offset - at) // FLOAT
+        at += FLOAT * block.floats
+    return lay.loaded[-1].floats, lay.loaded[-1].floats
 
 
 def _start(lay: LayerLayout) -> int:
