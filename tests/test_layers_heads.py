@@ -507,7 +507,7 @@ def test_no_cascade_after_a_broken_layer() -> None:
         classes=2
         num=1
         """
-    assert codes(lint_text(text)) == [("DN020", 6)]
+    assert codes(lint_text(text)) == [("DN020", 6), ("DN390", 6)]
 
 
 def test_names_resolved_from_the_working_directory(

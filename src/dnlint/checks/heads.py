@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dnlint.diagnostics import Severity, Sink
+from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.layers.base import Layer
 from dnlint.reader import CfgDocument
@@ -121,41 +121,3 @@ def _first_unowned(num: int, owner: dict[int, Layer]) -> list[int]:
 def _anchor(anchors: list[float], index: int) -> str:
     """An anchor value as Darknet holds it: the given one, else the 0.5 placeholder."""
     return f"{anchors[index] if index < len(anchors) else 0.5:g}"
-
-
-def check_input_multiple_of_32(
-    network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
-) -> None:
-    """S31: end of parse_network_cfg_custom ([ab] warning) and hank-ai's stricter rule."""
-    if dialect is Dialect.PJ or not network.layers:
-        return
-    last = network.layers[-1].type
-    watched = ("yolo", "region") if dialect is Dialect.HANK else ("yolo", "region", "detection")
-    if last not in watched:
-        return
-    width, height = network.net.width, network.net.height
-    key = "width" if width % 32 or width < 32 else "height"
-    if dialect is Dialect.HANK:
-        if width % 32 == 0 and height % 32 == 0 and width >= 32 and height >= 32:
-            return
-        consequence = "hank-ai's Darknet stops with an error (it also needs at least 32)"
-        severity: Severity | None = Severity.ERROR
-    else:
-        if width % 32 == 0 and height % 32 == 0:
-            return
-        consequence = "AlexeyAB's Darknet warns; the head's grid does not cover the image evenly"
-        severity = None
-    line, column = network.net_values.line_of(key)
-    sink.report(
-        "DN411",
-        line,
-        column,
-        f"width={width} and height={height} for a network that ends in [{last}]: both must be "
-        f"multiples of 32; {consequence}",
-        f"use width={_round32(width)} and height={_round32(height)}",
-        severity,
-    )
-
-
-def _round32(value: int) -> int:
-    return max(32, (value + 16) // 32 * 32)

@@ -208,3 +208,14 @@ rule("DN375", "layer-after-cost", E,
      bad="[softmax]\n\n[cost]\ntype=sse\n\n[connected]\noutput=10",
      good="[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse",
      reference="§4.19")
+rule("DN390", "not-checked-after-error", I,
+     summary="Layers that read a broken layer (or a missing input size) are not checked.",
+     darknet="parse_network_cfg stops at the first layer it cannot build, so the layers after "
+             "it are never made. dnlint reports that first error once and, instead of the "
+             "shape errors that only follow from it, this one note naming the layers it could "
+             "not check.",
+     bad="[net]\nwidth=64\nheight=64\nchannels=3\n\n[connected]\noutput=10\n\n"
+         "[convolutional]\nfilters=8\n\n[convolutional]\nfilters=8",
+     good="[net]\nwidth=64\nheight=64\nchannels=3\n\n[convolutional]\nfilters=8\n\n"
+          "[convolutional]\nfilters=8\n\n[connected]\noutput=10",
+     reference="§3")
