@@ -420,7 +420,9 @@ def test_classes_differ_between_heads() -> None:
 @pytest.mark.parametrize(
     ("dialect", "width", "severity"),
     [
-        (Dialect.AB, 400, Severity.WARNING),
+        # no layer of this network is strided: its grid covers any size (test_root_cause.py
+        # has the strided cases); hank-ai's Darknet refuses every size but multiples of 32
+        (Dialect.AB, 400, None),
         (Dialect.HANK, 400, Severity.ERROR),
         (Dialect.PJ, 400, None),
         (Dialect.AB, 416, None),

@@ -151,6 +151,16 @@ def test_stock_multiples(name: str) -> None:
         merge, merge, grid, grid)
 
 
+def test_a_size_that_builds_but_leaves_the_grid_uneven_is_a_warning() -> None:
+    path = need_shared() / "corpus" / "alexeyab" / "cfg" / "yolov2-tiny.cfg"
+    text = resized(path.read_bytes(), "width", 8)
+    result = lint_cfg_bytes(text, "t.cfg", Dialect.AB)
+    assert [(d.code, d.line, d.severity.value) for d in result.diagnostics] == [
+        ("DN411", 8, "warning")]
+    assert "width must be a multiple of 32 and height of 32" in result.diagnostics[0].message
+    assert errors(lint_cfg_bytes(text, "t.cfg", Dialect.PJ)) == []
+
+
 def test_the_p6_example_of_the_issue() -> None:
     path = need_shared() / "corpus" / "alexeyab" / "cfg" / "yolov4-p6.cfg"
     text = re.sub(rb"(?m)^height=1280", b"height=800", path.read_bytes())

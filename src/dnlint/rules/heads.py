@@ -63,9 +63,14 @@ rule("DN410", "anchor-unused", W,
      bad="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=1,2,3\nnum=6",
      good="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=0,1,2\nnum=6", reference="S17")
 rule("DN411", "input-not-multiple-of-32", W,
-     summary="The network ends in a detection head but width or height is not a multiple of 32.",
-     darknet="AlexeyAB's Darknet prints a warning at the end of parse_network_cfg; hank-ai's "
-             "stops with an error (and also needs width and height >= 32).",
+     summary="width or height is not a multiple of what the network needs: the product of the "
+             "strides down to each point where two paths merge again (an error when a merge then "
+             "joins different sizes), or down to a detection head (a warning).",
+     darknet="Strided layers round sizes they do not divide, so a [route], [shortcut], [sam] "
+             "or [scale_channels] receives two different sizes: the route becomes 0x0x0 and the "
+             "next layer stops, the others assert. A size that builds but is no multiple of the "
+             "head's stride makes a grid that does not cover the image evenly (AlexeyAB's "
+             "Darknet warns); hank-ai's stops unless both are multiples of 32 and >= 32.",
      bad="[net]\nwidth=400\nheight=400", good="[net]\nwidth=416\nheight=416", reference="S31")
 rule("DN412", "data-classes-mismatch", E,
      summary="The .data file's classes differ from a head's classes.",
