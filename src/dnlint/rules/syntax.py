@@ -75,7 +75,8 @@ rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
              "string values gain a '\\r' (an unknown activation becomes relu). AlexeyAB's and "
-             "hank-ai's strip it. An error with --dialect pjreddie.",
+             "hank-ai's strip it. An error with --dialect pjreddie, a portability note (info) "
+             "for the forks that strip it.",
      bad="[net]\\r\\nwidth=416\\r\\n", good="[net]\\nwidth=416\\n", reference="L2")
 rule("DN014", "utf8-bom", E,
      summary="The file starts with a UTF-8 byte-order mark.",
