@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.engine import RunResult
 from dnlint.reporters import ReportContext
+from dnlint.reporters.grouping import group_repeats
 from dnlint.result import FileResult
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -97,11 +98,14 @@ def _render(run: RunResult, ctx: ReportContext, concise: bool) -> list[Printed]:
         if ctx.verbose and file.dialect is not None:
             printed.append([(f"{file.path}: dialect {file.dialect.value} "
                              f"({file.dialect_reason})", "dim")])
-        for d in file.diagnostics:
+        for shown in group_repeats(file.diagnostics):  # repeats print once (grouping.py)
+            d, more = shown.diagnostic, shown.more
             if concise:
-                printed.append(_head(d, with_hint=True))
+                printed.append(_head(d, with_hint=True) + ([(f" ({more})", "dim")] if more else []))
             else:
                 block = diagnostic_block(d, _document_lines(file))
+                if more:
+                    block.insert(1, [("  = ", _GUTTER), (more, None)])
                 printed += [*block, []] if len(block) > 1 else block
     return printed
 
