@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Sink
@@ -34,23 +35,43 @@ def describe(layer: Layer) -> str:
 
 
 def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
-    """S32: one network predicts one label set; AlexeyAB's detector stops otherwise."""
+    """S32: one network predicts one label set; AlexeyAB's detector stops otherwise.
+
+    The heads that differ from the value most heads' filters fit (then the most common one,
+    then the first head's) are the mistake. A head whose layer before already fits that common value has one root cause, its
+    classes line: its filter-count finding (DN401) would only repeat it."""
     found = heads(network)
     if not found:
         return
-    first = found[0]
-    classes = first.info["classes"]
-    for layer in found[1:]:
-        if layer.info["classes"] != classes:
-            line, column = line_of(layer, "classes")
-            sink.report(
-                "DN408",
-                line,
-                column,
-                f"classes={layer.info['classes']} here but classes={classes} in "
-                f"{describe(first)}: every head of a network must predict the same classes",
-                f"set classes={classes}, and the filters of the layer before to match",
-            )
+    counts = Counter(layer.info["classes"] for layer in found)
+    classes = max(counts, key=lambda value: (sum(_fits(layer, value) for layer in found),
+                                             counts[value], value == found[0].info["classes"]))
+    reference = next(layer for layer in found if layer.info["classes"] == classes)
+    for layer in found:
+        if layer.info["classes"] == classes:
+            continue
+        line, column = line_of(layer, "classes")
+        fits = _fits(layer, classes)
+        sink.report(
+            "DN408",
+            line,
+            column,
+            f"classes={layer.info['classes']} here but classes={classes} in "
+            f"{describe(reference)}: every head of a network must predict the same classes",
+            f"set classes={classes} (line {line})" + (
+                "" if fits else ", and the filters of the layer before to match"),
+        )
+        if fits:
+            sink.items[:] = [d for d in sink.items if not (d.code == "DN401" and d.line == line)]
+
+
+def _fits(layer: Layer, classes: int) -> bool:
+    """Whether the channels this head receives fit ``classes`` (its filters need no change)."""
+    per_anchor = layer.info.get("per_anchor")
+    if per_anchor is None:
+        return False
+    n, extra = per_anchor
+    return bool(layer.input[2] == n * (classes + extra))
 
 
 def check_masks(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:

@@ -248,11 +248,13 @@ def _report_breaking_size(network: Network, multiples: Multiples, broken: list[B
     needs = " and ".join(f"{k} to be a multiple of {need}" for k, _, need in off)
     use = " and ".join(_nearest(k, value, need, len(off) > 1) for k, value, need in off)
     line, column = network.net_values.line_of(key)
+    edits = " and ".join(f"set {k}={_closest(value, need)} (line "
+                         f"{network.net_values.line_of(k)[0]})" for k, value, need in off)
     sink.report(
         "DN411", line, column,
         f"this network needs {needs} (layer {first.layer.index} joins {aw}x{ah} with {bw}x{bh}); "
         f"use {use}",
-        None, Severity.ERROR,
+        edits, Severity.ERROR,
     )
     merges = {merge.layer.index for merge in broken}
     for merge in broken:
@@ -264,6 +266,11 @@ def _report_breaking_size(network: Network, multiples: Multiples, broken: list[B
         and d.code not in SIZE_WARNINGS
     ]
     return True
+
+
+def _closest(value: int, need: int) -> int:
+    below = value // need * need
+    return below if below > 0 and value - below < below + need - value else below + need
 
 
 def _nearest(key: str, value: int, need: int, named: bool) -> str:

@@ -271,7 +271,8 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
         )
 
 
-def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
+def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
+                   mask: Sequence[int] | None = None) -> list[float]:
     """``anchors`` fill a 2*num array initialised to 0.5 (make_yolo_layer/make_region_layer).
     Returns the values given (slots beyond them hold 0.5)."""
     anchors = ctx.v.list("anchors")
@@ -291,7 +292,7 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             f"{len(values)} anchor values for num={num}: the last {2 * num - len(values)} of the "
             f"{2 * num} slots stay at Darknet's placeholder 0.5",
             "anchors",
-            hint=_anchor_hint(ctx, len(values)),
+            hint=_anchor_hint(ctx, len(values), num, mask),
         )
     elif len(values) > 2 * num:
         consequence = (
@@ -303,15 +304,24 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             "DN404",
             f"{len(values)} anchor values but num={num} has room for {2 * num}: {consequence}",
             "anchors",
-            hint=_anchor_hint(ctx, len(values)),
+            hint=_anchor_hint(ctx, len(values), num, mask),
         )
     return values
 
 
-def _anchor_hint(ctx: LayerContext, count: int) -> str:
+def _anchor_hint(ctx: LayerContext, count: int, num: int, mask: Sequence[int] | None) -> str:
+    """Lowering or raising num to the pairs given is right only when the head names its mask
+    (num then changes neither its filters nor its anchors' meaning) and every mask index stays
+    below the new num; otherwise the anchors are what must change."""
     if count % 2:
         return f"anchors are width,height pairs; {count} values is not a whole number of pairs"
-    return f"set num={count // 2} (line {ctx.v.line_of('num')[0]}) or give 2*num values"
+    pairs = count // 2
+    if (mask is not None and ctx.v.given("mask") and pairs > 0
+            and all(0 <= m < pairs for m in mask)):
+        return f"set num={pairs} (line {ctx.v.line_of('num')[0]}) or give 2*num values"
+    if count < 2 * num:
+        return f"give {2 * num} values: {num} width,height pairs, one per anchor of num={num}"
+    return f"keep the first {2 * num} values: {num} width,height pairs for num={num}"
 
 
 def _check_counters(ctx: LayerContext, classes: int) -> None:
@@ -376,11 +386,12 @@ def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> None:
     _check_channels(ctx, f"{what} ({per})", channels, _per_anchor_hint(ctx, n, coords + 1))
     _check_mask(ctx, mask, num)
     overflows = gaussian or ctx.dialect is not Dialect.AB
-    anchors = _check_anchors(ctx, num, overflows)
+    anchors = _check_anchors(ctx, num, overflows, mask)
     if not ctx.pj:
         _check_counters(ctx, classes)
     _check_kinds(ctx, gaussian)
-    ctx.describe(classes=classes, num=num, mask=mask, anchors=anchors, head=True)
+    ctx.describe(classes=classes, num=num, mask=mask, anchors=anchors, head=True,
+                 per_anchor=(n, coords + 1))
 
 
 def build_yolo(ctx: LayerContext) -> None:
@@ -446,7 +457,8 @@ def build_region(ctx: LayerContext) -> None:
     )
     anchors = _check_anchors(ctx, num, overflows=ctx.pj)
     _check_max_boxes(ctx, 30)
-    ctx.describe(classes=classes, num=num, mask=range(max(num, 0)), anchors=anchors, head=True)
+    ctx.describe(classes=classes, num=num, mask=range(max(num, 0)), anchors=anchors, head=True,
+                 per_anchor=(num, coords + 1))
 
 
 # --- [detection] ----------------------------------------------------------------------------
