@@ -38,8 +38,8 @@ def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, si
     """S32: one network predicts one label set; AlexeyAB's detector stops otherwise.
 
     The heads that differ from the value most heads' filters fit (then the most common one,
-    then the first head's) are the mistake. A head whose layer before already fits that common value has one root cause, its
-    classes line: its filter-count finding (DN401) would only repeat it."""
+    then the first head's) are the mistake. A head whose layer before already fits that value
+    has one root cause, its classes line: its filter-count finding (DN401) would repeat it."""
     found = heads(network)
     if not found:
         return
