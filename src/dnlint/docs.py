@@ -51,6 +51,8 @@ def _section(rule: Rule) -> list[str]:
         *_fence(rule.good),
         "",
     ]
+    if rule.stock:
+        lines += [f"On the stock cfgs: {rule.stock}", ""]
     if rule.reference:
         lines += [f"Reference: {rule.reference}", ""]
     return lines

@@ -63,6 +63,19 @@ def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, si
         )
         if fits:
             sink.items[:] = [d for d in sink.items if not (d.code == "DN401" and d.line == line)]
+        _drop_counters_that_fit(network, layer, classes, sink)
+
+
+def _drop_counters_that_fit(network: Network, layer: Layer, classes: int, sink: Sink) -> None:
+    """counters_per_class written for the common classes only repeats this head's mistake."""
+    counters = layer.values.list("counters_per_class") if layer.values is not None else None
+    if counters is None or len(counters) != classes:
+        return
+    after = network.layers[layer.index + 1].line if layer.index + 1 < len(network.layers) \
+        else None
+    sink.items[:] = [d for d in sink.items if not (
+        d.code == "DN406" and d.line is not None and d.line >= layer.line
+        and (after is None or d.line < after))]
 
 
 def _fits(layer: Layer, classes: int) -> bool:

@@ -252,6 +252,8 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
     if not ctx.v.given("mask") or ctx.rejected("num", "mask"):
         return
     outside = [m for m in mask if m < 0 or m >= num]
+    if outside and _num_too_low(ctx, mask, num):
+        return  # one root cause, num: the anchors finding (DN404) says it and hints num
     if outside:
         ctx.report(
             "DN402",
@@ -269,6 +271,16 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
             "anchor twice per cell",
             "mask",
         )
+
+
+def _num_too_low(ctx: LayerContext, mask: Sequence[int], num: int) -> bool:
+    """More anchor pairs than num, and a given mask that indexes them all: num is the one line
+    to edit (the mask and the anchors agree with each other)."""
+    anchors = ctx.v.list("anchors")
+    if not anchors or len(anchors) % 2 or not ctx.v.given("mask") or ctx.rejected("anchors"):
+        return False
+    pairs = len(anchors) // 2
+    return pairs > num and all(0 <= m < pairs for m in mask)
 
 
 def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
@@ -300,11 +312,19 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
             if overflows
             else f"{ctx.dialect.label} ignores the extra {len(values) - 2 * num}"
         )
+        beyond = sorted({m for m in mask or () if m >= num})
+        if beyond and mask is not None and _num_too_low(ctx, mask, num):
+            consequence += (f", and mask value{'s' if len(beyond) > 1 else ''} "
+                            f"{', '.join(map(str, beyond))} read{'' if len(beyond) > 1 else 's'} "
+                            "anchors outside its array")
+        # values the fork ignores and no mask index reaches change nothing: a warning
+        harmless = not overflows and not beyond
         ctx.report(
             "DN404",
             f"{len(values)} anchor values but num={num} has room for {2 * num}: {consequence}",
             "anchors",
             hint=_anchor_hint(ctx, len(values), num, mask),
+            severity=Severity.WARNING if harmless else None,
         )
     return values
 

@@ -25,6 +25,7 @@ class Rule:
     bad: str
     good: str
     reference: str = ""
+    stock: str = ""  # why a warning that the stock cfgs trigger is still worth reporting
 
     def explanation(self) -> str:
         parts = [
@@ -41,6 +42,8 @@ class Rule:
             "Use instead:",
             _indent(self.good),
         ]
+        if self.stock:
+            parts += ["", f"On the stock cfgs: {self.stock}"]
         if self.reference:
             parts += ["", f"Reference: {self.reference}"]
         return "\n".join(parts)
@@ -60,11 +63,12 @@ def rule(
     bad: str,
     good: str,
     reference: str = "",
+    stock: str = "",
 ) -> Rule:
     """Declare a rule. Codes are unique and never change meaning."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} declared twice")
-    declared = Rule(code, name, severity, summary, darknet, bad, good, reference)
+    declared = Rule(code, name, severity, summary, darknet, bad, good, reference, stock)
     _REGISTRY[code] = declared
     return declared
 

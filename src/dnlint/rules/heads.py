@@ -25,9 +25,14 @@ rule("DN404", "anchors-count", E,
      summary="The anchors list does not hold exactly 2*num values.",
      darknet="The anchor array has 2*num slots, all 0.5 at first. Missing values stay 0.5; extra "
              "values overflow the heap in the original Darknet's [yolo]/[region] and in every "
-             "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region].",
+             "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region] (a warning "
+             "there, unless a mask index reaches them: an error).",
      bad="[yolo]\nnum=9\nanchors=10,13, 16,30, 33,23",
-     good="[yolo]\nnum=3\nanchors=10,13, 16,30, 33,23", reference="S16, S17")
+     good="[yolo]\nnum=3\nanchors=10,13, 16,30, 33,23", reference="S16, S17",
+     stock="cspx-p7-mish.cfg gives 20 anchors with num=16 in every head: the first four "
+           "heads' masks stay below 16, so AlexeyAB's Darknet ignoring the last 4 pairs changes "
+           "nothing there (warnings); the last head's mask 16..19 reads past the array (an "
+           "error). One edit, num=20, fixes all five.")
 rule("DN405", "max-boxes-over-truth-slot", E,
      summary="[yolo] max > 90 or [region] max > 30 in the original Darknet.",
      darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "
@@ -56,12 +61,17 @@ rule("DN409", "mask-shared-between-heads", W,
      summary="Two heads use the same anchor.",
      darknet="Accepted: both scales predict boxes for that anchor.",
      bad="[yolo]\nmask=3,4,5\n...\n[yolo]\nmask=1,2,3",
-     good="[yolo]\nmask=3,4,5\n...\n[yolo]\nmask=0,1,2", reference="S17")
+     good="[yolo]\nmask=3,4,5\n...\n[yolo]\nmask=0,1,2", reference="S17",
+     stock="the shipped yolov4-tiny cfgs give anchor 3 to both heads (and anchor 0 to none, "
+           "DN410): an upstream slip copied into most custom tiny models, so it is worth "
+           "knowing, but Darknet trains with it, hence a warning and not an error.")
 rule("DN410", "anchor-unused", W,
      summary="An anchor that no head's mask uses.",
      darknet="Accepted: the anchor is parsed and never predicted.",
      bad="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=1,2,3\nnum=6",
-     good="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=0,1,2\nnum=6", reference="S17")
+     good="[yolo]\nmask=3,4,5\nnum=6\n...\n[yolo]\nmask=0,1,2\nnum=6", reference="S17",
+     stock="the shipped yolov4-tiny cfgs never predict anchor 0 (see DN409): the anchor was "
+           "computed for the data set and is wasted, a warning because training still works.")
 rule("DN411", "input-not-multiple-of-32", W,
      summary="width or height is not a multiple of what the network needs: the product of the "
              "strides down to each point where two paths merge again (an error when a merge then "

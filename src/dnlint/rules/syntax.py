@@ -70,7 +70,10 @@ rule("DN012", "inline-comment", W,
      summary="An inline comment after a value that Darknet happens to read correctly.",
      darknet="atoi/atof stop at the '#', so the number survives, but the comment is still part "
              "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
-     bad="[route]\nlayers = 180 ###P6", good="# P6\n[route]\nlayers = 180", reference="L11")
+     bad="[route]\nlayers = 180 ###P6", good="# P6\n[route]\nlayers = 180", reference="L11",
+     stock="AlexeyAB's p5/p6/p7 and csp cfgs mark layers with '###P6'-style comments. The "
+           "value reads right today, but the comment is part of it: a comma typed into it adds "
+           "list items, and the original Darknet reads a '#' after a string value as text.")
 rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
