@@ -247,3 +247,15 @@ def test_every_warning_on_the_stock_corpus_is_justified() -> None:
             codes_found |= {d.code for d in result.diagnostics if d.severity.value == "warning"}
     assert codes_found  # the corpus has some: DN012, DN409, DN410, DN404
     assert sorted(code for code in codes_found if not get_rule(code).stock) == []
+
+
+def test_one_deleted_layer_before_absolute_share_indexes_is_one_error() -> None:
+    path = need_shared() / "corpus" / "alexeyab" / "cfg" / "resnet152_trident.cfg"
+    data = path.read_bytes()
+    starts = [m.start() for m in re.finditer(rb"(?m)^\[", data)][1:]
+    result = lint_cfg_bytes(data[:starts[10]] + data[starts[11]:], "t.cfg", Dialect.AB)
+    assert errors(result) == [("DN304", 1492)]
+    error = next(d for d in result.diagnostics if d.code == "DN304")
+    assert "; the 53 share_index values after it (lines 1501, 1511, 1524, " in error.message
+    assert error.message.endswith("fit when moved by -1: was a layer added or removed before them?")
+    assert errors(lint_cfg_bytes(data, "t.cfg", Dialect.AB)) == []
