@@ -35,6 +35,8 @@ CONSEQUENCES = frozenset({
 NET_ROOTS = frozenset({"DN106", "DN027"})
 # [net] findings that only repeat an earlier one: hank's empty [net] also has no input size.
 NET_REPEATS = {"DN106": "DN027"}
+# Every code that can make a layer (or [net]) a root in analyse().
+ROOT_CODES = CONSEQUENCES | NET_ROOTS | {"DN302"}
 # Layers that add or join other layers to their input (their "layers" info lists them).
 MERGING = frozenset({"shortcut", "sam", "scale_channels"})
 
@@ -98,6 +100,10 @@ def analyse(network: Network, items: list[Diagnostic], lines: LineMap) -> Taint:
 
 def suppress_cascades(network: Network, doc: CfgDocument, sink: Sink) -> None:
     """Drop the shape findings of tainted layers; one DN390 note per root."""
+    if not any(layer.broken for layer in network.layers) and not any(
+        d.code in ROOT_CODES and d.severity is Severity.ERROR for d in sink.items
+    ):
+        return  # nothing is broken: the common case, spared the walk over the layers
     lines = LineMap(doc)
     taint = analyse(network, sink.items, lines)
     if not taint.root:

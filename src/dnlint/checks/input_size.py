@@ -81,6 +81,8 @@ def _factor(layer: Layer) -> tuple[Ratio | None, Ratio | None]:
     stride = _declared_stride(layer)
     if stride is not None:
         sx, sy = stride
+        if sx == sy == 1:
+            return ONE, ONE
         if 0 in (sx, sy):
             return None, None
         if layer.type in _UPSAMPLING:
@@ -152,6 +154,13 @@ def compute_multiples(network: Network) -> Multiples:
         return start if index == NET else scales[index]
 
     for layer in network.layers:
+        if layer.type not in _SAME_SIZE:  # reads the layer before only: the common case
+            before = scales[-1] if scales else start
+            fx, fy = _factor(layer)
+            scales.append(before if fx is ONE and fy is ONE else _through(before, fx, fy))
+            if layer.type in _HEADS:
+                grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+            continue
         joined = [scale_of(i) for i in merged_inputs(layer)]
         spatial = [s for s in joined if s.x is not None and s.y is not None]
         if len(spatial) > 1:
