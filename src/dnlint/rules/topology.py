@@ -214,8 +214,8 @@ rule("DN390", "not-checked-after-error", I,
              "it are never made. dnlint reports that first error once and, instead of the "
              "shape errors that only follow from it, this one note naming the layers it could "
              "not check.",
-     bad="[net]\nwidth=64\nheight=64\nchannels=3\n\n[connected]\noutput=10\n\n"
+     bad="[net]\nwidth=64\nheight=64\nchannels=3\n\n[convolutionnal]\nfilters=8\n\n"
          "[convolutional]\nfilters=8\n\n[convolutional]\nfilters=8",
      good="[net]\nwidth=64\nheight=64\nchannels=3\n\n[convolutional]\nfilters=8\n\n"
-          "[convolutional]\nfilters=8\n\n[connected]\noutput=10",
+          "[convolutional]\nfilters=8\n\n[convolutional]\nfilters=8",
      reference="§3")
