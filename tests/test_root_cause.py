@@ -3,12 +3,13 @@ the width or height line with the multiple the network needs (computed from its 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import codes, lint_text, need_shared
+from conftest import FIXTURES, codes, lint_text, need_shared
 from dnlint.checks.input_size import compute_multiples, merged_inputs
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
@@ -259,3 +260,27 @@ def test_one_deleted_layer_before_absolute_share_indexes_is_one_error() -> None:
     assert "; the 53 share_index values after it (lines 1501, 1511, 1524, " in error.message
     assert error.message.endswith("fit when moved by -1: was a layer added or removed before them?")
     assert errors(lint_cfg_bytes(data, "t.cfg", Dialect.AB)) == []
+
+
+# --- against Darknet itself ---------------------------------------------------------------------
+def darknet_on_resized() -> list[tuple[str, str, int, str]]:
+    """(cfg, key, delta, status) that AlexeyAB's Darknet gave (fixtures/oracle/)."""
+    recorded = json.loads((FIXTURES / "oracle" / "resized-alexeyab.json").read_text())
+    cases = []
+    for cfg, statuses in sorted(recorded["variants"].items()):
+        for variant, status in sorted(statuses.items()):
+            key, delta = variant.split("+")
+            cases.append((cfg, key, int(delta), status))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "key", "delta", "status"), darknet_on_resized())
+def test_resized_detector_errs_exactly_where_darknet_stops(
+    name: str, key: str, delta: int, status: str
+) -> None:
+    path = need_shared() / "corpus" / "alexeyab" / "cfg" / name
+    data = path.read_bytes()
+    stock = set(errors(lint_cfg_bytes(data, name, Dialect.AB)))
+    result = lint_cfg_bytes(resized(data, key, delta), name, Dialect.AB)
+    new = [found for found in errors(result) if found not in stock]
+    assert [code for code, _ in new] == (["DN411"] if status != "ok" else [])
