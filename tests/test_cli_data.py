@@ -23,7 +23,12 @@ def test_data_file_classes_against_every_head(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--format", "concise", "--data", str(data), EXAMPLE])
     assert result.exit_code == 1
     lines = [line.split(": ", 2)[:2] for line in result.output.splitlines()[:-1]]
-    assert lines == [[f"{EXAMPLE}:95:9", "DN412 error"], [f"{EXAMPLE}:137:9", "DN412 error"]]
+    # the same finding in both heads prints once in the text formats
+    assert lines == [[f"{EXAMPLE}:95:9", "DN412 error"]]
+    assert result.output.splitlines()[0].endswith("(and 1 more: line 137)")
+    records = CliRunner().invoke(main, ["--format", "json", "--data", str(data), EXAMPLE])
+    found = json.loads(records.output)["files"][0]["diagnostics"]
+    assert [(d["code"], d["line"]) for d in found] == [("DN412", 95), ("DN412", 137)]
 
 
 def test_matching_data_file_passes(tmp_path: Path) -> None:

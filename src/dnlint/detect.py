@@ -27,6 +27,7 @@ class Detection:
     reason: str
     ambiguous: list[str] = field(default_factory=list)
     conflicting: bool = False
+    guessed: bool = False  # nothing in the file is specific to one fork
 
 
 def detect_dialect(doc: CfgDocument) -> Detection:
@@ -69,6 +70,7 @@ def detect_dialect(doc: CfgDocument) -> Detection:
         Dialect.AB,
         "nothing in the file is specific to one fork; using alexeyab, the fork most users run",
         ambiguous,
+        guessed=True,
     )
 
 

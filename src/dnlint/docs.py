@@ -65,6 +65,8 @@ def _section(rule: Rule) -> list[str]:
         *_fence(rule.good),
         "",
     ]
+    if rule.stock:
+        lines += [f"On the stock cfgs: {rule.stock}", ""]
     if rule.reference:
         lines += [f"Reference: {_reference(rule)}", ""]
     return lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dnlint.detect import Detection, detect_dialect
-from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.network import Network, build_network
 from dnlint.reader import CfgDocument, read_cfg
@@ -29,10 +29,10 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         doc = read_cfg(data)
     if dialect is None:
         detection = detect_dialect(doc) if not doc.fatal else Detection(Dialect.AB, "default")
-        chosen, reason = detection.dialect, detection.reason
+        chosen, reason, guessed = detection.dialect, detection.reason, detection.guessed
         _report_detection(detection, doc, sink)
     else:
-        chosen, reason = dialect, "chosen with --dialect"
+        chosen, reason, guessed = dialect, "chosen with --dialect", False
     for finding in doc.findings:
         if finding.only is not None and chosen not in finding.only:
             continue
@@ -41,6 +41,8 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
                     override)
     network = build_network(doc, chosen, sink)
     diagnostics = [_with_path(d, path) for d in sink.sorted()]
+    if guessed and any(d.severity is Severity.ERROR for d in diagnostics):
+        diagnostics = _say_guessed(diagnostics, data, chosen)
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
     if network is not None and _load_flags(network, chosen):
         from dnlint.weights import attach_prediction
@@ -67,6 +69,24 @@ def _load_flags(network: Network, dialect: Dialect) -> bool:
         if dialect is Dialect.PJ and layer.type == "deconvolutional":
             return True
     return False
+
+
+def _say_guessed(diagnostics: list[Diagnostic], data: bytes, guess: Dialect) -> list[Diagnostic]:
+    """Errors that hold only in the guessed dialect say so: the same file may be one the other
+    fork builds (the original's resnet cfgs, which AlexeyAB's refuses)."""
+    other = Dialect.PJ if guess is not Dialect.PJ else Dialect.AB
+    there = lint_cfg_bytes(data, "", other).diagnostics
+    refused = {(d.code, d.line) for d in there if d.severity is Severity.ERROR}
+    builds = not refused
+    result = []
+    for diag in diagnostics:
+        if diag.severity is Severity.ERROR and (diag.code, diag.line) not in refused:
+            verdict = "builds this file" if builds else "accepts this line"
+            diag = replace(diag, message=(
+                f"{diag.message} (only in {guess.label}, guessed for this file: "
+                f"{other.label} {verdict}; use --dialect {other.value} if that is what you run)"))
+        result.append(diag)
+    return result
 
 
 def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> None:

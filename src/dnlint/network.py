@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.network import check_network
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
@@ -46,6 +47,7 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
         network.layers.append(layer)
         carried = layer.next_shape or (*layer.output, layer.outputs)
     check_network(network, doc, dialect, sink)
+    suppress_cascades(network, doc, sink)
     return network
 
 

@@ -15,13 +15,16 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from dnlint.diagnostics import Sink
+from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
 from dnlint.reader import Option, Section
 from dnlint.schema import Kind, Opt
 
+MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
 _STRICT_INT = re.compile(r"[+-]?\d+\Z")
 # '\d+(\.\d*)?', not '\d+\.?\d*': the latter splits a run of digits in n ways (quadratic)
+# A number with a zero fraction ('1600.0', '16.'): atoi (and hank-ai's stof) reads it exactly.
+_ZERO_FRACTION = re.compile(r"[+-]?(\d+\.0*|\.0+)\Z")
 _STRICT_FLOAT = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
 _INT_PREFIX = re.compile(r"[ \t]*[+-]?\d+")
 _FLOAT_PREFIX = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?")
@@ -347,7 +350,16 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
 
 def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
     col = option.value_column
-    if _STRICT_FLOAT.match(value):
+    if _ZERO_FRACTION.match(value):
+        sink.report(
+            "DN205",
+            option.line,
+            col,
+            f"{option.key}={value} is written with a fraction; Darknet reads exactly {result}",
+            f"write {option.key}={result}",
+            Severity.WARNING,
+        )
+    elif _STRICT_FLOAT.match(value):
         sink.report(
             "DN205",
             option.line,
@@ -536,18 +548,56 @@ def _check_list_items(
                 "remove the extra comma",
             )
             return
-        if not pattern.match(piece):
-            reads = c_atof(piece) if is_float else c_atoi(piece)
-            sink.report(
-                "DN203",
-                option.line,
-                option.value_column,
-                f"item '{piece}' of {option.key} is not a{' number' if is_float else 'n integer'}; "
-                f"Darknet reads {reads:g}",
-            )
-            return
-        if is_float and not fits_c_float(c_atof(piece)):
+    bad = [piece for piece in pieces if not pattern.match(piece)]
+    if bad:
+        _report_bad_items(option, bad, is_float, sink)
+        return
+    if is_float:
+        overflowing = [piece for piece in pieces if not fits_c_float(c_atof(piece))]
+        if overflowing:
             sink.report("DN206", option.line, option.value_column,
-                        f"item '{piece}' of {option.key} overflows a C float (Darknet stores inf)")
-            return
+                        f"{_items(overflowing)} of {option.key} overflow"
+                        f"{'s' if len(overflowing) == 1 else ''} a C float (Darknet stores inf)")
+
+
+def _report_bad_items(option: Option, bad: list[str], is_float: bool, sink: Sink) -> None:
+    """Every bad item of a list, in at most two findings: items Darknet cannot read or whose
+    value it changes (an error), and integers written with a zero fraction (read exactly)."""
+    convert: Callable[[str], float] = c_atof if is_float else c_atoi
+    exact = [] if is_float else [piece for piece in bad if _ZERO_FRACTION.match(piece)]
+    fractions = [] if is_float else [piece for piece in bad if piece not in exact
+                                     and _STRICT_FLOAT.match(piece)]
+    others = [piece for piece in bad if piece not in exact and piece not in fractions]
+    if others:
+        kind = "numbers" if is_float else "integers"
+        sink.report("DN203", option.line, option.value_column,
+                    f"{_items(others)} of {option.key} {_is(others)} not "
+                    f"{kind if len(others) > 1 else 'a' + 'n' * (not is_float) + ' ' + kind[:-1]}"
+                    f"; Darknet reads {_reads(others, convert)}")
+    if fractions:
+        also = f" (and {_items(exact)} exactly)" if exact else ""
+        sink.report("DN205", option.line, option.value_column,
+                    f"{_items(fractions)} of {option.key} {_is(fractions)} not "
+                    f"{'integers' if len(fractions) > 1 else 'an integer'}; Darknet's atoi reads "
+                    f"{_reads(fractions, convert)}{also}", "write whole numbers")
+    elif exact and not others:
+        sink.report("DN205", option.line, option.value_column,
+                    f"{_items(exact)} of {option.key} {_is(exact)} written with a fraction; "
+                    f"Darknet's atoi reads exactly {_reads(exact, convert)}",
+                    "write whole numbers", Severity.WARNING)
+
+
+def _reads(pieces: list[str], convert: Callable[[str], float]) -> str:
+    shown = ", ".join(f"{convert(piece):g}" for piece in pieces[:MAX_ITEMS_SHOWN])
+    return shown + (", ..." if len(pieces) > MAX_ITEMS_SHOWN else "")
+
+
+def _items(pieces: list[str]) -> str:
+    quoted = ", ".join(f"'{piece}'" for piece in pieces[:MAX_ITEMS_SHOWN])
+    more = f" and {len(pieces) - MAX_ITEMS_SHOWN} more" if len(pieces) > MAX_ITEMS_SHOWN else ""
+    return f"item{'s' if len(pieces) > 1 else ''} {quoted}{more}"
+
+
+def _is(pieces: list[str]) -> str:
+    return "are" if len(pieces) > 1 else "is"
 

@@ -339,7 +339,9 @@ class _Lexer:
                 "'[net]\\r' is not [net] and string values gain a '\\r' (AlexeyAB's fork "
                 "strips it)",
                 "convert the file to LF line endings (dos2unix)",
-                by_dialect={Dialect.PJ: Severity.ERROR},
+                # the forks that strip it read the file as written: a portability note
+                by_dialect={Dialect.PJ: Severity.ERROR, Dialect.AB: Severity.INFO,
+                            Dialect.HANK: Severity.INFO},
             )
         )
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
-from dnlint.diagnostics import Severity, Sink
+from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.layers.base import Layer
 from dnlint.reader import CfgDocument
@@ -34,23 +35,56 @@ def describe(layer: Layer) -> str:
 
 
 def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
-    """S32: one network predicts one label set; AlexeyAB's detector stops otherwise."""
+    """S32: one network predicts one label set; AlexeyAB's detector stops otherwise.
+
+    The heads that differ from the value most heads' filters fit (then the most common one,
+    then the first head's) are the mistake. A head whose layer before already fits that value
+    has one root cause, its classes line: its filter-count finding (DN401) would repeat it."""
     found = heads(network)
     if not found:
         return
-    first = found[0]
-    classes = first.info["classes"]
-    for layer in found[1:]:
-        if layer.info["classes"] != classes:
-            line, column = line_of(layer, "classes")
-            sink.report(
-                "DN408",
-                line,
-                column,
-                f"classes={layer.info['classes']} here but classes={classes} in "
-                f"{describe(first)}: every head of a network must predict the same classes",
-                f"set classes={classes}, and the filters of the layer before to match",
-            )
+    counts = Counter(layer.info["classes"] for layer in found)
+    classes = max(counts, key=lambda value: (sum(_fits(layer, value) for layer in found),
+                                             counts[value], value == found[0].info["classes"]))
+    reference = next(layer for layer in found if layer.info["classes"] == classes)
+    for layer in found:
+        if layer.info["classes"] == classes:
+            continue
+        line, column = line_of(layer, "classes")
+        fits = _fits(layer, classes)
+        sink.report(
+            "DN408",
+            line,
+            column,
+            f"classes={layer.info['classes']} here but classes={classes} in "
+            f"{describe(reference)}: every head of a network must predict the same classes",
+            f"set classes={classes} (line {line})" + (
+                "" if fits else ", and the filters of the layer before to match"),
+        )
+        if fits:
+            sink.items[:] = [d for d in sink.items if not (d.code == "DN401" and d.line == line)]
+        _drop_counters_that_fit(network, layer, classes, sink)
+
+
+def _drop_counters_that_fit(network: Network, layer: Layer, classes: int, sink: Sink) -> None:
+    """counters_per_class written for the common classes only repeats this head's mistake."""
+    counters = layer.values.list("counters_per_class") if layer.values is not None else None
+    if counters is None or len(counters) != classes:
+        return
+    after = network.layers[layer.index + 1].line if layer.index + 1 < len(network.layers) \
+        else None
+    sink.items[:] = [d for d in sink.items if not (
+        d.code == "DN406" and d.line is not None and d.line >= layer.line
+        and (after is None or d.line < after))]
+
+
+def _fits(layer: Layer, classes: int) -> bool:
+    """Whether the channels this head receives fit ``classes`` (its filters need no change)."""
+    per_anchor = layer.info.get("per_anchor")
+    if per_anchor is None:
+        return False
+    n, extra = per_anchor
+    return bool(layer.input[2] == n * (classes + extra))
 
 
 def check_masks(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
@@ -121,42 +155,3 @@ def _first_unowned(num: int, owner: dict[int, Layer]) -> list[int]:
 def _anchor(anchors: list[float], index: int) -> str:
     """An anchor value as Darknet holds it: the given one, else the 0.5 placeholder."""
     return f"{anchors[index] if index < len(anchors) else 0.5:g}"
-
-
-def check_input_multiple_of_32(
-    network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
-) -> None:
-    """S31: end of parse_network_cfg_custom ([ab] warning) and hank-ai's stricter rule."""
-    if dialect is Dialect.PJ or not network.layers:
-        return
-    last = network.layers[-1].type
-    watched = ("yolo", "region") if dialect is Dialect.HANK else ("yolo", "region", "detection")
-    if last not in watched:
-        return
-    width, height = network.net.width, network.net.height
-    key = "width" if width % 32 or width < 32 else "height"
-    if dialect is Dialect.HANK:
-        if width % 32 == 0 and height % 32 == 0 and width >= 32 and height >= 32:
-            return
-        consequence = (f"hank-ai's Darknet stops: 'width={width} and height={height} in cfg file "
-                       "must be divisible by 32 for YOLO networks' (it also needs at least 32)")
-        severity: Severity | None = Severity.ERROR
-    else:
-        if width % 32 == 0 and height % 32 == 0:
-            return
-        consequence = "AlexeyAB's Darknet warns; the head's grid does not cover the image evenly"
-        severity = None
-    line, column = network.net_values.line_of(key)
-    sink.report(
-        "DN411",
-        line,
-        column,
-        f"width={width} and height={height} for a network that ends in [{last}]: both must be "
-        f"multiples of 32; {consequence}",
-        f"use width={_round32(width)} and height={_round32(height)}",
-        severity,
-    )
-
-
-def _round32(value: int) -> int:
-    return max(32, (value + 16) // 32 * 32)

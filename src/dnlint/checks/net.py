@@ -32,11 +32,16 @@ def check_batch(values: Values, dialect: Dialect, sink: Sink) -> None:
     if batch < 1:
         return  # out of range, reported by the option stage
     if subdivisions > batch:
-        consequence = ("the mini-batch is 0 and every buffer is empty" if dialect is Dialect.PJ
-                       else "the mini-batch 0 is clamped to 1")
+        if dialect is Dialect.PJ:
+            consequence = "the mini-batch is 0 and every buffer is empty"
+            severity: Severity | None = None
+        else:  # parse_net_options: a mini-batch below 1 becomes 1
+            consequence = (f"{dialect.label} clamps the mini-batch to 1 and trains on "
+                           f"{subdivisions} images per iteration, not {batch}")
+            severity = Severity.WARNING
         _report(values, sink, "DN102", "subdivisions",
                 f"subdivisions={subdivisions} is larger than batch={batch}: {consequence}",
-                f"use subdivisions <= {batch}")
+                f"use subdivisions <= {batch}", severity)
     elif batch % subdivisions:
         _report(values, sink, "DN103", "subdivisions",
                 f"batch={batch} is not a multiple of subdivisions={subdivisions}: Darknet trains "
@@ -99,8 +104,8 @@ def _check_steps(values: Values, dialect: Dialect, sink: Sink, required: bool) -
         _report(values, sink, "DN108", "policy",
                 f"policy=steps needs '{missing}'; Darknet stops with an error")
         return
-    if steps is None:
-        return
+    if steps is None or _misread(values, sink, "steps", "scales"):
+        return  # the count and order only repeat how the list was misread
     if scales is not None and len(scales) != len(steps):
         fewer = len(scales) < len(steps)
         consequence = (
@@ -118,6 +123,13 @@ def _check_steps(values: Values, dialect: Dialect, sink: Sink, required: bool) -
     _check_step_order(values, steps, sink)
 
 
+def _misread(values: Values, sink: Sink, *keys: str) -> bool:
+    """Whether the option stage already reported an error in one of these lists."""
+    lines = {option.line for key in keys if (option := values.option(key)) is not None}
+    return any(d.line in lines and d.code.startswith("DN2") and d.severity is Severity.ERROR
+               for d in sink.items)
+
+
 def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
     for before, after in itertools.pairwise(steps):
         if after <= before:
@@ -125,7 +137,8 @@ def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
                     f"steps must increase: {after} follows {before}")
             return
     max_batches = values.int("max_batches")
-    if steps and max_batches and steps[-1] > max_batches:
+    if steps and max_batches and steps[-1] > max_batches and not _misread(values, sink,
+                                                                          "max_batches"):
         _report(values, sink, "DN110", "steps",
                 f"the last step {steps[-1]} is after max_batches={max_batches}: it never happens")
 

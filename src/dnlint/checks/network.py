@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dnlint.checks.heads import check_classes_agree, check_input_multiple_of_32, check_masks
+from dnlint.checks.heads import check_classes_agree, check_masks
+from dnlint.checks.input_size import check_input_size
+from dnlint.checks.shifted import check_shifted_shares
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.layers.route import FLAT_TYPES
@@ -103,5 +105,6 @@ NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...
     check_route_sizes,
     check_classes_agree,
     check_masks,
-    check_input_multiple_of_32,
+    check_input_size,
+    check_shifted_shares,
 )

@@ -18,6 +18,9 @@ from dnlint.options import OptionTable, Values
 from dnlint.schema import Opt
 
 INT32_MAX = 2**31 - 1
+# Reader findings that change what a value reads as ('45 61' glued into 4561): checks that
+# count or compare the value would only repeat them.
+MISREAD_VALUES = frozenset({"DN028"})
 
 
 def cdiv(a: int, b: int) -> int:
@@ -249,7 +252,8 @@ class LayerContext:
         that compute with it would only repeat that finding with absurd numbers)."""
         lines = {opt.line for name in names if (opt := self.values.option(name)) is not None}
         return bool(lines) and any(
-            d.line in lines and d.code.startswith("DN2") for d in self.sink.items
+            d.line in lines and (d.code.startswith("DN2") or d.code in MISREAD_VALUES)
+            for d in self.sink.items
         )
 
     def _as_written(self, raw: int, key: str) -> str:

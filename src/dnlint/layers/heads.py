@@ -255,6 +255,8 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
     if not ctx.v.given("mask") or ctx.rejected("num", "mask"):
         return
     outside = [m for m in mask if m < 0 or m >= num]
+    if outside and _num_too_low(ctx, mask, num):
+        return  # one root cause, num: the anchors finding (DN404) says it and hints num
     if outside:
         ctx.report(
             "DN402",
@@ -274,7 +276,18 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
         )
 
 
-def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
+def _num_too_low(ctx: LayerContext, mask: Sequence[int], num: int) -> bool:
+    """More anchor pairs than num, and a given mask that indexes them all: num is the one line
+    to edit (the mask and the anchors agree with each other)."""
+    anchors = ctx.v.list("anchors")
+    if not anchors or len(anchors) % 2 or not ctx.v.given("mask") or ctx.rejected("anchors"):
+        return False
+    pairs = len(anchors) // 2
+    return pairs > num and all(0 <= m < pairs for m in mask)
+
+
+def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
+                   mask: Sequence[int] | None = None) -> list[float]:
     """``anchors`` fill a 2*num array initialised to 0.5 (make_yolo_layer/make_region_layer).
     Returns the values given (slots beyond them hold 0.5)."""
     anchors = ctx.v.list("anchors")
@@ -294,7 +307,7 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             f"{len(values)} anchor values for num={num}: the last {2 * num - len(values)} of the "
             f"{2 * num} slots stay at Darknet's placeholder 0.5",
             "anchors",
-            hint=_anchor_hint(ctx, len(values)),
+            hint=_anchor_hint(ctx, len(values), num, mask),
         )
     elif len(values) > 2 * num:
         consequence = (
@@ -302,19 +315,36 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool) -> list[float]:
             if overflows
             else f"{ctx.dialect.label} ignores the extra {len(values) - 2 * num}"
         )
+        beyond = sorted({m for m in mask or () if m >= num})
+        if beyond and mask is not None and _num_too_low(ctx, mask, num):
+            consequence += (f", and mask value{'s' if len(beyond) > 1 else ''} "
+                            f"{', '.join(map(str, beyond))} read{'' if len(beyond) > 1 else 's'} "
+                            "anchors outside its array")
+        # values the fork ignores and no mask index reaches change nothing: a warning
+        harmless = not overflows and not beyond
         ctx.report(
             "DN404",
             f"{len(values)} anchor values but num={num} has room for {2 * num}: {consequence}",
             "anchors",
-            hint=_anchor_hint(ctx, len(values)),
+            hint=_anchor_hint(ctx, len(values), num, mask),
+            severity=Severity.WARNING if harmless else None,
         )
     return values
 
 
-def _anchor_hint(ctx: LayerContext, count: int) -> str:
+def _anchor_hint(ctx: LayerContext, count: int, num: int, mask: Sequence[int] | None) -> str:
+    """Lowering or raising num to the pairs given is right only when the head names its mask
+    (num then changes neither its filters nor its anchors' meaning) and every mask index stays
+    below the new num; otherwise the anchors are what must change."""
     if count % 2:
         return f"anchors are width,height pairs; {count} values is not a whole number of pairs"
-    return f"set num={count // 2} (line {ctx.v.line_of('num')[0]}) or give 2*num values"
+    pairs = count // 2
+    if (mask is not None and ctx.v.given("mask") and pairs > 0
+            and all(0 <= m < pairs for m in mask)):
+        return f"set num={pairs} (line {ctx.v.line_of('num')[0]}) or give 2*num values"
+    if count < 2 * num:
+        return f"give {2 * num} values: {num} width,height pairs, one per anchor of num={num}"
+    return f"keep the first {2 * num} values: {num} width,height pairs for num={num}"
 
 
 def _check_counters(ctx: LayerContext, classes: int) -> None:
@@ -379,11 +409,12 @@ def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> None:
     _check_channels(ctx, f"{what} ({per})", channels, _per_anchor_hint(ctx, n, coords + 1))
     _check_mask(ctx, mask, num)
     overflows = gaussian or ctx.dialect is not Dialect.AB
-    anchors = _check_anchors(ctx, num, overflows)
+    anchors = _check_anchors(ctx, num, overflows, mask)
     if not ctx.pj:
         _check_counters(ctx, classes)
     _check_kinds(ctx, gaussian)
-    ctx.describe(classes=classes, num=num, mask=mask, anchors=anchors, head=True)
+    ctx.describe(classes=classes, num=num, mask=mask, anchors=anchors, head=True,
+                 per_anchor=(n, coords + 1))
 
 
 def build_yolo(ctx: LayerContext) -> None:
@@ -449,7 +480,8 @@ def build_region(ctx: LayerContext) -> None:
     )
     anchors = _check_anchors(ctx, num, overflows=ctx.pj)
     _check_max_boxes(ctx, 30)
-    ctx.describe(classes=classes, num=num, mask=range(max(num, 0)), anchors=anchors, head=True)
+    ctx.describe(classes=classes, num=num, mask=range(max(num, 0)), anchors=anchors, head=True,
+                 per_anchor=(num, coords + 1))
 
 
 # --- [detection] ----------------------------------------------------------------------------

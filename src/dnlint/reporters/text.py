@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
+from dnlint.reporters.grouping import group_repeats
 from dnlint.result import FileResult, RunTotals
 
 if TYPE_CHECKING:
@@ -118,11 +119,14 @@ def file_lines(file: FileResult, ctx: ReportContext, concise: bool) -> list[Prin
     if ctx.verbose and file.dialect is not None:
         printed.append([(f"{shown_path(file.path)}: dialect {file.dialect.value} "
                          f"({file.dialect_reason})", "dim")])
-    for d in file.diagnostics:
+    for shown in group_repeats(file.diagnostics):  # repeats print once (grouping.py)
+        d, more = shown.diagnostic, shown.more
         if concise:
-            printed.append(_head(d, with_hint=True))
+            printed.append(_head(d, with_hint=True) + ([(f" ({more})", "dim")] if more else []))
         else:
             block = diagnostic_block(d, _document_lines(file))
+            if more:
+                block.insert(1, [("  = ", _GUTTER), (more, None)])
             printed += [*block, []] if len(block) > 1 else block
     return printed
 

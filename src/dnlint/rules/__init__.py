@@ -47,6 +47,7 @@ class Rule:
     dialects: tuple[Dialect | None, ...] = EVERY_DIALECT  # None: no --dialect (detected)
     examples: ExampleKind = "cfg"
     target: str | None = None  # the --target (dnlint.targets.TARGETS) that reports it, if any
+    stock: str = ""  # why a warning that the stock cfgs trigger is still worth reporting
 
     def example_note(self) -> str:
         """How to reproduce the examples: the dialect flag, when it matters, and escapes."""
@@ -82,6 +83,8 @@ class Rule:
             "Use instead:",
             _indent(self.good),
         ]
+        if self.stock:
+            parts += ["", f"On the stock cfgs: {self.stock}"]
         if self.reference:
             where = f" ({FORMAT_DOC})" if self.format_anchors() else ""
             parts += ["", f"Reference: {self.reference}{where}"]
@@ -105,12 +108,13 @@ def rule(
     dialects: tuple[Dialect | None, ...] = EVERY_DIALECT,
     examples: ExampleKind = "cfg",
     target: str | None = None,
+    stock: str = "",
 ) -> Rule:
     """Declare a rule. Codes are unique and never change meaning."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} declared twice")
     declared = Rule(code, name, severity, summary, darknet, bad, good, reference, dialects,
-                    examples, target)
+                    examples, target, stock)
     _REGISTRY[code] = declared
     return declared
 

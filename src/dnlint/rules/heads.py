@@ -35,12 +35,17 @@ rule("DN404", "anchors-count", E,
      summary="The anchors list does not hold exactly 2*num values.",
      darknet="The anchor array has 2*num slots, all 0.5 at first. Missing values stay 0.5; extra "
              "values overflow the heap in the original Darknet's [yolo]/[region] and in every "
-             "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region].",
+             "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region] (a warning "
+             "there, unless a mask index reaches them: an error).",
      bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
                 "anchors=10,13, 16,30, 33,23\nnum=9\nclasses=80\n"),
      good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
                  "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-                 "classes=80\n"), reference="S16, S17")
+                 "classes=80\n"), reference="S16, S17",
+     stock="cspx-p7-mish.cfg gives 20 anchors with num=16 in every head: the first four "
+           "heads' masks stay below 16, so AlexeyAB's Darknet ignoring the last 4 pairs changes "
+           "nothing there (warnings); the last head's mask 16..19 reads past the array (an "
+           "error). One edit, num=20, fixes all five.")
 rule("DN405", "max-boxes-over-truth-slot", E,
      summary="[yolo] max > 90 or [region] max > 30 in the original Darknet.",
      darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "
@@ -105,23 +110,34 @@ rule("DN409", "mask-shared-between-heads", W,
                         "[convolutional]\nfilters=255\nactivation=linear\n\n"
                         "[yolo]\nmask=0,1,2\n"
                         "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
-                        "num=6\nclasses=80\n"), reference="S17")
+                        "num=6\nclasses=80\n"), reference="S17",
+     stock="the shipped yolov4-tiny cfgs give anchor 3 to both heads (and anchor 0 to none, "
+           "DN410): an upstream slip copied into most custom tiny models, so it is worth "
+           "knowing, but Darknet trains with it, hence a warning and not an error.")
 rule("DN410", "anchor-unused", W,
      summary="An anchor that no head's mask uses.",
      darknet="Accepted: the anchor is parsed and never predicted.",
      bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
                 "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\nclasses=80\n"),
      good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17")
+                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17",
+     stock="the shipped yolov4-tiny cfgs never predict anchor 0 (see DN409): the anchor was "
+           "computed for the data set and is wasted, a warning because training still works.")
 rule("DN411", "input-not-multiple-of-32", W,
-     summary="The network ends in a detection head but width or height is not a multiple of 32.",
-     darknet="AlexeyAB's Darknet prints a warning at the end of parse_network_cfg; hank-ai's "
-             "stops with an error (and also needs width and height >= 32).",
-     bad=("[net]\nwidth=40\nheight=40\nchannels=3\n\n[convolutional]\nfilters=255\n"
-          "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-          "classes=80\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S31",
+     summary="width or height is not a multiple of what the network needs: the product of the "
+             "strides down to each point where two paths merge again (an error when a merge then "
+             "joins different sizes), or down to a detection head (a warning).",
+     darknet="Strided layers round sizes they do not divide, so a [route], [shortcut], [sam] "
+             "or [scale_channels] receives two different sizes: the route becomes 0x0x0 and the "
+             "next layer stops, the others assert. A size that builds but is no multiple of the "
+             "head's stride makes a grid that does not cover the image evenly (AlexeyAB's "
+             "Darknet warns); hank-ai's stops unless both are multiples of 32 and >= 32.",
+     bad=("[net]\nwidth=40\nheight=40\nchannels=3\n\n" + "[maxpool]\nsize=2\nstride=2\n\n" * 4
+          + "[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+          "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"),
+     good=(NET + "\n" + "[maxpool]\nsize=2\nstride=2\n\n" * 4
+           + "[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+           "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S31",
      dialects=(AB, HANK))
 rule("DN412", "data-classes-mismatch", E,
      summary="The .data file's classes differ from a head's classes.",

@@ -12,7 +12,8 @@ rule("DN101", "subdivisions-not-positive", E,
 rule("DN102", "subdivisions-over-batch", E,
      summary="subdivisions is larger than batch.",
      darknet="The mini-batch batch/subdivisions is 0: the original Darknet allocates empty "
-             "buffers; AlexeyAB's clamps it to 1.",
+             "buffers (an error); AlexeyAB's and hank-ai's clamp it to 1 and train on "
+             "subdivisions images per iteration (a warning).",
      bad=NET + "batch=1\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
      good=NET + "batch=64\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
      reference="N2")

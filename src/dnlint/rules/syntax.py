@@ -92,12 +92,16 @@ rule("DN012", "inline-comment", W,
              "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
      bad=NET + "\n[convolutional]\nfilters=16 ###P6\n",
      good=NET + "\n# P6\n[convolutional]\nfilters=16\n", reference="L11",
-     dialects=(PJ, AB))
+     dialects=(PJ, AB),
+     stock="AlexeyAB's p5/p6/p7 and csp cfgs mark layers with '###P6'-style comments. The "
+           "value reads right today, but the comment is part of it: a comma typed into it adds "
+           "list items, and the original Darknet reads a '#' after a string value as text.")
 rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
              "string values gain a '\\r' (an unknown activation becomes relu). AlexeyAB's and "
-             "hank-ai's strip it. An error with --dialect pjreddie.",
+             "hank-ai's strip it. An error with --dialect pjreddie, a portability note (info) "
+             "for the forks that strip it.",
      bad=("[net]\\r\nwidth=32\\r\nheight=32\\r\nchannels=3\\r\n\\r\n[convolutional]\\r\n"
           "filters=16\\r\n"),
      good=NET + CONV, reference="L2",

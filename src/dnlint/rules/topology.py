@@ -266,3 +266,15 @@ rule("DN375", "layer-after-cost", E,
                 "output=10\n"),
      good=NET + "\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n",
      reference="§layer-cost")
+
+rule("DN390", "not-checked-after-error", I,
+     summary="Layers that read a broken layer (or a missing input size) are not checked.",
+     darknet="parse_network_cfg stops at the first layer it cannot build, so the layers after "
+             "it are never made. dnlint reports that first error once and, instead of the "
+             "shape errors that only follow from it, this one note naming the layers it could "
+             "not check.",
+     bad="[net]\nwidth=64\nheight=64\nchannels=3\n\n[convolutionnal]\nfilters=8\n\n"
+         "[convolutional]\nfilters=8\n\n[convolutional]\nfilters=8",
+     good="[net]\nwidth=64\nheight=64\nchannels=3\n\n[convolutional]\nfilters=8\n\n"
+          "[convolutional]\nfilters=8\n\n[convolutional]\nfilters=8",
+     reference="§building")

@@ -1,0 +1,155 @@
+"""One root cause, one error: shape findings that only follow from an earlier broken layer.
+
+Darknet builds layers in order and stops at the first it cannot build (parse_network_cfg), so a
+layer whose input comes from a broken layer is never checked by Darknet either. Once a layer is
+broken (its shape pass failed, or an error says its input or output is unusable), every layer
+that reads it, directly or through others, is *tainted*: its shape findings are consequences,
+not mistakes, and are dropped. Findings that do not come from the shapes (an unknown option, a
+bad reference, anchors that do not pair up) stay, because they are independent mistakes.
+
+For each root one note (DN390) says how many layers could not be checked and why.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.layers.base import Layer
+from dnlint.reader import CfgDocument
+
+if TYPE_CHECKING:
+    from dnlint.network import Network
+
+NET = -1  # the index that stands for [net], the input of layer 0
+
+# Findings that follow from the shapes a layer receives: a consequence once its input is broken.
+CONSEQUENCES = frozenset({
+    "DN305", "DN306", "DN307", "DN309", "DN312", "DN313", "DN315", "DN316", "DN317", "DN318",
+    "DN319", "DN321", "DN323", "DN326", "DN327", "DN328", "DN370", "DN371", "DN372", "DN374",
+    "DN401", "DN416", "DN417",
+})
+# Errors in [net] that leave the network without an input (Darknet stops there).
+NET_ROOTS = frozenset({"DN106", "DN027"})
+# [net] findings that only repeat an earlier one: hank's empty [net] also has no input size.
+NET_REPEATS = {"DN106": "DN027"}
+# Every code that can make a layer (or [net]) a root in analyse().
+ROOT_CODES = CONSEQUENCES | NET_ROOTS | {"DN302"}
+# Layers that add or join other layers to their input (their "layers" info lists them).
+MERGING = frozenset({"shortcut", "sam", "scale_channels"})
+
+
+def layer_inputs(layer: Layer) -> list[int]:
+    """The layers whose outputs ``layer`` reads (NET for the network input)."""
+    referenced = [i for i in layer.info.get("layers", ()) if isinstance(i, int) and
+                  0 <= i < layer.index]
+    if layer.type == "route":
+        return referenced
+    previous = layer.index - 1 if layer.index > 0 else NET
+    return [previous, *referenced] if layer.type in MERGING else [previous]
+
+
+@dataclass
+class Taint:
+    """Per layer: whether it is broken itself (a root), or reads a broken layer (tainted), and
+    for tainted layers the root they depend on (NET for [net])."""
+
+    dead: dict[int, bool]
+    root: dict[int, int]  # tainted layer -> its root
+
+    def tainted(self, index: int) -> bool:
+        return index in self.root
+
+
+class LineMap:
+    """Which layer (or NET) a line of the cfg belongs to."""
+
+    def __init__(self, doc: CfgDocument) -> None:
+        self.starts = [section.line for section in doc.layer_sections]
+
+    def layer_at(self, line: int | None) -> int:
+        if line is None:
+            return NET
+        return bisect_right(self.starts, line) - 1  # -1 (NET) before the first layer
+
+
+def analyse(network: Network, items: list[Diagnostic], lines: LineMap) -> Taint:
+    """Which layers are broken, and which depend on a broken layer."""
+    erred: set[int] = set()
+    net_dead = False
+    for diag in items:
+        if diag.severity is not Severity.ERROR:
+            continue
+        where = lines.layer_at(diag.line)
+        if where == NET:
+            net_dead = net_dead or diag.code in NET_ROOTS
+        elif diag.code in CONSEQUENCES or diag.code == "DN302":
+            erred.add(where)
+    dead = {NET: net_dead}
+    root: dict[int, int] = {}
+    for layer in network.layers:
+        sources = [i for i in layer_inputs(layer) if dead.get(i)]
+        if sources:
+            first = min(sources, key=lambda i: root.get(i, i))
+            root[layer.index] = root.get(first, first)
+        dead[layer.index] = bool(sources) or layer.broken or layer.index in erred
+    return Taint(dead, root)
+
+
+def suppress_cascades(network: Network, doc: CfgDocument, sink: Sink) -> None:
+    """Drop the shape findings of tainted layers; one DN390 note per root."""
+    if not any(layer.broken for layer in network.layers) and not any(
+        d.code in ROOT_CODES and d.severity is Severity.ERROR for d in sink.items
+    ):
+        return  # nothing is broken: the common case, spared the walk over the layers
+    lines = LineMap(doc)
+    taint = analyse(network, sink.items, lines)
+    if not taint.root:
+        return
+    kept = []
+    net_codes = {d.code for d in sink.items if lines.layer_at(d.line) == NET}
+    for diag in sink.items:
+        where = lines.layer_at(diag.line)
+        consequence = diag.code in CONSEQUENCES and (
+            taint.tainted(where) or (where == NET and diag.code == "DN313")
+        )
+        if where == NET and NET_REPEATS.get(diag.code) in net_codes:
+            consequence = True
+        if not consequence:
+            kept.append(diag)
+    sink.items[:] = kept
+    _note_roots(network, taint, sink)
+
+
+def _note_roots(network: Network, taint: Taint, sink: Sink) -> None:
+    by_root: dict[int, list[int]] = {}
+    for index, root in taint.root.items():
+        by_root.setdefault(root, []).append(index)
+    for root, dependents in sorted(by_root.items()):
+        line = network.layers[root].line if root != NET else _net_line(network)
+        sink.report("DN390", line, 1, f"{_span(sorted(dependents))} not checked: "
+                    f"{'it depends' if len(dependents) == 1 else 'they depend'} on "
+                    f"{_describe_root(network, root)}")
+
+
+def _net_line(network: Network) -> int:
+    return network.net_values.section.line
+
+
+def _describe_root(network: Network, root: int) -> str:
+    if root == NET:
+        return "the network input, which [net] does not define"
+    layer = network.layers[root]
+    why = ", which the input size breaks" if layer.info.get("size_root") else ""
+    return f"layer {root} ([{layer.section_name}], line {layer.line}){why}"
+
+
+def _span(indexes: list[int]) -> str:
+    first, last = indexes[0], indexes[-1]
+    if len(indexes) == 1:
+        return f"layer {first}"
+    if last - first + 1 == len(indexes):
+        return f"layers {first}\u2013{last}"
+    return f"{len(indexes)} of the layers {first}\u2013{last}"

@@ -1,0 +1,325 @@
+"""The multiple the input width and height must be, computed from the network itself (DN411).
+
+Two paths that merge again ([route], [shortcut], [sam], [scale_channels]) must arrive at the
+same size. Every strided layer on the way down divides the size (rounding when it does not
+divide evenly), and an [upsample] on the way back multiplies it again, so the two paths agree
+for every input size when that size is a multiple of the product of the strides on the way down
+to the merge. The multiple of the whole network is the least common multiple over its merges.
+
+When a merge's two sides have the same nominal scale (they would match at a valid size) but
+different sizes, the input size is the root cause: one error on the ``width`` or ``height``
+line, and the merge's own shape error is dropped (the cascade pass then notes what follows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd, lcm
+from typing import TYPE_CHECKING
+
+from dnlint.checks.cascade import NET, LineMap, analyse, layer_inputs
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
+from dnlint.layers.base import Layer
+from dnlint.reader import CfgDocument
+
+if TYPE_CHECKING:
+    from dnlint.network import Network
+
+# The shape errors a merge of mismatched sizes reports, and the warning of a stride that
+# does not divide the size (both only repeat a wrong input size).
+MERGE_ERRORS = frozenset({"DN315", "DN317", "DN318", "DN321"})
+SIZE_WARNINGS = frozenset({"DN328"})
+# Layers whose output size does not depend on their input size (flat or global).
+_UPSAMPLING = frozenset({"upsample", "deconvolutional"})
+_REORGS = frozenset({"reorg", "reorg_old", "reorg3d"})
+_SAME_SIZE = frozenset({"route", "shortcut", "sam", "scale_channels"})
+_HEADS = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
+_HANK_MULTIPLE = 32  # hank-ai's Darknet refuses other sizes for [yolo]/[region] networks
+
+
+Ratio = tuple[int, int]  # numerator, denominator (reduced): a Fraction is ten times slower
+ONE: Ratio = (1, 1)
+
+
+@dataclass
+class Scale:
+    """Per axis: how many input pixels one pixel of this layer spans (None: the size does not
+    depend on the input), and the multiple the input must be for the way here to divide."""
+
+    x: Ratio | None
+    y: Ratio | None
+    need_x: int = 1
+    need_y: int = 1
+
+
+@dataclass
+class Multiples:
+    """What the input size must be a multiple of: for the merges to agree (``merge_*``), and
+    for every head's grid to cover the image evenly as well (``grid_*``)."""
+
+    merge_x: int
+    merge_y: int
+    grid_x: int
+    grid_y: int
+    scales: list[Scale]
+
+
+def _declared_stride(layer: Layer) -> tuple[int, int] | None:
+    stride = layer.info.get("stride")
+    if isinstance(stride, tuple) and len(stride) == 2:
+        return int(stride[0]), int(stride[1])
+    if isinstance(stride, int):
+        return stride, stride
+    return None
+
+
+def _factor(layer: Layer) -> tuple[Ratio | None, Ratio | None]:
+    """How much ``layer`` divides each axis (a ratio below 1 enlarges it)."""
+    if layer.type in _SAME_SIZE:
+        return ONE, ONE  # the size of the layer it reads (or adds to)
+    stride = _declared_stride(layer)
+    if stride is not None:
+        sx, sy = stride
+        if sx == sy == 1:
+            return ONE, ONE
+        if 0 in (sx, sy):
+            return None, None
+        if layer.type in _UPSAMPLING:
+            return _up(sx), _up(sy)
+        if layer.type in _REORGS and layer.info.get("reverse"):
+            return (1, abs(sx)), (1, abs(sy))
+        return (abs(sx), 1), (abs(sy), 1)
+    (iw, ih, _), (ow, oh, _) = layer.input, layer.output
+    if (ow, oh) == (iw, ih):
+        return ONE, ONE
+    if (ow, oh) == (1, 1) or 0 in (iw, ih, ow, oh):
+        return None, None  # flat or global: the size stops mattering here
+    return _ratio(iw, ow), _ratio(ih, oh)
+
+
+def _up(stride: int) -> Ratio:
+    """[upsample] stride s enlarges by s; a negative stride divides by |s|."""
+    return (1, stride) if stride > 0 else (-stride, 1)
+
+
+def _ratio(before: int, after: int) -> Ratio:
+    if before >= after:
+        return (round(before / after), 1)
+    return (1, round(after / before))
+
+
+def _times(a: Ratio, b: Ratio) -> Ratio:
+    num, den = a[0] * b[0], a[1] * b[1]
+    common = gcd(num, den)
+    return (num // common, den // common)
+
+
+def _axis(scale: Ratio | None, factor: Ratio | None, need: int) -> tuple[Ratio | None, int]:
+    if scale is None or factor is None:
+        return None, need
+    if factor == ONE:
+        return scale, need
+    product = _times(scale, factor)
+    # dividing needs the size here to be a multiple of the factor: the input a multiple of
+    # the new scale's numerator
+    return product, lcm(need, product[0]) if factor[0] > factor[1] else need
+
+
+def _through(scale: Scale, fx: Ratio | None, fy: Ratio | None) -> Scale:
+    x, need_x = _axis(scale.x, fx, scale.need_x)
+    y, need_y = _axis(scale.y, fy, scale.need_y)
+    return Scale(x, y, need_x, need_y)
+
+
+def merged_inputs(layer: Layer) -> list[int]:
+    """The layers a merge joins (empty for a layer that joins nothing)."""
+    inputs = layer_inputs(layer)
+    if layer.type == "route" and len(inputs) > 1:
+        return inputs
+    if layer.type in ("shortcut", "sam") or (
+        layer.type == "scale_channels" and layer.values is not None
+        and layer.values.int("scale_wh")
+    ):
+        return inputs
+    return []
+
+
+def compute_multiples(network: Network) -> Multiples:
+    start = Scale(ONE, ONE)
+    scales: list[Scale] = []
+    merge_x = merge_y = grid_x = grid_y = 1
+
+    def scale_of(index: int) -> Scale:
+        return start if index == NET else scales[index]
+
+    for layer in network.layers:
+        if layer.type not in _SAME_SIZE:  # reads the layer before only: the common case
+            before = scales[-1] if scales else start
+            fx, fy = _factor(layer)
+            scales.append(before if fx is ONE and fy is ONE else _through(before, fx, fy))
+            if layer.type in _HEADS:
+                grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+            continue
+        joined = [scale_of(i) for i in merged_inputs(layer)]
+        spatial = [s for s in joined if s.x is not None and s.y is not None]
+        if len(spatial) > 1:
+            need_x = lcm(*(s.need_x for s in spatial))
+            need_y = lcm(*(s.need_y for s in spatial))
+            merge_x, merge_y = lcm(merge_x, need_x), lcm(merge_y, need_y)
+            first = scale_of(layer_inputs(layer)[0]) if layer.type == "route" else spatial[0]
+            scales.append(Scale(first.x, first.y, need_x, need_y))
+            continue
+        inputs = layer_inputs(layer)
+        before = scale_of(inputs[0]) if inputs else Scale(None, None)
+        if layer.type in ("sam", "scale_channels") and len(inputs) > 1:
+            before = scale_of(inputs[1])  # the output has the from-layer's size
+        scales.append(_through(before, *_factor(layer)))
+        if layer.type in _HEADS:
+            grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+    return Multiples(merge_x, merge_y, lcm(merge_x, grid_x), lcm(merge_y, grid_y), scales)
+
+
+@dataclass
+class BrokenMerge:
+    layer: Layer
+    sizes: tuple[tuple[int, int], tuple[int, int]]
+
+
+def _joined_sizes(network: Network, layer: Layer) -> list[tuple[int, int]]:
+    sizes = []
+    for index in merged_inputs(layer):
+        if index == NET:
+            sizes.append((network.net.width, network.net.height))
+        elif index == layer.index - 1 and layer.type != "route":
+            sizes.append(layer.input[:2])  # what the merge receives (ab: after antialiasing)
+        else:
+            sizes.append(network.layers[index].output[:2])
+    return sizes
+
+
+def size_broken_merges(network: Network, multiples: Multiples, sink: Sink,
+                       lines: LineMap) -> list[BrokenMerge]:
+    """Merges that refuse their inputs only because the input size is not a multiple."""
+    taint = analyse(network, sink.items, lines)
+    erred = {lines.layer_at(d.line) for d in sink.items
+             if d.code in MERGE_ERRORS and d.severity is Severity.ERROR}
+    found = []
+    for layer in network.layers:
+        if layer.index not in erred or taint.tainted(layer.index):
+            continue
+        inputs = merged_inputs(layer)
+        scales = [multiples.scales[i] if i != NET else None for i in inputs]
+        nominal = {(s.x, s.y) for s in scales if s is not None}
+        sizes = _joined_sizes(network, layer)
+        differing = [s for s in sizes[1:] if s != sizes[0]]
+        if len(nominal) == 1 and None not in next(iter(nominal)) and differing:
+            found.append(BrokenMerge(layer, (sizes[0], differing[0])))
+    return found
+
+
+def check_input_size(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """DN411: the input size against the multiple this network needs."""
+    if not network.layers or network.net.width <= 0 or network.net.height <= 0:
+        return
+    merge_error = any(d.code in MERGE_ERRORS and d.severity is Severity.ERROR
+                      for d in sink.items)
+    if not merge_error and _watched_head(network, dialect) is None:
+        return  # nothing to say: spare the walk over the layers
+    lines = LineMap(doc)
+    multiples = compute_multiples(network)
+    broken = size_broken_merges(network, multiples, sink, lines) if merge_error else []
+    if broken and _report_breaking_size(network, multiples, broken, sink, lines):
+        return
+    _report_uneven_grid(network, multiples, dialect, sink)
+
+
+def _watched_head(network: Network, dialect: Dialect) -> str | None:
+    """The head type the network ends in, where the dialect checks the input size for it."""
+    if dialect is Dialect.PJ:
+        return None
+    last = network.layers[-1].type
+    watched = ("yolo", "region") if dialect is Dialect.HANK else ("yolo", "region", "detection")
+    return last if last in watched else None
+
+
+def _report_breaking_size(network: Network, multiples: Multiples, broken: list[BrokenMerge],
+                          sink: Sink, lines: LineMap) -> bool:
+    width, height = network.net.width, network.net.height
+    off = [(key, value, need) for key, value, need in (
+        ("width", width, multiples.merge_x), ("height", height, multiples.merge_y))
+        if value % need]
+    if not off:
+        return False  # the sizes are right: the merges are a design mistake, reported as such
+    first = broken[0]
+    (aw, ah), (bw, bh) = first.sizes
+    key = off[0][0]
+    needs = " and ".join(f"{k} to be a multiple of {need}" for k, _, need in off)
+    use = " and ".join(_nearest(k, value, need, len(off) > 1) for k, value, need in off)
+    line, column = network.net_values.line_of(key)
+    edits = " and ".join(f"set {k}={_closest(value, need)} (line "
+                         f"{network.net_values.line_of(k)[0]})" for k, value, need in off)
+    sink.report(
+        "DN411", line, column,
+        f"this network needs {needs} (layer {first.layer.index} joins {aw}x{ah} with {bw}x{bh}); "
+        f"use {use}",
+        edits, Severity.ERROR,
+    )
+    merges = {merge.layer.index for merge in broken}
+    for merge in broken:
+        merge.layer.info["size_root"] = True
+        merge.layer.broken = True
+    sink.items[:] = [
+        d for d in sink.items
+        if not (d.code in MERGE_ERRORS and lines.layer_at(d.line) in merges)
+        and d.code not in SIZE_WARNINGS
+    ]
+    return True
+
+
+def _closest(value: int, need: int) -> int:
+    below = value // need * need
+    return below if below > 0 and value - below < below + need - value else below + need
+
+
+def _nearest(key: str, value: int, need: int, named: bool) -> str:
+    below, above = value // need * need, (value // need + 1) * need
+    sizes = f"{below} or {above}" if below > 0 else f"{above}"
+    return f"{key}={sizes}" if named else sizes
+
+
+def _report_uneven_grid(network: Network, multiples: Multiples, dialect: Dialect,
+                        sink: Sink) -> None:
+    """A size the network builds with but whose head grid does not cover the image evenly
+    (AlexeyAB warns at the end of parse_network_cfg_custom; hank-ai refuses all but 32s)."""
+    last = _watched_head(network, dialect)
+    if last is None:
+        return
+    width, height = network.net.width, network.net.height
+    need_x, need_y = multiples.grid_x, multiples.grid_y
+    if dialect is Dialect.HANK:
+        need_x, need_y = lcm(need_x, _HANK_MULTIPLE), lcm(need_y, _HANK_MULTIPLE)
+    hank_refuses = dialect is Dialect.HANK and (
+        width % _HANK_MULTIPLE or height % _HANK_MULTIPLE or min(width, height) < _HANK_MULTIPLE)
+    if not hank_refuses and width % need_x == 0 and height % need_y == 0:
+        return
+    width_off = width % need_x or (hank_refuses and (width % _HANK_MULTIPLE or width < 32))
+    key = "width" if width_off else "height"
+    if hank_refuses:
+        consequence = "hank-ai's Darknet stops with an error (it also needs at least 32)"
+        severity: Severity | None = Severity.ERROR
+    else:
+        consequence = "the head's grid does not cover the image evenly"
+        severity = None
+    line, column = network.net_values.line_of(key)
+    sink.report(
+        "DN411", line, column,
+        f"width={width} and height={height} for a network that ends in [{last}]: width must "
+        f"be a multiple of {need_x} and height of {need_y}; {consequence}",
+        f"use width={_round(width, need_x)} and height={_round(height, need_y)}",
+        severity,
+    )
+
+
+def _round(value: int, need: int) -> int:
+    return max(need, (value + need // 2) // need * need)
