@@ -166,21 +166,31 @@ def _convert_list(option: Option, is_float: bool, sink: Sink) -> list[Any]:
     return list(items)
 
 
+def _report_split_items(option: Option, bad: list[str], is_float: bool, sink: Sink) -> None:
+    """One DN214 naming every item hank reads as other items (each root once, not one each)."""
+    if len(bad) == 1:
+        reads, _ = hank_list(bad[0], is_float)
+        message = (f"item '{bad[0]}' of {option.key}: hank-ai's Darknet reads it as "
+                   f"{len(reads)} item(s) {reads}")
+    else:
+        shown = "; ".join(f"'{item}' as {hank_list(item, is_float)[0]}" for item in bad[:8])
+        more = f"; and {len(bad) - 8} more" if len(bad) > 8 else ""
+        names = ", ".join(f"'{item}'" for item in bad[:8]) + (", ..." if len(bad) > 8 else "")
+        message = (f"items {names} of {option.key}: hank-ai's Darknet splits them into other "
+                   f"items ({shown}{more})")
+    sink.report("DN214", option.line, option.value_column, message, "write plain decimal numbers")
+
+
 def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None:
     """Items hank reads differently from what they say, then the separators other forks read
     differently (whitespace between numbers, empty items: warnings, hank reads them right)."""
     pieces = value.split(",")
     plain = _PLAIN_FLOAT if is_float else _PLAIN_INT
-    for piece in pieces:
-        for item in _ITEM_SEPARATORS.split(piece.strip(" \t")):
-            if item and not _reads_as_written(item, plain, is_float):
-                reads, _ = hank_list(item, is_float)
-                sink.report(
-                    "DN214", option.line, option.value_column,
-                    f"item '{item}' of {option.key}: hank-ai's Darknet reads it as "
-                    f"{len(reads)} item(s) {reads}",
-                    "write plain decimal numbers")
-                return
+    bad = [item for piece in pieces for item in _ITEM_SEPARATORS.split(piece.strip(" \t"))
+           if item and not _reads_as_written(item, plain, is_float)]
+    if bad:
+        _report_split_items(option, bad, is_float, sink)
+        return
     for index, piece in enumerate(pieces):
         inner = piece.strip(" \t")
         if inner == "" and len(pieces) > 1:
