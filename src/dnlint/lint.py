@@ -6,10 +6,8 @@ see a :class:`FileResult`.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from dnlint.detect import Detection, detect_dialect
-from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.network import Network, build_network
 from dnlint.reader import CfgDocument, read_cfg
@@ -20,7 +18,7 @@ __all__ = ["FileResult", "lint_cfg_bytes"]
 
 def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
     """Lint one cfg given as bytes. ``dialect=None`` detects it."""
-    sink = Sink()
+    sink = Sink(path)
     doc = read_cfg(data)
     if dialect is None:
         detection = detect_dialect(doc) if not doc.fatal else Detection(Dialect.AB, "default")
@@ -35,7 +33,7 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
                     override)
     network = build_network(doc, chosen, sink)
-    diagnostics = [_with_path(d, path) for d in sink.sorted()]
+    diagnostics = sink.sorted()
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
     if network is not None and _load_flags(network, chosen):
         from dnlint.weights import attach_prediction
@@ -75,6 +73,3 @@ def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> Non
                     + "; ".join(detection.ambiguous) + "); nothing in the file says which fork it "
                     "is for, so it is checked as alexeyab", "name the dialect with --dialect")
 
-
-def _with_path(diagnostic: Diagnostic, path: str) -> Diagnostic:
-    return replace(diagnostic, path=path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import difflib
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -258,7 +259,13 @@ def _unknown(
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str | None:
-    pool = list(candidates)
+    """The candidate ``word`` was probably meant to be, or None."""
+    return _suggest(word, tuple(candidates))
+
+
+@functools.lru_cache(maxsize=1024)
+def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
+    # cached: difflib over every section type made a file of a million unknown sections slow
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered:
         return lowered[word.lower()]

@@ -23,11 +23,13 @@ FLAT_TYPES = frozenset({
 })
 
 
-def reference(ctx: LayerContext, raw: int, key: str) -> Layer | None:
+def reference(ctx: LayerContext, raw: int, key: str, single: bool = True, quiet: bool = False
+              ) -> Layer | None:
     """The layer a reference reads, or ``None`` for Darknet's all-zero (or undefined) layer.
 
-    Also S28: [ab] an antialiased layer hands its unblurred shape to references."""
-    target = ctx.resolve(raw, key)
+    Also S28: [ab] an antialiased layer hands its unblurred shape to references.
+    ``quiet``: a bad reference is not reported (the caller counts them)."""
+    target = ctx.resolve(raw, key, single, quiet)
     if target is None:
         ctx.layer.broken = True
         return None
@@ -53,22 +55,16 @@ def already_reported(ctx: LayerContext, *sources: Layer | None) -> bool:
     return before_broken and 0 in (ctx.w, ctx.h, ctx.c)
 
 
-def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
-    if layer is None:
-        return (0, 0, 0, 0)
-    return (*layer.output, layer.outputs)
-
-
 def build(ctx: LayerContext) -> None:
     v = ctx.v
     refs = v.list("layers")
     if not refs:
         ctx.layer.broken = True  # DN211 already reported: [pj] segfaults, [ab] stops
         return
-    sources = [(raw, reference(ctx, int(raw), "layers")) for raw in refs]
-    shapes = [shape_of(layer) for _, layer in sources]
+    sources, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    ctx.describe(layers=[layer.index if layer else raw for raw, layer in sources])
+    ctx.describe(layers=[layer.index if layer else raw for raw, layer in zip(refs, sources,
+                                                                             strict=True)])
     out_w, out_h, out_c = _concat(ctx, sources, shapes)
     outputs = sum(s[3] for s in shapes)
     if groups != 1:
@@ -79,21 +75,55 @@ def build(ctx: LayerContext) -> None:
     ctx.output(out_w, out_h, out_c, outputs=outputs)
 
 
+def _references(ctx: LayerContext, refs: list[int]
+                ) -> tuple[list[Layer | None], list[tuple[int, int, int, int]]]:
+    """The layer each item of ``layers`` reads, and its shape: each distinct item checked (and
+    reported) once, one shape tuple per distinct item, so a line of a million commas costs
+    two lists of pointers, not a million findings and tuples."""
+    seen: dict[int, tuple[Layer | None, tuple[int, int, int, int]]] = {}
+    single = len(refs) == 1
+    sources: list[Layer | None] = []
+    shapes: list[tuple[int, int, int, int]] = []
+    bad: list[int] = []  # the distinct bad items after the first, which alone is reported
+    for raw in refs:
+        found = seen.get(raw)
+        if found is None:
+            quiet = ctx.layer.broken  # one bad reference is reported in full, the rest counted
+            layer = reference(ctx, int(raw), "layers", single, quiet)
+            if quiet and layer is None:
+                bad.append(raw)
+            found = seen[raw] = (layer, shape_of(layer))
+        sources.append(found[0])
+        shapes.append(found[1])
+    if bad:
+        ctx.report("DN302", f"layers has {len(bad):,} more distinct item(s) that point before "
+                   f"layer 0 or at a layer not built yet (the next: {bad[0]})", "layers")
+    return sources, shapes
+
+
+def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
+    if layer is None:
+        return (0, 0, 0, 0)
+    return (*layer.output, layer.outputs)
+
+
 def _concat(
     ctx: LayerContext,
-    sources: list[tuple[int, Layer | None]],
+    sources: list[Layer | None],
     shapes: list[tuple[int, int, int, int]],
 ) -> tuple[int, int, int]:
     """parse_route: the first layer's w/h; channels add up while w/h match; a mismatch zeroes
     all three, and a later matching layer still adds its channels (Darknet's quirk)."""
     first_w, first_h, out_c = shapes[0][:3]
     out_w, out_h = first_w, first_h
-    first = sources[0][1]
-    for (_raw, layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
+    first = sources[0]
+    for position in range(1, len(shapes)):
+        w, h, c, _outputs = shapes[position]
         if (w, h) == (first_w, first_h):
             out_c += c
             continue
         out_w = out_h = out_c = 0
+        layer = sources[position]
         if first is not None and layer is not None:  # bad references are DN302 already
             mismatch = (layer.index, (first.index, first_w, first_h), (w, h))
             ctx.layer.info.setdefault("mismatch", []).append(mismatch)
