@@ -132,17 +132,26 @@ class OptionTable:
 class Values:
     """The typed options of one section, read with Darknet's semantics.
 
-    ``data`` maps every declared option to Darknet's value: the parsed one when given, else the
-    declared default of the dialect; builders read it directly on their hot paths.
+    ``data`` maps each parsed option to Darknet's value; ``defaults`` (the table's, shared by
+    every section of the type: never written) holds the declared default of every other one.
+    A copy of all defaults per section cost kilobytes per layer, kept for the whole run; a
+    builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("data", "dialect", "section", "specs")
+    __slots__ = ("data", "defaults", "dialect", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.dialect = table.dialect
-        self.data: dict[str, Any] = table.defaults.copy()  # never the table's shared dict
+        self.defaults: dict[str, Any] = table.defaults
+        self.data: dict[str, Any] = {}
+
+    def merged(self) -> dict[str, Any]:
+        """Every declared option's value, parsed or default: a new dict, for one build."""
+        merged = self.defaults.copy()
+        merged.update(self.data)
+        return merged
 
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
@@ -163,7 +172,8 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
             return default
-        return self.data.get(name)
+        data = self.data
+        return data[name] if name in data else self.defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
         value = self.get(name, default)
