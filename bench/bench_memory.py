@@ -128,7 +128,7 @@ def main() -> None:
     args = parser.parse_args()
     size = int(args.size)
     print(f"Peak memory above the baseline, per input byte ({size / 1e6:.0f} MB per case, "
-          f"{'tracemalloc and ' if args.tracemalloc else ''}ru_maxrss):\n")
+          f"{'tracemalloc and ' if args.tracemalloc else ''}resident size):\n")
     print("| case | input | peak RSS | ratio |" + (" traced ratio |" if args.tracemalloc else "")
           + " findings |")
     print("|---|---|---|---|" + ("---|" if args.tracemalloc else "") + "---|")
