@@ -221,3 +221,8 @@ def test_consecutive_directives_before_one_option_cost_linear_work() -> None:
 
     # each directive rescanned the lines after it for its target: ratio 4 (22 s at 16 000)
     assert _operations(cfg(1600)) <= 2.3 * _operations(cfg(800))
+
+
+def test_a_one_letter_prefix_is_a_selector_too() -> None:
+    cfg = NET.replace("subdivisions", "# dnlint: disable-next-line=d\nsubdivisions") + CONV
+    assert found(cfg) == []

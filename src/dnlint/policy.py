@@ -102,7 +102,7 @@ class _ScopeIndex:
 
     Testing every diagnostic against every scope was quadratic (28 s for 8000 directives
     each before a finding). A code is matched by its prefixes (DN, DN1, DN10, DN103), so a
-    diagnostic looks up at most len(code) - 1 selectors.
+    diagnostic looks up at most len(code) selectors.
     """
 
     def __init__(self, scopes: list[Scope]) -> None:
@@ -115,7 +115,7 @@ class _ScopeIndex:
             sel: _union(group) for sel, group in self._by_selector.items()}
 
     def _selectors(self, code: str) -> list[str]:
-        return [code[:n] for n in range(2, len(code) + 1) if code[:n] in self._by_selector]
+        return [code[:n] for n in range(1, len(code) + 1) if code[:n] in self._by_selector]
 
     def suppresses(self, diagnostic: Diagnostic) -> bool:
         line = diagnostic.line
