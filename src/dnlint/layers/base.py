@@ -107,7 +107,7 @@ class Layer:
 
     __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
                  "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
-                 "type", "values")
+                 "type", "unknown", "values")
 
     def __init__(
         self,
@@ -138,6 +138,9 @@ class Layer:
         self.next_shape: tuple[int, int, int, int] | None = None
         self.values = values
         self.broken = False
+        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not an
+        # info entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
+        self.unknown = False
         # l.w, l.h, l.c as the constructor stores them, where that is not the input received
         # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
         self.stored_input: tuple[int, int, int] | None = None
