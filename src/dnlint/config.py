@@ -37,10 +37,10 @@ class ConfigError(Exception):
     """
 
     def __init__(self, message: str) -> None:
-        super().__init__(printable(message))
+        super().__init__(_escaped(message))
 
 
-def printable(text: str) -> str:
+def _escaped(text: str) -> str:
     """``text`` with every character that is not printable escaped as Python does
     (``\\x1b``, ``\\n``, ``\\x85``), and an undecodable file name byte as ``\\xNN``."""
     if text.isprintable():
