@@ -86,6 +86,8 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
 def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnostic]:
     assert result.document is not None
     found = parse_directives(result.document, result.path)
+    if not found.scopes:  # the common file: nothing to suppress
+        return diagnostics + found.problems
     index = _ScopeIndex(found.scopes)
     candidates = [d for d in diagnostics if not is_syntax_error(d.code, d.severity)]
     index.mark_used(candidates)
