@@ -76,3 +76,62 @@ def test_weights_alone_follow_the_configured_dialect(tmp_path: Path,
     entry = json.loads(result.output)["files"][0]
     assert (entry["dialect"], entry["weights"]["expected_bytes"]) == ("pjreddie", 56)
     assert result.exit_code == 0, result.output
+
+
+# --- hostile .data and names files: capped like a cfg, never read whole -------------------------
+
+def _data_findings(data: Path) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(main, ["--format", "concise", "--data", str(data), EXAMPLE])
+    return result.exit_code, [line.split(": ", 1)[1] for line in result.output.splitlines()[:-1]]
+
+
+def test_a_gigabyte_data_file_is_not_read(tmp_path: Path) -> None:
+    data = tmp_path / "huge.data"
+    with data.open("wb") as stream:
+        stream.truncate(1 << 30)  # sparse: costs no disk, and reading it whole cost 1 GB
+    code, lines = _data_findings(data)
+    assert (code, lines) == (1, [f"DN414 error: cannot read the data file {data}: "
+                                 "1,073,741,824 bytes, more than the 256 MiB limit"])
+
+
+def test_a_gigabyte_names_file_is_not_read(tmp_path: Path) -> None:
+    names = tmp_path / "huge.names"
+    with names.open("wb") as stream:
+        stream.truncate(1 << 30)
+    data = tmp_path / "obj.data"
+    data.write_text(f"classes=2\nnames={names}\n")
+    code, lines = _data_findings(data)
+    assert lines[0] == (f"DN414 error: cannot read the names file {names}: 1,073,741,824 bytes, "
+                        "more than the 256 MiB limit")
+    assert code == 1
+
+
+def test_a_names_file_that_is_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    from dnlint.checks.data import count_names
+
+    fifo = tmp_path / "obj.names"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        count_names(fifo)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (b"", (0, 0)), (b"\n", (1, 1)), (b"a", (1, 0)), (b"a\n", (1, 0)), (b"a\n\nb", (3, 1)),
+    (b"a\r\n \t\r\nb\n", (3, 1)), (b"x" * 3_000_000 + b"\n" + b" " * 2_500_000, (2, 1)),
+])
+def test_names_are_counted_as_get_labels_does(tmp_path: Path, text: bytes,
+                                              expected: tuple[int, int]) -> None:
+    from dnlint.checks.data import count_names
+
+    path = tmp_path / "obj.names"
+    path.write_bytes(text)
+    assert count_names(path) == expected
+
+
+def test_the_data_cap_is_the_cfg_cap() -> None:
+    from dnlint.checks.data import MAX_DATA_BYTES
+    from dnlint.engine import MAX_CFG_BYTES
+
+    assert MAX_DATA_BYTES == MAX_CFG_BYTES == 256 * 1024 * 1024

@@ -9,7 +9,13 @@ from click.testing import CliRunner
 
 from conftest import WARNED_CFG
 from dnlint.cli import main
-from dnlint.config import ConfigError, ConfigFinder, load_config, parse_config
+from dnlint.config import (
+    ConfigError,
+    ConfigFinder,
+    load_config,
+    open_explicit_config,
+    parse_config,
+)
 
 CFG = WARNED_CFG
 DN103 = "DN103 warning: batch=64 is not a multiple of subdivisions=24"
@@ -138,3 +144,89 @@ def test_load_pyproject_without_table_is_an_error(tmp_path: Path) -> None:
 def test_parse_config_normalises_selectors() -> None:
     config = parse_config({"select": "dn1, all", "extend-select": ["dn4"]}, None)
     assert config.select == ("DN1", "DN") and config.extend_select == ("DN4",)
+
+
+# --- hostile configuration files: one-line errors, never a traceback ---------------------------
+
+@pytest.mark.parametrize("name", ["pyproject.toml", ".dnlint.toml"])
+def test_tool_that_is_not_a_table_is_a_config_error(tree: Path, name: str) -> None:
+    (tree / name).write_text('tool = "dnlint"\n')
+    code, out, err = run("models/a.cfg")
+    if name == "pyproject.toml":  # not ours: passed over like any pyproject without the table
+        assert (code, err) == (0, "")
+        return
+    assert (code, out) == (2, "")
+    assert err == (f"dnlint: {tree / name}: 'tool' must be a table ([tool.dnlint]), "
+                   "not str 'dnlint'\n")
+
+
+def test_explicit_pyproject_whose_tool_is_not_a_table(tmp_path: Path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text('tool = ["dnlint"]\n')
+    with pytest.raises(ConfigError, match=r"'tool' must be a table \(\[tool\.dnlint\]\), "
+                                          r"not list \['dnlint'\]$"):
+        load_config(path)
+
+
+def test_deeply_nested_toml_is_a_config_error(tree: Path) -> None:
+    (tree / ".dnlint.toml").write_text("ignore = " + "[" * 5000 + "]" * 5000 + "\n")
+    code, out, err = run("models/a.cfg")
+    assert (code, out) == (2, "")
+    assert err == (f"dnlint: {tree / '.dnlint.toml'}: invalid TOML: arrays or tables nested "
+                   "too deeply\n")
+
+
+def test_config_search_from_a_very_deep_directory(tmp_path: Path) -> None:
+    import sys
+
+    (tmp_path / ".dnlint.toml").write_text('ignore = ["DN1"]\n')
+    depth = sys.getrecursionlimit() + 100
+    deep = Path(tmp_path, *(["d"] * depth))
+    finder = ConfigFinder()
+    found = finder.for_path(str(deep / "a.cfg"))  # the path need not exist: only its parents
+    assert found is not None and found.path == tmp_path / ".dnlint.toml"
+    assert finder.for_path(str(deep.parent / "b.cfg")) is found  # every visited parent cached
+
+
+def test_explicit_config_names_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    (tmp_path / "link.toml").symlink_to(tmp_path / "gone.toml")
+    cases = {"/dev/null": "/dev/null: is a character device, not a configuration file",
+             str(tmp_path): f"{tmp_path}: is a directory, not a configuration file",
+             str(fifo): f"{fifo}: is a FIFO (named pipe), not a configuration file",
+             str(tmp_path / "link.toml"): f"{tmp_path / 'link.toml'}: no such configuration "
+                                          "file (a dangling symbolic link)",
+             str(tmp_path / "nope.toml"): f"{tmp_path / 'nope.toml'}: no such configuration "
+                                          "file"}
+    for name, message in cases.items():
+        with pytest.raises(ConfigError) as raised:
+            open_explicit_config(name)
+        assert str(raised.value) == message
+
+
+def test_explicit_config_that_is_a_regular_file_is_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    path.write_text('ignore = ["DN1"]\n')
+    assert open_explicit_config(str(path)).ignore == ("DN1",)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ('"sel\\u001b]0;PWNED\\u0007ct" = 1\n', "unknown key(s) sel\\x1b]0;PWNED\\x07ct"),
+        ('select = ["DN1\\nDN2"]\n', "select: 'DN1\\nDN2' matches no rule"),
+        ('"x\\u0085\\u007f" = 1\n', "unknown key(s) x\\x85\\x7f"),
+    ],
+)
+def test_config_errors_carry_no_control_characters(tree: Path, text: str, shown: str) -> None:
+    (tree / ".dnlint.toml").write_text(text)
+    code, _, err = run("models/a.cfg")
+    assert code == 2 and shown in err
+    assert err.endswith("\n") and err[:-1].isprintable()
+
+
+def test_config_error_escapes_an_undecodable_file_name_byte() -> None:
+    assert str(ConfigError("bad\udcffname.toml: x")) == "bad\\xffname.toml: x"

@@ -501,3 +501,54 @@ def test_no_cascade_after_a_bad_reference_or_broken_layer() -> None:
     assert found == [("DN302", 13)]
     _, found = build("[reorg3d]\nstride=0\n\n[dropout]\ndropblock=1\n")
     assert found == [("DN390", 6), ("DN305", 7)]
+
+
+# --- hostile route lines: one finding per root cause, memory linear in the line ---------------
+
+def _route_findings(layers: bytes) -> list[tuple[str, int | None, str]]:
+    from dnlint.dialects import Dialect
+    from dnlint.lint import lint_cfg_bytes
+
+    body = b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n[route]\nlayers="
+    result = lint_cfg_bytes(body + layers + b"\n", "r.cfg", Dialect.AB)
+    return [(d.code, d.line, d.message) for d in result.diagnostics]
+
+
+def test_many_bad_references_in_one_route_are_one_finding_and_a_count() -> None:
+    items = b",".join(b"%d" % i for i in range(5, 20_005, 2)) + b",-1,5,-99"
+    assert _route_findings(items) == [
+        ("DN302", 8, "layers=5 in layer 1 points at layer 5, which comes later; Darknet reads a "
+                     "layer that is not built yet (all shapes 0)"),
+        ("DN302", 8, "layers has 10,000 more distinct item(s) that point before layer 0 or at a "
+                     "layer not built yet (the next: 7)"),
+    ]
+
+
+def test_a_wrapped_single_reference_quotes_the_file_a_list_item_does_not() -> None:
+    single = _route_findings(b"4294967297")
+    assert single == [("DN302", 8, "layers=1 (written '4294967297'; atoi wraps it to 1) in "
+                                   "layer 1 points at itself; Darknet reads a layer that is not "
+                                   "built yet (all shapes 0)")]
+    assert _route_findings(b",," + b"," * 100_000 + b"2") == [
+        ("DN208", 8, "layers=" + "," * 100_002 + "2 has an empty item; Darknet reads the empty "
+                     "item as 0 (as a layer reference: absolute layer 0)"),
+        ("DN302", 8, "layers=2 in layer 1 points at layer 2, which comes later; Darknet reads a "
+                     "layer that is not built yet (all shapes 0)"),
+    ]
+
+
+def test_a_line_of_commas_costs_memory_linear_in_its_length() -> None:
+    """Each of 200 000 empty items became a tuple, a shape and a message quoting the whole
+    line (10 GB for 100 kB); now a few pointers per item. tracemalloc counts allocations, so
+    the bound does not depend on the machine."""
+    import tracemalloc
+
+    line = b"," * 200_000 + b"-1"
+    tracemalloc.start()
+    try:
+        findings = _route_findings(line)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [code for code, _, _ in findings] == ["DN208"]
+    assert peak < 60 * len(line)

@@ -297,6 +297,20 @@ def test_partial_file_is_an_error_for_hank(tmp_path: Path) -> None:
     assert found(check(tmp_path, L0, dialect=Dialect.HANK)) == [("DN515", Severity.ERROR)]
 
 
+@pytest.mark.parametrize(("dialect", "version", "seen_width", "size"),
+                         [(Dialect.AB, (0, 2, 5), 8, 20), (Dialect.PJ, (0, 1, 0), 4, 16),
+                          (Dialect.HANK, (0, 2, 5), 8, 20)])
+def test_header_only_is_an_empty_file_not_a_backbone(
+        tmp_path: Path, dialect: Dialect, version: tuple[int, int, int], seen_width: int,
+        size: int) -> None:
+    diagnostics = check(tmp_path, 0, dialect=dialect, version=version, seen_width=seen_width)
+    assert [(d.code, d.severity, d.message, d.hint) for d in diagnostics] == [(
+        "DN514", Severity.ERROR,
+        f"the file has only its {size}-byte header and no weights: load_weights reads "
+        f"{4 * (L0 + L1):,} bytes ({L0 + L1} floats) after it",
+        "the file is empty or truncated: download or copy it again")]
+
+
 def test_surplus(tmp_path: Path) -> None:
     diagnostics = check(tmp_path, L0 + L1 + 10)
     assert found(diagnostics) == [("DN516", Severity.ERROR)]
@@ -523,7 +537,10 @@ def test_every_size_gets_one_verdict(tmp_path: Path, payload: int) -> None:
         assert codes == []
     elif payload > expected:
         assert codes == ["DN516"]
-    elif payload in (0, 4 * L0):
+    elif payload == 0:
+        assert codes == ["DN514"]
+        assert "only its 20-byte header" in check_file(report, path)[0].message
+    elif payload == 4 * L0:
         assert codes == ["DN515"]
     else:
         assert codes == ["DN514"]

@@ -122,13 +122,9 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
     if config_file and no_config:
         raise click.UsageError("--config and --no-config exclude each other")
     if config_file:
-        from pathlib import Path
+        from dnlint.config import open_explicit_config
 
-        from dnlint.config import load_config
-
-        if not os.path.isfile(config_file):
-            raise ConfigError(f"{config_file}: no such configuration file")
-        return ConfigFinder(explicit=load_config(Path(config_file)))
+        return ConfigFinder(explicit=open_explicit_config(config_file))
     return ConfigFinder(disabled=no_config)
 
 

@@ -26,6 +26,7 @@ Excludes apply to the configuration found for the working directory (or ``--conf
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,29 @@ _KEYS = ("dialect", "select", "extend-select", "ignore", "extend-ignore", "per-f
 
 
 class ConfigError(Exception):
-    """A configuration file that cannot be used: reported on one line, exit status 2."""
+    """A configuration file that cannot be used: reported on one line, exit status 2.
+
+    The message quotes file names, keys and codes as written, so it is cleaned here: an ESC
+    in a key name must not drive the terminal, a newline must not forge a second line.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_escaped(message))
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every character that is not printable escaped as Python does
+    (``\\x1b``, ``\\n``, ``\\x85``), and an undecodable file name byte as ``\\xNN``."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that os.fsdecode could not decode (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return char.encode("unicode_escape").decode("ascii")
 
 
 @dataclass(frozen=True)
@@ -120,10 +143,29 @@ def _config_in(directory: Path) -> Config | None:
         return load_config(dotfile)
     pyproject = directory / "pyproject.toml"
     if pyproject.is_file() and _mentions_dnlint(pyproject):
-        table = _read_toml(pyproject).get("tool", {}).get("dnlint")
-        if isinstance(table, dict):
+        table = _tool_table(_read_toml(pyproject), pyproject, required=False)
+        if table is not None:
             return parse_config(table, pyproject)
     return None
+
+
+def _tool_table(data: dict[str, Any], path: Path, required: bool) -> dict[str, Any] | None:
+    """``[tool.dnlint]`` of ``data``; None (or ConfigError if ``required``) when absent."""
+    tool = data.get("tool")
+    table = tool.get("dnlint") if isinstance(tool, dict) else None
+    if isinstance(table, dict):
+        return table
+    if not required:
+        return None
+    if tool is not None and not isinstance(tool, dict):
+        raise ConfigError(f"{path}: 'tool' must be a table ([tool.dnlint]), "
+                          f"not {type(tool).__name__} {_short_repr(tool)}")
+    raise ConfigError(f"{path}: no [tool.dnlint] table")
+
+
+def _short_repr(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _mentions_dnlint(path: Path) -> bool:
@@ -134,13 +176,36 @@ def _mentions_dnlint(path: Path) -> bool:
         return False
 
 
+def open_explicit_config(name: str) -> Config:
+    """The file named with ``--config``: it must exist and be a regular file (a directory,
+    FIFO or device is named for what it is; a FIFO is never opened, it could block)."""
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        if os.path.islink(name):
+            raise ConfigError(f"{name}: no such configuration file (a dangling symbolic "
+                              "link)") from None
+        raise ConfigError(f"{name}: no such configuration file") from None
+    except OSError as exc:
+        raise ConfigError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise ConfigError(f"{name}: is {_file_kind(mode)}, not a configuration file")
+    return load_config(Path(name))
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
 def load_config(path: Path) -> Config:
     """Load a file named with ``--config``: a ``.dnlint.toml`` or a ``pyproject.toml``."""
     data = _read_toml(path)
     if path.name == "pyproject.toml" or "tool" in data:
-        table = data.get("tool", {}).get("dnlint")
-        if not isinstance(table, dict):
-            raise ConfigError(f"{path}: no [tool.dnlint] table")
+        table = _tool_table(data, path, required=True)
+        assert table is not None
         return parse_config(table, path)
     return parse_config(data, path)
 
@@ -162,6 +227,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: invalid TOML: the file is not UTF-8") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
 
 def parse_config(table: dict[str, Any], path: Path | None) -> Config:

@@ -14,7 +14,9 @@ follow. This module only parses; :mod:`dnlint.policy` applies directives and tra
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.reader import CfgDocument
@@ -36,11 +38,20 @@ def selector_matches(selector: str, code: str) -> bool:
     return code.startswith(selector)
 
 
+@lru_cache(maxsize=1024)
 def is_known(selector: str) -> bool:
     """True when ``selector`` is a code or prefix of at least one registered rule."""
     from dnlint.rules import all_rules
 
     return any(r.code.startswith(selector) for r in all_rules())
+
+
+@lru_cache(maxsize=1024)
+def _selects_only_syntax_errors(selector: str) -> bool:
+    from dnlint.rules import all_rules
+
+    return all(is_syntax_error(r.code, r.severity) for r in all_rules()
+               if r.code.startswith(selector))
 
 
 def is_syntax_error(code: str, severity: Severity) -> bool:
@@ -81,12 +92,13 @@ class _Parsed:
 
 
 def parse_directives(doc: CfgDocument, path: str = "") -> Directives:
-    """Every directive of ``doc`` as scopes, plus DN902/DN903/DN904 problems."""
+    """Every directive of ``doc`` as scopes, plus DN901-DN904 problems on the directives."""
     result = Directives()
     last_line = len(doc.lines)
     first_section = doc.sections[0].line if doc.sections else last_line + 1
     comment_lines = {c.line for c in doc.comments}
-    open_ranges: list[Scope] = []
+    next_code = _NextCodeLine(doc.lines, comment_lines)
+    open_ranges: dict[str, list[Scope]] = {}
     for comment in doc.comments:
         parsed = _parse_comment(doc, comment.line, comment.text, result, path)
         if parsed is None:
@@ -95,7 +107,7 @@ def parse_directives(doc: CfgDocument, path: str = "") -> Directives:
             _close(parsed, open_ranges, result, path)
             continue
         for selector, column in parsed.codes:
-            scope = _scope(parsed, selector, column, doc, comment_lines, first_section)
+            scope = _scope(parsed, selector, column, last_line, next_code, first_section)
             if scope is None:
                 result.problems.append(_problem(
                     "DN903", parsed.line, 1, "'disable-file' after the first section is ignored",
@@ -103,41 +115,63 @@ def parse_directives(doc: CfgDocument, path: str = "") -> Directives:
                 break
             result.scopes.append(scope)
             if parsed.action == "disable":
-                open_ranges.append(scope)
+                open_ranges.setdefault(selector, []).append(scope)
     _check_trailing(doc, comment_lines, result, path)
     return result
 
 
-def _scope(parsed: _Parsed, selector: str, column: int, doc: CfgDocument,
-           comment_lines: set[int], first_section: int) -> Scope | None:
+def _scope(parsed: _Parsed, selector: str, column: int, last_line: int,
+           next_code: _NextCodeLine, first_section: int) -> Scope | None:
     if parsed.action == "disable-file":
         if parsed.line > first_section:
             return None
-        return Scope(selector, parsed.line, column, 0, len(doc.lines))
+        return Scope(selector, parsed.line, column, 0, last_line)
     if parsed.action == "disable":
-        return Scope(selector, parsed.line, column, parsed.line + 1, len(doc.lines))
-    target = _next_code_line(doc, parsed.line, comment_lines)
+        return Scope(selector, parsed.line, column, parsed.line + 1, last_line)
+    target = next_code.after(parsed.line)
     return Scope(selector, parsed.line, column, target, target)
 
 
-def _next_code_line(doc: CfgDocument, line: int, comment_lines: set[int]) -> int:
-    for number in range(line + 1, len(doc.lines) + 1):
-        if doc.lines[number - 1].strip() and number not in comment_lines:
-            return number
-    return line + 1
+class _NextCodeLine:
+    """The next line that is neither blank nor a comment, for directives in line order.
+
+    Asked in increasing line order, so one cursor that only moves forward serves them all:
+    a run of N directive lines costs N steps, not N * N.
+    """
+
+    def __init__(self, lines: list[str], comment_lines: set[int]) -> None:
+        self._lines = lines
+        self._comment_lines = comment_lines
+        self._cursor = 0  # the last code line found (0: none yet)
+        self._exhausted = False
+
+    def after(self, line: int) -> int:
+        if self._exhausted:
+            return line + 1  # no code line left: the directive covers the line below it
+        if self._cursor > line:
+            return self._cursor
+        lines, comments = self._lines, self._comment_lines
+        for number in range(line + 1, len(lines) + 1):
+            if number not in comments and lines[number - 1].strip():
+                self._cursor = number
+                return number
+        self._exhausted = True
+        return line + 1
 
 
-def _close(parsed: _Parsed, open_ranges: list[Scope], result: Directives, path: str) -> None:
+def _close(parsed: _Parsed, open_ranges: dict[str, list[Scope]], result: Directives,
+           path: str) -> None:
     for selector, column in parsed.codes:
-        closing = [s for s in open_ranges if s.selector.startswith(selector)]
+        # keyed by selector: the distinct selectors are few (each names a rule or a prefix)
+        closing = [opened for opened in open_ranges if opened.startswith(selector)]
         if not closing:
             result.problems.append(_problem(
                 "DN903", parsed.line, column, f"'enable={selector}' without an open "
                 f"'disable' of it", "delete the line or add '# dnlint: disable=...' above",
                 path))
-        for scope in closing:
-            scope.end = parsed.line - 1
-            open_ranges.remove(scope)
+        for opened in closing:
+            for scope in open_ranges.pop(opened):
+                scope.end = parsed.line - 1
 
 
 def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
@@ -159,9 +193,29 @@ def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
             "DN903", line, 1, f"'{action}' names no rule", f"write {action}=DN...", path))
         return None
     source = doc.lines[line - 1]
-    codes = [(sel, col) for sel, col in _split_codes(raw_codes, source)
-             if _valid_code(sel, col, line, result, path)]
+    distinct = _without_repeats(_split_codes(raw_codes, source), line, result, path)
+    codes = [(sel, col) for sel, col in distinct if _valid_code(sel, col, line, result, path)]
     return _Parsed(line, action, codes)
+
+
+def _without_repeats(codes: Iterable[tuple[str, int]], line: int, result: Directives,
+                     path: str) -> list[tuple[str, int]]:
+    """Each selector once; one DN901 per repeated selector, however often it is repeated."""
+    first: dict[str, int] = {}
+    repeats: dict[str, tuple[int, int]] = {}  # selector -> (column of the first repeat, count)
+    for selector, column in codes:
+        if selector not in first:
+            first[selector] = column
+        elif selector in repeats:
+            repeats[selector] = (repeats[selector][0], repeats[selector][1] + 1)
+        else:
+            repeats[selector] = (column, 1)
+    for selector, (column, count) in repeats.items():
+        times = "once more" if count == 1 else f"{count} more times"
+        result.problems.append(_problem(
+            "DN901", line, column, f"{selector} is repeated {times} in this directive; "
+            "a repeat suppresses nothing", "name each code once", path))
+    return list(first.items())
 
 
 def _split_codes(raw: str, source: str) -> list[tuple[str, int]]:
@@ -179,15 +233,12 @@ def _split_codes(raw: str, source: str) -> list[tuple[str, int]]:
 
 
 def _valid_code(selector: str, column: int, line: int, result: Directives, path: str) -> bool:
-    from dnlint.rules import all_rules
-
     if not is_known(selector):
         result.problems.append(_problem(
             "DN902", line, column, f"'{selector}' matches no dnlint rule",
             "see dnlint --list-rules", path))
         return False
-    if all(is_syntax_error(r.code, r.severity) for r in all_rules()
-           if r.code.startswith(selector)):
+    if _selects_only_syntax_errors(selector):
         result.problems.append(_problem(
             "DN903", line, column, f"'{selector}' is a syntax error, which cannot be "
             "suppressed", "fix the line instead", path))

@@ -20,7 +20,7 @@ __all__ = ["FileResult", "lint_cfg_bytes"]
 
 def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
     """Lint one cfg given as bytes. ``dialect=None`` detects it."""
-    sink = Sink()
+    sink = Sink(path)
     if dialect is Dialect.HANK:
         from dnlint.hank_reader import read_cfg_hank
 
@@ -40,7 +40,7 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
                     override)
     network = build_network(doc, chosen, sink)
-    diagnostics = [_with_path(d, path) for d in sink.sorted()]
+    diagnostics = sink.sorted()
     if guessed and any(d.severity is Severity.ERROR for d in diagnostics):
         diagnostics = _say_guessed(diagnostics, data, chosen)
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
@@ -100,6 +100,3 @@ def _report_detection(detection: Detection, doc: CfgDocument, sink: Sink) -> Non
                     + "; ".join(detection.ambiguous) + "); nothing in the file says which fork it "
                     "is for, so it is checked as alexeyab", "name the dialect with --dialect")
 
-
-def _with_path(diagnostic: Diagnostic, path: str) -> Diagnostic:
-    return replace(diagnostic, path=path)

@@ -124,7 +124,7 @@ def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]
     w, h, c, inputs = carried
     layer = Layer(index, "convolutional", section.line, section.name, (w, h, c), inputs)
     layer.broken = True
-    layer.info["unknown"] = True
+    layer.unknown = True
     return layer
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import builtins
 import difflib
+import functools
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from dnlint.diagnostics import Severity, Sink
@@ -83,7 +84,7 @@ def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> li
     """Darknet's hand-made list parse: count commas, then convert each comma-separated piece."""
     if stops_at_hash and "#" in value:
         value = value[: value.index("#")]
-    return [convert(piece) for piece in value.split(",")]
+    return [convert(piece) for piece in _items(value)]
 
 
 NUMBER_FLOAT, NUMBER_RANGED = 1, 2
@@ -123,17 +124,26 @@ class OptionTable:
 class Values:
     """The typed options of one section, read with Darknet's semantics.
 
-    ``data`` maps every declared option to Darknet's value: the parsed one when given, else the
-    declared default of the dialect; builders read it directly on their hot paths.
+    ``data`` maps each parsed option to Darknet's value; ``defaults`` (the table's, shared by
+    every section of the type: never written) holds the declared default of every other one.
+    A copy of all defaults per section cost kilobytes per layer, kept for the whole run; a
+    builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("data", "dialect", "section", "specs")
+    __slots__ = ("data", "defaults", "dialect", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.dialect = table.dialect
-        self.data: dict[str, Any] = table.defaults.copy()  # never the table's shared dict
+        self.defaults: dict[str, Any] = table.defaults
+        self.data: dict[str, Any] = {}
+
+    def merged(self) -> dict[str, Any]:
+        """Every declared option's value, parsed or default: a new dict, for one build."""
+        merged = self.defaults.copy()
+        merged.update(self.data)
+        return merged
 
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
@@ -154,7 +164,8 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
             return default
-        return self.data.get(name)
+        data = self.data
+        return data[name] if name in data else self.defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
         value = self.get(name, default)
@@ -255,7 +266,13 @@ def _unknown(
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str | None:
-    pool = list(candidates)
+    """The candidate ``word`` was probably meant to be, or None."""
+    return _suggest(word, tuple(candidates))
+
+
+@functools.lru_cache(maxsize=1024)
+def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
+    # cached: difflib over every section type made a file of a million unknown sections slow
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered:
         return lowered[word.lower()]
@@ -291,12 +308,34 @@ _INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
 def _plain_list(value: str, is_float: bool) -> list[Any] | None:
     """``10,13,16`` or ``-1,-4``: the items when every one is a plain decimal, else ``None``."""
     items: list[Any] = []
-    for piece in value.split(","):
+    for piece in _items(value):
         number = _plain_decimal(piece, is_float)
         if number is None:
             return None
         items.append(number)
     return items
+
+
+# past this length a list's items are cut one at a time: split() made every piece a string at
+# once (about 50 bytes each, 17 times the bytes of a line like '-1,-1,...')
+_LONG_LIST = 4096
+
+
+def _items(value: str) -> Iterable[str]:
+    """The comma-separated pieces of ``value``: split() for a normal line, else lazily."""
+    return value.split(",") if len(value) < _LONG_LIST else _pieces(value)
+
+
+def _pieces(value: str) -> Iterator[str]:
+    """``value.split(",")``, one piece at a time."""
+    start = 0
+    while True:
+        end = value.find(",", start)
+        if end < 0:
+            yield value[start:]
+            return
+        yield value[start:end]
+        start = end + 1
 
 
 def _plain_decimal(value: str, is_float: bool) -> int | float | None:
@@ -533,11 +572,13 @@ def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
 def _check_list_items(
     option: Option, body: str, is_float: bool, is_ref: bool, sink: Sink
 ) -> None:
-    pieces = body.split(",")
     pattern = _STRICT_FLOAT if is_float else _STRICT_INT
-    for index, piece in enumerate(pieces):
-        if piece == "":
-            trailing = index == len(pieces) - 1 and index > 0
+    bad = []
+    for index, piece in enumerate(_items(body)):  # lazily: a list line can be megabytes
+        if piece and not pattern.match(piece):
+            bad.append(piece)
+        elif piece == "":
+            trailing = index > 0 and index == body.count(",")  # the last piece
             sink.report(
                 "DN209" if trailing else "DN208",
                 option.line,
@@ -548,15 +589,14 @@ def _check_list_items(
                 "remove the extra comma",
             )
             return
-    bad = [piece for piece in pieces if not pattern.match(piece)]
     if bad:
         _report_bad_items(option, bad, is_float, sink)
         return
     if is_float:
-        overflowing = [piece for piece in pieces if not fits_c_float(c_atof(piece))]
+        overflowing = [piece for piece in _items(body) if not fits_c_float(c_atof(piece))]
         if overflowing:
             sink.report("DN206", option.line, option.value_column,
-                        f"{_items(overflowing)} of {option.key} overflow"
+                        f"{_quoted(overflowing)} of {option.key} overflow"
                         f"{'s' if len(overflowing) == 1 else ''} a C float (Darknet stores inf)")
 
 
@@ -571,18 +611,18 @@ def _report_bad_items(option: Option, bad: list[str], is_float: bool, sink: Sink
     if others:
         kind = "numbers" if is_float else "integers"
         sink.report("DN203", option.line, option.value_column,
-                    f"{_items(others)} of {option.key} {_is(others)} not "
+                    f"{_quoted(others)} of {option.key} {_is(others)} not "
                     f"{kind if len(others) > 1 else 'a' + 'n' * (not is_float) + ' ' + kind[:-1]}"
                     f"; Darknet reads {_reads(others, convert)}")
     if fractions:
-        also = f" (and {_items(exact)} exactly)" if exact else ""
+        also = f" (and {_quoted(exact)} exactly)" if exact else ""
         sink.report("DN205", option.line, option.value_column,
-                    f"{_items(fractions)} of {option.key} {_is(fractions)} not "
+                    f"{_quoted(fractions)} of {option.key} {_is(fractions)} not "
                     f"{'integers' if len(fractions) > 1 else 'an integer'}; Darknet's atoi reads "
                     f"{_reads(fractions, convert)}{also}", "write whole numbers")
     elif exact and not others:
         sink.report("DN205", option.line, option.value_column,
-                    f"{_items(exact)} of {option.key} {_is(exact)} written with a fraction; "
+                    f"{_quoted(exact)} of {option.key} {_is(exact)} written with a fraction; "
                     f"Darknet's atoi reads exactly {_reads(exact, convert)}",
                     "write whole numbers", Severity.WARNING)
 
@@ -592,7 +632,7 @@ def _reads(pieces: list[str], convert: Callable[[str], float]) -> str:
     return shown + (", ..." if len(pieces) > MAX_ITEMS_SHOWN else "")
 
 
-def _items(pieces: list[str]) -> str:
+def _quoted(pieces: list[str]) -> str:
     quoted = ", ".join(f"'{piece}'" for piece in pieces[:MAX_ITEMS_SHOWN])
     more = f" and {len(pieces) - MAX_ITEMS_SHOWN} more" if len(pieces) > MAX_ITEMS_SHOWN else ""
     return f"item{'s' if len(pieces) > 1 else ''} {quoted}{more}"

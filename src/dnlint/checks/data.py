@@ -8,6 +8,9 @@ included. The detector resolves ``names`` against the working directory; dnlint 
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +27,12 @@ if TYPE_CHECKING:
 DEFAULT_CLASSES = 20
 DEFAULT_NAMES = "data/names.list"
 _WHITESPACE = str.maketrans("", "", " \t\r\n")
+# the cap on a cfg (engine.MAX_CFG_BYTES): a real .data or names file is a few kilobytes
+MAX_DATA_BYTES = 256 * 1024 * 1024
+
+
+class DataFileError(OSError):
+    """A .data or names file that is not read: too large, or not a regular file."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +47,7 @@ class DataFile:
 def read_data_file(path: Path) -> DataFile:
     """read_data_cfg: strip every whitespace character, skip comments, first key wins."""
     options: dict[str, tuple[str, int]] = {}
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    text = _read_capped(path).decode("utf-8", errors="replace")
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.translate(_WHITESPACE)
         if not line or line[0] in "#;" or "=" not in line:
@@ -50,15 +59,50 @@ def read_data_file(path: Path) -> DataFile:
 
 
 def count_names(path: Path) -> tuple[int, int]:
-    """(names, blank lines) as get_labels counts them: one per fgetl line."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
-    if not text:
-        return 0, 0
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    blank = sum(1 for line in lines if not line.strip())
-    return len(lines), blank
+    """(names, blank lines) as get_labels counts them: one per fgetl line; a blank line holds
+    only whitespace. Read in chunks, so a huge names file never sits in memory whole."""
+    count = blank = 0
+    pending = content = False  # the unfinished line: has bytes / has a non-whitespace byte
+    for chunk in _chunks(path):
+        pieces = chunk.split(b"\n")
+        for piece in pieces[:-1]:
+            count += 1
+            blank += not (content or piece.strip())
+            pending = content = False
+        if pieces[-1]:
+            pending = True
+            content = content or bool(pieces[-1].strip())
+    if pending:
+        count += 1
+        blank += not content
+    return count, blank
+
+
+def _chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
+    """The bytes of ``path`` in chunks, if it is a regular file of at most ``MAX_DATA_BYTES``
+    (checked again while reading: it may grow). A FIFO is refused, never waited on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise DataFileError(0, "not a regular file")
+        budget = MAX_DATA_BYTES
+        if info.st_size > budget:
+            raise DataFileError(0, _too_large(info.st_size))
+        os.set_blocking(fd, True)
+        while chunk := stream.read(size):
+            budget -= len(chunk)
+            if budget < 0:
+                raise DataFileError(0, _too_large(MAX_DATA_BYTES - budget))
+            yield chunk
+
+
+def _too_large(size: int) -> str:
+    return f"{size:,} bytes, more than the {MAX_DATA_BYTES // (1024 * 1024)} MiB limit"
+
+
+def _read_capped(path: Path) -> bytes:
+    return b"".join(_chunks(path))
 
 
 def resolve_names(value: str, data_path: Path) -> Path | None:

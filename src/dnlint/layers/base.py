@@ -110,7 +110,7 @@ class Layer:
 
     __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
                  "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
-                 "type", "values")
+                 "type", "unknown", "values")
 
     def __init__(
         self,
@@ -141,6 +141,9 @@ class Layer:
         self.next_shape: tuple[int, int, int, int] | None = None
         self.values = values
         self.broken = False
+        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not an
+        # info entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
+        self.unknown = False
         # l.w, l.h, l.c as the constructor stores them, where that is not the input received
         # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
         self.stored_input: tuple[int, int, int] | None = None
@@ -225,22 +228,32 @@ class LayerContext:
         return cdiv(a, b)
 
     # --- references ------------------------------------------------------------------------
-    def resolve(self, raw: int, key: str) -> int | None:
-        """Make a layer reference absolute (negative = relative) and check its range."""
+    def resolve(self, raw: int, key: str, single: bool = True, quiet: bool = False
+                ) -> int | None:
+        """Make a layer reference absolute (negative = relative) and check its range.
+
+        ``single``: the option holds this one reference, so its text is what the file says
+        for it; an item of a list is not quoted (the whole list, once per bad item, made a
+        long line of commas cost memory and time quadratic in its length).
+        ``quiet``: the caller counts bad references itself and reports them once."""
         target = self.index + raw if raw < 0 else raw
+        if quiet:
+            return target if 0 <= target < self.index else None
         if target < 0:
+            written = self._as_written(raw, key) if single else ""
             self.report(
                 "DN302",
-                f"{key}={raw}{self._as_written(raw, key)} points before layer 0 (resolves to "
+                f"{key}={raw}{written} points before layer 0 (resolves to "
                 f"{target}); Darknet reads outside its layer array",
                 key,
             )
             return None
         if target >= self.index:
             where = "itself" if target == self.index else f"layer {target}, which comes later"
+            written = self._as_written(raw, key) if single else ""
             self.report(
                 "DN302",
-                f"{key}={raw}{self._as_written(raw, key)} in layer {self.index} points at "
+                f"{key}={raw}{written} in layer {self.index} points at "
                 f"{where}; Darknet reads a layer that is not built yet (all shapes 0)",
                 key,
             )

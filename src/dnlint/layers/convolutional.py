@@ -80,7 +80,7 @@ def _groups(ctx: LayerContext, groups: int) -> int:
         if groups == 0:
             ctx.report("DN308", "groups=0: the original Darknet divides by it (SIGFPE)", "groups")
         return groups
-    if ctx.v.data["xnor"]:
+    if ctx.v.get("xnor"):
         return 1
     return max(groups, 1)
 
@@ -101,8 +101,7 @@ _DEFORMATIONS = ("sway", "rotate", "stretch", "stretch_sway")
 
 
 def _check_deform(ctx: LayerContext, size: int) -> None:
-    data = ctx.v.data
-    deform = [k for k in _DEFORMATIONS if data[k]]
+    deform = [k for k in _DEFORMATIONS if ctx.v.get(k)]
     if len(deform) > 1:
         ctx.report(
             "DN314",
@@ -119,7 +118,7 @@ def _check_deform(ctx: LayerContext, size: int) -> None:
 
 
 def build(ctx: LayerContext) -> None:
-    d = ctx.v.data  # every option of the dialect, parsed or default (hot path: no getters)
+    d = ctx.v.merged()  # every option of the dialect, parsed or default (hot path: no getters)
     pj = ctx.pj
     filters: int = d["filters"]
     size: int = d["size"]

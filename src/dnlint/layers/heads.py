@@ -188,7 +188,7 @@ def _key_line(layer: Layer, key: str) -> int:
 def _filters_hint(ctx: LayerContext, channels: int) -> str | None:
     """'set filters=N at line L' when the layer before is a convolution that can give N."""
     before = _previous(ctx)
-    if before is None or before.type != "convolutional" or before.info.get("unknown"):
+    if before is None or before.type != "convolutional" or before.unknown:
         return None
     return f"set filters={channels} at line {_key_line(before, 'filters')}"
 

@@ -23,11 +23,13 @@ FLAT_TYPES = frozenset({
 })
 
 
-def reference(ctx: LayerContext, raw: int, key: str) -> Layer | None:
+def reference(ctx: LayerContext, raw: int, key: str, single: bool = True, quiet: bool = False
+              ) -> Layer | None:
     """The layer a reference reads, or ``None`` for Darknet's all-zero (or undefined) layer.
 
-    Also S28: [ab] an antialiased layer hands its unblurred shape to references."""
-    target = ctx.resolve(raw, key)
+    Also S28: [ab] an antialiased layer hands its unblurred shape to references.
+    ``quiet``: a bad reference is not reported (the caller counts them)."""
+    target = ctx.resolve(raw, key, single, quiet)
     if target is None:
         ctx.layer.broken = True
         return None
@@ -53,50 +55,79 @@ def already_reported(ctx: LayerContext, *sources: Layer | None) -> bool:
     return before_broken and 0 in (ctx.w, ctx.h, ctx.c)
 
 
-def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
-    if layer is None:
-        return (0, 0, 0, 0)
-    return (*layer.output, layer.outputs)
-
-
 def build(ctx: LayerContext) -> None:
     v = ctx.v
-    refs = v.list("layers")
+    # the parsed list itself, not the copy v.list makes: a hostile line has millions of items
+    refs: list[int] | None = v.get("layers") if v.given("layers") else None
     if not refs:
         ctx.layer.broken = True  # DN211 already reported: [pj] segfaults, [ab] stops
         return
-    sources = [(raw, reference(ctx, int(raw), "layers")) for raw in refs]
-    shapes = [shape_of(layer) for _, layer in sources]
+    read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    ctx.describe(layers=[layer.index if layer else raw for raw, layer in sources])
-    out_w, out_h, out_c = _concat(ctx, sources, shapes)
-    outputs = sum(s[3] for s in shapes)
+    ctx.describe(layers=[_index(read[raw], raw) for raw in refs])
+    out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
+    outputs = sum(shapes[id(read[raw])][3] for raw in refs)
     if groups != 1:
-        _check_groups(ctx, groups, group_id, shapes)
+        _check_groups(ctx, groups, group_id, list(shapes.values()))
         outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
         out_c = cdiv(out_c, groups) if groups else 0
         ctx.describe(groups=groups, group_id=group_id)
     ctx.output(out_w, out_h, out_c, outputs=outputs)
 
 
-def _concat(
-    ctx: LayerContext,
-    sources: list[tuple[int, Layer | None]],
-    shapes: list[tuple[int, int, int, int]],
-) -> tuple[int, int, int]:
+_Shapes = dict[int, tuple[int, int, int, int]]  # id(layer) (or of None) -> (w, h, c, outputs)
+
+
+def _references(ctx: LayerContext, refs: list[int]
+                ) -> tuple[dict[int, Layer | None], _Shapes]:
+    """The layer each distinct item of ``layers`` reads, and the shape of each: each distinct
+    item checked (and reported) once, so a line of a million commas is one lookup, not a
+    million findings and tuples."""
+    read: dict[int, Layer | None] = {}
+    shapes: _Shapes = {}
+    single = len(refs) == 1
+    bad: list[int] = []  # the distinct bad items after the first, which alone is reported
+    for raw in refs:
+        if raw in read:
+            continue
+        quiet = ctx.layer.broken  # one bad reference is reported in full, the rest counted
+        layer = read[raw] = reference(ctx, int(raw), "layers", single, quiet)
+        if quiet and layer is None:
+            bad.append(raw)
+        shapes[id(layer)] = shape_of(layer)
+    if bad:
+        ctx.report("DN302", f"layers has {len(bad):,} more distinct item(s) that point before "
+                   f"layer 0 or at a layer not built yet (the next: {bad[0]})", "layers")
+    return read, shapes
+
+
+def _index(layer: Layer | None, raw: int) -> int:
+    return layer.index if layer is not None else raw
+
+
+def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
+    if layer is None:
+        return (0, 0, 0, 0)
+    return (*layer.output, layer.outputs)
+
+
+def _concat(ctx: LayerContext, refs: list[int], read: dict[int, Layer | None],
+            shapes: _Shapes) -> tuple[int, int, int]:
     """parse_route: the first layer's w/h; channels add up while w/h match; a mismatch zeroes
     all three, and a later matching layer still adds its channels (Darknet's quirk)."""
-    first_w, first_h, out_c = shapes[0][:3]
+    first = read[refs[0]]
+    first_w, first_h, out_c = shapes[id(first)][:3]
     out_w, out_h = first_w, first_h
-    first = sources[0][1]
-    for (_raw, layer), (w, h, c, _outputs) in zip(sources[1:], shapes[1:], strict=True):
+    for position in range(1, len(refs)):
+        layer = read[refs[position]]
+        w, h, c, _outputs = shapes[id(layer)]
         if (w, h) == (first_w, first_h):
             out_c += c
             continue
         out_w = out_h = out_c = 0
-        if first is not None and layer is not None:  # bad references are DN302 already
-            mismatch = (layer.index, (first.index, first_w, first_h), (w, h))
-            ctx.layer.info.setdefault("mismatch", []).append(mismatch)
+        # bad references are DN302 already; DN315 names the first mismatch only
+        if first is not None and layer is not None and "mismatch" not in ctx.layer.info:
+            ctx.layer.info["mismatch"] = [(layer.index, (first.index, first_w, first_h), (w, h))]
     return out_w, out_h, out_c
 
 

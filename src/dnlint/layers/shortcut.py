@@ -51,7 +51,8 @@ def build_shortcut(ctx: LayerContext) -> None:
                 _check_pj_ratio(ctx, source)
     else:
         raws = ctx.v.list("from") or []
-        sources = [reference(ctx, int(raw), "from") for raw in raws]
+        single = len(raws) == 1
+        sources = [reference(ctx, int(raw), "from", single) for raw in raws]
         for source in sources:
             if not already_reported(ctx, source):
                 _check_ab_size(ctx, source)

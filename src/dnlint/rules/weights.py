@@ -91,7 +91,7 @@ rule("DN513", "not-a-weights-file", E,
      good="git lfs pull (or download the real file)", reference="W6, W9",
      examples="weights")
 rule("DN514", "weights-truncated", E,
-     summary="The file ends inside a layer's record.",
+     summary="The file ends inside a layer's record, or right after its header (no weights).",
      darknet="The original Darknet leaves the rest of the parameters at their random initial "
              "values and still prints 'Done!'; AlexeyAB's stops at EOF without an error; "
              "hank-ai's refuses the file.",

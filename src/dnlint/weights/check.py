@@ -214,11 +214,16 @@ def _short_file(
     report: WeightsReport, payload: int, size: int, path: str, hint: str | None
 ) -> Diagnostic:
     hank = Severity.ERROR if report.dialect is Dialect.HANK else None
+    if payload == 0:  # no backbone is empty: the save or the copy stopped after the header
+        return diagnostic(
+            "DN514", f"the file has only its {size}-byte header and no weights: load_weights "
+            f"reads {_amount(report.expected_payload)} after it", path,
+            hint="the file is empty or truncated: download or copy it again")
     loaded = [lay for lay in report.layers if lay.loaded_floats]
     covered = [lay for lay in loaded if _end(lay) <= payload]
-    if payload == 0 or any(_end(lay) == payload for lay in loaded):
+    if any(_end(lay) == payload for lay in loaded):
         rest = loaded[len(covered):]
-        end = f"layer {covered[-1].index} (line {covered[-1].line})" if covered else "the header"
+        end = f"layer {covered[-1].index} (line {covered[-1].line})"
         fate = (_hank_short_read(rest[0].loaded[0].floats, 0)[2:] if hank and rest
                 else f"the weights of {_span(rest)} stay random")
         return diagnostic(

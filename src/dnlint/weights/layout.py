@@ -214,7 +214,7 @@ def _crash(layer: Layer, dialect: Dialect) -> str | None:
             return "a negative float count: the loader's fread asks for a huge read"
     if dialect is not _PJ:
         return None
-    if layer.info.get("unknown"):
+    if layer.unknown:
         return ("the unknown section is a zeroed layer of type CONVOLUTIONAL with groups 0; "
                 "load_convolutional_weights divides by it (SIGFPE)")
     if layer.type == "deconvolutional":

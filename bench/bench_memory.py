@@ -1,0 +1,149 @@
+"""Benchmark peak memory against input size, over hostile and ordinary cfgs.
+
+Each case writes a cfg of about ``--size`` bytes, then lints it in a fresh interpreter as one
+``dnlint FILE`` does (read the bytes, lint, apply the suppressions) and reports the peak
+memory above that interpreter's baseline (dnlint already imported), divided by the file size.
+Two measures: the peak resident size (VmHWM, reset before reading; Linux) above the resident
+size before reading, which is what the operating system sees and the goal's measure; and, from
+a second run, the tracemalloc peak (Python allocations only: deterministic, but slower).
+
+The generators are those of tests/test_robustness.py and the hostile inputs of issue 10:
+a long line of commas, many tiny sections, long lines of numbers, many odd options.
+
+Run: ``python bench/bench_memory.py [--size 4e6] [--tracemalloc] [--case NAME ...]``.
+Prints a Markdown table; the README's robustness section quotes its largest ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
+CONV = b"[convolutional]\nfilters=2\nsize=1\nactivation=linear\n"
+
+
+def _repeat(unit: bytes, size: int) -> bytes:
+    return unit * max(1, size // len(unit))
+
+
+def _numbers(size: int, start: int, step: int) -> bytes:
+    """``start,start+step,...`` of about ``size`` bytes, no trailing comma."""
+    parts: list[bytes] = []
+    total, value = 0, start
+    while total < size:
+        part = b"%d," % value
+        parts.append(part)
+        total += len(part)
+        value += step
+    return b"".join(parts)[:-1]
+
+
+CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
+    "commas": ("one line of commas in [route] layers=",
+               lambda n: NET + CONV + b"[route]\nlayers=" + _repeat(b",", n) + b"-1\n"),
+    "route-line": ("test_megabyte_line: layers=-1,-1,... (all valid)",
+                   lambda n: NET + CONV + b"[route]\nlayers=" + _repeat(b"-1,", n) + b"-1\n"),
+    "odd-refs": ("layers=1,3,5,...: every reference points forward (DN302 each)",
+                 lambda n: NET + CONV + b"[route]\nlayers=" + _numbers(n, 1, 2) + b"\n"),
+    "odd-anchors": ("anchors=1,3,5,...: one long list of floats",
+                    lambda n: NET + CONV + b"[yolo]\nmask=0\nanchors=" + _numbers(n, 1, 2)
+                    + b"\n"),
+    "tiny-sections": ("[x] repeated: an unknown section (DN020) per 4 bytes",
+                      lambda n: NET + _repeat(b"[x]\n", n)),
+    "activations": ("test_hundred_thousand_sections: [activation] layers",
+                    lambda n: NET + _repeat(b"[activation]\nactivation=relu\n", n)),
+    "unknown-options": ("x1=1, x3=3, ...: an unknown option (DN201) per line",
+                        lambda n: NET + CONV + b"\n".join(
+                            b"x%d=%d" % (i, i) for i in range(1, max(3, n // 5), 2)) + b"\n"),
+    "comments": ("test_fifty_megabyte_cfg: a small network drowned in comment lines",
+                 lambda n: NET + CONV + _repeat(b"# " + b"x" * 97 + b"\n", n)),
+    "stock-like": ("conv layers as in the stock cfgs",
+                   lambda n: NET + _repeat(b"[convolutional]\nbatch_normalize=1\nfilters=16\n"
+                                           b"size=3\npad=1\nactivation=leaky\n\n", n)),
+}
+
+_CHILD = r"""
+import gc, os, sys
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.policy import Policy, apply_policy, selection_for
+import dnlint.layers, dnlint.rules  # noqa: F401 - imported lazily by a first lint otherwise
+lint_cfg_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n", "w.cfg")
+trace = sys.argv[2] == "1"
+if trace:
+    import tracemalloc
+    tracemalloc.start()
+gc.collect()
+def status(field):
+    with open("/proc/self/status") as lines:
+        return next(int(l.split()[1]) * 1024 for l in lines if l.startswith(field + ":"))
+# reset the high-water mark (Linux >= 4.0), or the imports' peak would hide the lint's under it
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")
+base = status("VmRSS")
+with open(sys.argv[1], "rb") as stream:
+    data = stream.read()
+result = lint_cfg_bytes(data, sys.argv[1], Dialect.AB)
+apply_policy(result, selection_for(sys.argv[1], Policy(), None))
+peak = status("VmHWM")
+traced = tracemalloc.get_traced_memory()[1] if trace else 0
+print(peak - base, traced, len(result.diagnostics))
+"""
+
+
+def measure(data: bytes, trace: bool) -> tuple[int, int, int]:
+    """(peak RSS above the baseline, tracemalloc peak, diagnostics) of linting ``data``; the
+    RSS from a run without tracemalloc, whose own bookkeeping would inflate it."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.cfg"
+        path.write_bytes(data)
+        rss, _, count = _child(path, False)
+        traced = _child(path, True)[1] if trace else 0
+    return rss, traced, count
+
+
+def _child(path: Path, trace: bool) -> tuple[int, int, int]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH", "")) if p)}
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(path), "1" if trace else "0"],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    rss, traced, count = (int(x) for x in out.split())
+    return rss, traced, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", type=float, default=4e6, help="bytes per case (default 4e6)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="also report the tracemalloc peak (slower)")
+    parser.add_argument("--case", action="append", choices=sorted(CASES),
+                        help="run only these cases")
+    args = parser.parse_args()
+    size = int(args.size)
+    print(f"Peak memory above the baseline, per input byte ({size / 1e6:.0f} MB per case, "
+          f"{'tracemalloc and ' if args.tracemalloc else ''}resident size):\n")
+    print("| case | input | peak RSS | ratio |" + (" traced ratio |" if args.tracemalloc else "")
+          + " findings |")
+    print("|---|---|---|---|" + ("---|" if args.tracemalloc else "") + "---|")
+    worst = 0.0
+    for name in args.case or list(CASES):
+        what, make = CASES[name]
+        data = make(size)
+        rss, traced, count = measure(data, args.tracemalloc)
+        ratio = rss / len(data)
+        worst = max(worst, ratio)
+        traced_cell = f" {traced / len(data):.1f}x |" if args.tracemalloc else ""
+        print(f"| {name}: {what} | {len(data) / 1e6:.1f} MB | {rss / 1e6:.0f} MB | "
+              f"{ratio:.1f}x |{traced_cell} {count:,} |")
+    print(f"\nWorst ratio: **{worst:.1f}x** the input size above the baseline.")
+
+
+if __name__ == "__main__":
+    main()
