@@ -58,13 +58,25 @@ def summary_line(totals: RunTotals) -> str:
     return f"Found {total} problem{'s' if total != 1 else ''} ({counts}) in {files} {noun}."
 
 
+def fix_lines(totals: RunTotals) -> list[str]:
+    """What --fix did and can still do, after the summary (as ruff says it)."""
+    lines = []
+    if totals.fixed:
+        lines.append(f"Fixed {totals.fixed} problem{'s' if totals.fixed != 1 else ''}.")
+    if totals.fixable:
+        lines.append(f"[*] {totals.fixable} fixable with the --fix option.")
+    if totals.unsafe_fixable:
+        lines.append(f"{totals.unsafe_fixable} more fixable with --fix --unsafe-fixes.")
+    return lines
+
+
 def _head(d: Diagnostic, with_hint: bool) -> Printed:
     path = shown_path(d.path)
     where = location(d)
     return [
         (path, "bold"),
         (where[len(path):] + ": ", "dim"),
-        (d.code + " ", "bold"),
+        (d.code + (" [*] " if d.fix is not None and d.fix.safe else " "), "bold"),
         (d.severity.value + ": ", _STYLE[d.severity]),
         (d.message, None),
         (f" (hint: {d.hint})" if with_hint and d.hint else "", "dim"),
@@ -164,6 +176,7 @@ class TextReporter:
             self._rich().print(Text(summary_line(totals), style=style))
         else:
             self.ctx.stream.write(summary_line(totals) + "\n")
+        self.ctx.stream.write("".join(line + "\n" for line in fix_lines(totals)))
 
     def _rich(self) -> Console:
         if self._console is None:

@@ -1,0 +1,65 @@
+"""``dnlint --fix``: the edits that repair a finding with one right answer.
+
+Each fixable rule says so in its registry entry (``fix="safe"`` or ``"unsafe"``); its fixer,
+registered here under the rule's code, turns one diagnostic into byte edits of the original
+file (:class:`~dnlint.fixes.edits.Fix`), or into nothing when this occurrence has no single
+right answer. :func:`attach_fixes` hangs the fixes on the diagnostics of a result, so every
+reporter can mark what ``--fix`` repairs; :mod:`dnlint.fixes.run` applies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from dnlint.diagnostics import Diagnostic
+from dnlint.fixes.edits import Edit, Fix, Source
+from dnlint.result import FileResult
+
+
+@dataclass(frozen=True)
+class FixContext:
+    source: Source
+    result: FileResult
+
+
+Fixer = Callable[[Diagnostic, FixContext], "list[Edit] | None"]
+FIXERS: dict[str, Fixer] = {}
+
+
+def fixer(*codes: str) -> Callable[[Fixer], Fixer]:
+    """Register a fixer for ``codes`` (each must be declared with ``fix=`` in the registry)."""
+    def register(function: Fixer) -> Fixer:
+        for code in codes:
+            FIXERS[code] = function
+        return function
+
+    return register
+
+
+def _load() -> None:
+    from dnlint.fixes import heads, text  # noqa: F401 - they register their fixers
+
+
+def attach_fixes(result: FileResult, data: bytes) -> None:
+    """Give each diagnostic of ``result`` about this file the fix its rule's fixer finds.
+
+    A file with a fatal reading problem (binary, HTML, LFS pointer, UTF-16) or a NUL byte
+    (Darknet glues lines there: no line edit could be trusted) gets none.
+    """
+    from dnlint.rules import get_rule
+
+    wanted = [d for d in result.diagnostics if d.path == result.path and get_rule(d.code).fix]
+    if not wanted or result.document is None or result.document.fatal or b"\0" in data:
+        return
+    _load()
+    context = FixContext(Source(data), result)
+    fixed: dict[int, Diagnostic] = {}
+    for diagnostic in wanted:
+        function = FIXERS.get(diagnostic.code)
+        edits = function(diagnostic, context) if function is not None else None
+        if edits:
+            safe = get_rule(diagnostic.code).fix == "safe"
+            fixed[id(diagnostic)] = replace(diagnostic, fix=Fix(tuple(edits), safe))
+    if fixed:
+        result.diagnostics = [fixed.get(id(d), d) for d in result.diagnostics]

@@ -1,0 +1,143 @@
+"""Applying fixes to one file: passes of lint, fix, lint again, with a bound; then the file is
+written in place (``--fix``) or shown as a unified diff (``--diff``).
+
+A pass applies every chosen fix that does not overlap another; the next pass lints the new
+bytes, so overlapping and dependent fixes land over several passes, as in ruff. A pass that
+would leave more errors than it found is dropped and the loop stops: a fix never makes a file
+worse. The write replaces the file atomically (dnlint.outputs) and never through a symbolic
+link, and a file with a fatal reading problem is never written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dnlint.clean import shown_path
+from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.dialects import Dialect
+from dnlint.fixes import attach_fixes
+from dnlint.fixes.edits import Fix, apply_fixes
+from dnlint.inputs import MAX_CFG_BYTES, Input, InputError, read_input
+from dnlint.lint import lint_cfg_bytes
+from dnlint.result import FileResult
+
+if TYPE_CHECKING:
+    from dnlint.engine import RunOptions
+
+MAX_PASSES = 10  # ruff's bound is 100; a cfg's fixes settle in two or three
+
+# what the caller keeps of a result: the diagnostics its policy selects (suppressions too)
+Keep = Callable[[FileResult], list[Diagnostic]]
+
+
+@dataclass
+class Fixed:
+    """The outcome for one file: its final bytes and lint, and how many findings were fixed."""
+
+    original: bytes
+    data: bytes
+    result: FileResult
+    fixed: int
+    first: FileResult  # the lint of the original bytes
+
+    @property
+    def changed(self) -> bool:
+        return self.data != self.original
+
+
+def lint_with_fixes(data: bytes, path: str, dialect: Dialect | None) -> FileResult:
+    result = lint_cfg_bytes(data, path, dialect)
+    attach_fixes(result, data)
+    return result
+
+
+def chosen_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> list[Fix]:
+    return [d.fix for d in diagnostics if d.fix is not None and (d.fix.safe or unsafe)]
+
+
+def _errors(diagnostics: list[Diagnostic]) -> int:
+    return sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+
+
+def fix_bytes(data: bytes, path: str, dialect: Dialect | None, unsafe: bool = False,
+              keep: Keep | None = None) -> Fixed:
+    """Fix ``data`` over at most :data:`MAX_PASSES` passes; idempotent (the last pass found
+    nothing more to fix, or could not apply it)."""
+    selected: Keep = keep if keep is not None else (lambda r: list(r.diagnostics))
+    original, result = data, lint_with_fixes(data, path, dialect)
+    first = result
+    fixed = 0
+    for _ in range(MAX_PASSES):
+        if result.document is None or result.document.fatal:
+            break
+        kept = selected(result)
+        fixes = chosen_fixes(kept, unsafe)
+        if not fixes:
+            break
+        new, applied = apply_fixes(data, fixes)
+        if new == data:
+            break
+        after = lint_with_fixes(new, path, dialect)
+        if after.document is None or _errors(selected(after)) > _errors(kept):
+            break  # this pass would make the file worse: keep the bytes before it
+        data, result, fixed = new, after, fixed + applied
+    return Fixed(original, data, result, fixed, first)
+
+
+def unified_diff(fixed: Fixed, path: str) -> str:
+    """``--diff``: the change as a unified diff (bytes that are not UTF-8 shown escaped)."""
+    before = fixed.original.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    after = fixed.data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, f"a/{path}", f"b/{path}")
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                   for line in lines)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
+    """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
+    ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
+    ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
+    not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
+    from dnlint.engine import lint_input, unreadable
+
+    display = item.display or item.path
+    try:
+        data = read_input(item.path)
+    except InputError as exc:
+        return unreadable(display, exc.reason)
+    if len(data) > MAX_CFG_BYTES:
+        return lint_input(item, options)
+    fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
+    result = fixed.result
+    if options.fix == "diff":
+        result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
+    elif fixed.changed:
+        try:
+            write_fixed(item.path, fixed.data)
+        except (FixRefused, OSError) as exc:
+            result = fixed.first
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            result.extra["fix_error"] = f"{shown_path(display)}: {reason}"
+            return result
+    result.extra["fixed"] = fixed.fixed
+    return result
+
+
+class FixRefused(Exception):
+    """The file cannot be rewritten safely; the message says why."""
+
+
+def write_fixed(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically (:func:`dnlint.outputs.replace_bytes`). A
+    symbolic link is refused: renaming over it would replace the link, and writing its target
+    would change a file under another path."""
+    from dnlint.outputs import replace_bytes
+
+    if os.path.islink(path):
+        raise FixRefused("is a symbolic link: not fixed (fix the file it points to)")
+    replace_bytes(path, data)
