@@ -64,8 +64,8 @@ def _list_rules(output_format: str) -> None:
         click.echo(json.dumps(rows, indent=2))
         return
     for r in all_rules():
-        click.echo(f"{r.code}  {r.severity.value:<7}  {r.fix or '-':<6}  {r.name:<32}  "
-                   f"{r.summary}")
+        fix = f" [fix: {r.fix}]" if r.fix else ""
+        click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}{fix}")
 
 
 def exit_status(run: Run, totals: RunTotals, fail_on: Severity, exit_zero: bool) -> int:
