@@ -58,14 +58,15 @@ def summary_line(totals: RunTotals) -> str:
     return f"Found {total} problem{'s' if total != 1 else ''} ({counts}) in {files} {noun}."
 
 
-def fix_lines(totals: RunTotals) -> list[str]:
-    """What --fix did and can still do, after the summary (as ruff says it)."""
+def fix_lines(totals: RunTotals, verbose: bool = False) -> list[str]:
+    """What --fix did and can still do, after the summary (as ruff says it); the unsafe fixes
+    only with -v (their rules say so in --list-rules)."""
     lines = []
     if totals.fixed:
         lines.append(f"Fixed {totals.fixed} problem{'s' if totals.fixed != 1 else ''}.")
     if totals.fixable:
         lines.append(f"[*] {totals.fixable} fixable with the --fix option.")
-    if totals.unsafe_fixable:
+    if totals.unsafe_fixable and verbose:
         lines.append(f"{totals.unsafe_fixable} more fixable with --fix --unsafe-fixes.")
     return lines
 
@@ -176,7 +177,8 @@ class TextReporter:
             self._rich().print(Text(summary_line(totals), style=style))
         else:
             self.ctx.stream.write(summary_line(totals) + "\n")
-        self.ctx.stream.write("".join(line + "\n" for line in fix_lines(totals)))
+        fixes = fix_lines(totals, self.ctx.verbose)
+        self.ctx.stream.write("".join(line + "\n" for line in fixes))
 
     def _rich(self) -> Console:
         if self._console is None:
