@@ -382,3 +382,12 @@ def test_fix_never_raises_never_adds_errors_and_is_idempotent(
     once = fix_bytes(data, "t.cfg", dialect, unsafe)
     assert errors(once.data, dialect) <= errors(data, dialect)
     assert fixed(once.data, dialect, unsafe) == once.data
+
+
+def test_a_cfg_linted_only_for_its_weights_file_is_not_fixed(cwd: Path) -> None:
+    """``dnlint --fix m.weights`` checks the weights against m.cfg beside it: m.cfg was not
+    asked for, so it is not rewritten."""
+    (cwd / "m.weights").write_bytes(bytes(20))
+    code, _, _ = cli("--fix", "m.weights")
+    assert code == 1
+    assert (cwd / "m.cfg").read_text(encoding="utf-8") == BROKEN

@@ -165,7 +165,7 @@ class Run:
             return [unreadable(item.path, item.reason)]
         if item.kind == "unpaired":
             return [path_result(item.path, "DN519", item.reason)]
-        cfg_result = self._lint_cfg(item)
+        cfg_result = self._lint_cfg(item, fix=not job.companion)
         results = [cfg_result]
         for weights_path in job.weights:
             entry = _entry_for(results, cfg_result, weights_path)
@@ -174,12 +174,13 @@ class Run:
             _weights_findings_only(cfg_result)
         return results
 
-    def _lint_cfg(self, item: Input) -> FileResult:
-        """One cfg with the dialect of its nearest configuration, and --data."""
+    def _lint_cfg(self, item: Input, fix: bool = True) -> FileResult:
+        """One cfg with the dialect of its nearest configuration, and --data; with --fix,
+        fixed unless it was linted only for its weights files (``fix`` False)."""
         config = self.finder.for_path(item.display or item.path)
         chosen = self._options_for(config)
         self._remember(item.path)
-        if self.options.fix and item.kind == "cfg":
+        if self.options.fix and fix and item.kind == "cfg":
             result = self._fixed(item, chosen, config)
         else:
             result = lint_input(item, chosen)

@@ -9,18 +9,48 @@ reporter can mark what ``--fix`` repairs; :mod:`dnlint.fixes.run` applies them.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic
 from dnlint.fixes.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 
+if TYPE_CHECKING:
+    from dnlint.layers.base import Layer
+    from dnlint.reader import Section
 
-@dataclass(frozen=True)
+
 class FixContext:
-    source: Source
-    result: FileResult
+    """What a fixer reads: the original bytes and the lint of them, with look-ups built once
+    per file (a fixer runs once per finding, and a file may have thousands)."""
+
+    def __init__(self, source: Source, result: FileResult) -> None:
+        self.source = source
+        self.result = result
+        self._section_lines: list[int] | None = None
+        self._layers: dict[int, tuple[Layer, int]] | None = None
+
+    def section_at(self, line: int) -> Section | None:
+        """The section that holds line ``line``."""
+        document = self.result.document
+        if document is None:
+            return None
+        if self._section_lines is None:
+            self._section_lines = [section.line for section in document.sections]
+        index = bisect_right(self._section_lines, line) - 1
+        return document.sections[index] if index >= 0 else None
+
+    def layer_of(self, section: Section) -> tuple[Layer, int] | None:
+        """The layer built from ``section``, and its position in the network."""
+        if self._layers is None:
+            network = self.result.network
+            layers = network.layers if network is not None else []
+            self._layers = {id(layer.values.section): (layer, position)
+                            for position, layer in enumerate(layers) if layer.values is not None}
+        return self._layers.get(id(section))
 
 
 Fixer = Callable[[Diagnostic, FixContext], "list[Edit] | None"]

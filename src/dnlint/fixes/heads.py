@@ -9,7 +9,7 @@ from dnlint.checks.heads import heads
 from dnlint.diagnostics import Diagnostic
 from dnlint.fixes import FixContext, fixer
 from dnlint.fixes.edits import Edit
-from dnlint.fixes.text import section_at, value_body
+from dnlint.fixes.text import value_body
 from dnlint.layers.base import Layer
 from dnlint.reader import Option
 
@@ -19,13 +19,9 @@ _PER_MASK = {"yolo": 5, "gaussian_yolo": 9}
 
 def _head_at(ctx: FixContext, line: int) -> tuple[Layer, int] | None:
     """The head whose section holds ``line``, and its position among the network's layers."""
-    network, section = ctx.result.network, section_at(ctx, line)
-    if network is None or section is None:
-        return None
-    for position, layer in enumerate(network.layers):
-        if layer.values is not None and layer.values.section is section:
-            return (layer, position) if "head" in layer.info else None
-    return None
+    section = ctx.section_at(line)
+    found = ctx.layer_of(section) if section is not None else None
+    return found if found is not None and "head" in found[0].info else None
 
 
 def _set_value(ctx: FixContext, option: Option, value: str) -> list[Edit] | None:

@@ -10,7 +10,6 @@ from dnlint.diagnostics import Diagnostic
 from dnlint.dialects import Dialect
 from dnlint.fixes import FixContext, fixer
 from dnlint.fixes.edits import BOM, Edit
-from dnlint.reader import Section
 
 _SPACE = " \t"
 # whitespace between two characters that are not separators: what strip() glues together
@@ -151,7 +150,7 @@ def rename_option(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
     if match is None or text is None or "=" not in text:
         return None
     name = match.group(1)
-    section = section_at(ctx, line)
+    section = ctx.section_at(line)
     if section is None or section.find(name) is not None:
         return None
     key_start = len(text) - len(text.lstrip(_SPACE))
@@ -173,16 +172,3 @@ def comment_out_duplicate(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit]
     key_start = len(text) - len(text.lstrip(_SPACE))
     edit = ctx.source.replace(line, key_start, key_start, "# ")
     return [edit] if edit else None
-
-
-def section_at(ctx: FixContext, line: int) -> Section | None:
-    """The section that holds line ``line``."""
-    document = ctx.result.document
-    if document is None:
-        return None
-    found = None
-    for section in document.sections:
-        if section.line > line:
-            break
-        found = section
-    return found
