@@ -399,3 +399,19 @@ def test_a_cfg_linted_only_for_its_weights_file_is_not_fixed(cwd: Path) -> None:
     code, _, _ = cli("--fix", "m.weights")
     assert code == 1
     assert (cwd / "m.cfg").read_text(encoding="utf-8") == BROKEN
+
+
+def test_json_gives_each_fix_as_byte_edits(cwd: Path) -> None:
+    import json
+
+    code, out, _ = cli("--format", "json", "m.cfg")
+    assert code == 1
+    found = {d["code"]: d.get("fix") for d in json.loads(out)["files"][0]["diagnostics"]}
+    start = len(("\ufeff" + NET + "\n[convolutional]\n").encode()) + len("filters=")
+    assert found == {
+        "DN014": {"applicability": "safe", "edits": [{"start": 0, "end": 3, "content": ""}]},
+        "DN011": {"applicability": "safe", "edits": [
+            {"start": start + 4, "end": start + 28, "content": "# head\nactivation=linear"}]},
+        "DN401": {"applicability": "safe", "edits": [
+            {"start": start, "end": start + 3, "content": "75"}]},
+    }
