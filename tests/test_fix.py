@@ -415,3 +415,12 @@ def test_json_gives_each_fix_as_byte_edits(cwd: Path) -> None:
         "DN401": {"applicability": "safe", "edits": [
             {"start": start, "end": start + 3, "content": "75"}]},
     }
+
+
+def test_diff_splits_lines_at_lf_only(cwd: Path) -> None:
+    (cwd / "f.cfg").write_bytes(b"[net]\nwidth=32\nheight=32\x0c\r\nchannels=3\n\n"
+                                b"[convolutional]\nfilters=16\n[route]\nlayers=-1,\n")
+    code, out, _ = cli("--diff", "f.cfg")
+    assert code == 1
+    assert out == ("--- a/f.cfg\n+++ b/f.cfg\n@@ -6,4 +6,4 @@\n [convolutional]\n filters=16\n"
+                   " [route]\n-layers=-1,\n+layers=-1\n")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -90,12 +91,18 @@ def fix_bytes(data: bytes, path: str, dialect: Dialect | None, unsafe: bool = Fa
 
 def unified_diff(fixed: Fixed, path: str) -> str:
     """``--diff``: the change as a unified diff (bytes that are not UTF-8 shown escaped)."""
-    before = fixed.original.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    after = fixed.data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    before, after = _lines(fixed.original), _lines(fixed.data)
     lines = difflib.unified_diff(before, after, f"a/{path}", f"b/{path}")
     text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                    for line in lines)
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _lines(data: bytes) -> list[str]:
+    """Lines as Darknet splits them, at LF only (str.splitlines would split at a lone CR or a
+    form feed too), each with its ending."""
+    text = data.decode("utf-8", "surrogateescape")
+    return [line for line in re.split(r"(?<=\n)", text) if line]
 
 
 def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
