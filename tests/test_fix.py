@@ -424,3 +424,20 @@ def test_diff_splits_lines_at_lf_only(cwd: Path) -> None:
     assert code == 1
     assert out == ("--- a/f.cfg\n+++ b/f.cfg\n@@ -6,4 +6,4 @@\n [convolutional]\n filters=16\n"
                    " [route]\n-layers=-1,\n+layers=-1\n")
+
+
+def test_a_fix_that_would_add_errors_is_dropped_and_the_others_kept() -> None:
+    """filters=75 would fix the head but break the two depthwise convolutions that read the
+    same layer through routes (DN309 twice): that fix is left out, the BOM and the comment
+    are still fixed, and a second run changes nothing."""
+    depthwise = "\n[route]\nlayers={}\n\n[convolutional]\nfilters=255\ngroups=255\nsize=1\n"
+    text = ("\ufeff" + NET + "\n[convolutional]\nfilters=255\nsize=1\nactivation=linear\n"
+            + HEAD.split("\n", 4)[4].replace("classes=20", "classes=20 # was 80")
+            + depthwise.format(-2) + depthwise.format(-4))
+    outcome = fix_bytes(text.encode(), "t.cfg", Dialect.AB)
+    want = text[1:].replace("classes=20 # was 80", "# was 80\nclasses=20")
+    assert outcome.data == want.encode()
+    assert [(d.code, d.line) for d in outcome.result.diagnostics] == [("DN401", 16)]
+    assert errors(want.replace("filters=255\nsize=1\nactivation", "filters=75\nsize=1\n"
+                               "activation", 1).encode(), Dialect.AB) == 2  # DN309 twice
+    assert fixed(outcome.data) == outcome.data

@@ -54,6 +54,8 @@ class FixContext:
 
 
 Fixer = Callable[[Diagnostic, FixContext], "list[Edit] | None"]
+# fixes that change a shape or which option is read (see Fix.structural)
+STRUCTURAL = frozenset({"DN201", "DN401", "DN402", "DN404"})
 FIXERS: dict[str, Fixer] = {}
 
 
@@ -90,6 +92,7 @@ def attach_fixes(result: FileResult, data: bytes) -> None:
         edits = function(diagnostic, context) if function is not None else None
         if edits:
             safe = get_rule(diagnostic.code).fix == "safe"
-            fixed[id(diagnostic)] = replace(diagnostic, fix=Fix(tuple(edits), safe))
+            structural = diagnostic.code in STRUCTURAL
+            fixed[id(diagnostic)] = replace(diagnostic, fix=Fix(tuple(edits), safe, structural))
     if fixed:
         result.diagnostics = [fixed.get(id(d), d) for d in result.diagnostics]

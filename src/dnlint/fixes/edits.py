@@ -25,18 +25,27 @@ class Edit:
 class Fix:
     edits: tuple[Edit, ...]
     safe: bool = True
+    # it changes a layer's shape or which option Darknet reads (filters, num, a renamed key),
+    # so it can break a layer elsewhere; a text fix (BOM, comment, comma) cannot
+    structural: bool = False
 
 
 def apply_fixes(data: bytes, fixes: list[Fix]) -> tuple[bytes, int]:
     """``data`` with every fix that does not overlap an earlier one applied; how many were."""
+    new, applied = apply_some(data, fixes)
+    return new, len(applied)
+
+
+def apply_some(data: bytes, fixes: list[Fix]) -> tuple[bytes, list[Fix]]:
+    """``data`` with every fix that does not overlap an earlier one applied; those fixes."""
     taken: list[Edit] = []
-    applied = 0
+    applied = []
     for fix in fixes:
         edits = sorted(fix.edits)
         if _overlaps(edits) or any(_overlaps(sorted([e, t])) for e in edits for t in taken):
             continue
         taken += edits
-        applied += 1
+        applied.append(fix)
     out = bytearray()
     at = 0
     for edit in sorted(taken):

@@ -21,7 +21,7 @@ from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 from dnlint.fixes import attach_fixes
-from dnlint.fixes.edits import Fix, apply_fixes
+from dnlint.fixes.edits import Fix, apply_some
 from dnlint.inputs import MAX_CFG_BYTES, Input, InputError, read_input
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
@@ -67,26 +67,68 @@ def _errors(diagnostics: list[Diagnostic]) -> int:
 def fix_bytes(data: bytes, path: str, dialect: Dialect | None, unsafe: bool = False,
               keep: Keep | None = None) -> Fixed:
     """Fix ``data`` over at most :data:`MAX_PASSES` passes; idempotent (the last pass found
-    nothing more to fix, or could not apply it)."""
+    nothing more to fix, or nothing it could apply without adding an error)."""
     selected: Keep = keep if keep is not None else (lambda r: list(r.diagnostics))
-    original, result = data, lint_with_fixes(data, path, dialect)
-    first = result
-    fixed = 0
+    lint = _Linter(path, dialect, selected)
+    first = result = lint(data)
+    original, fixed = data, 0
     for _ in range(MAX_PASSES):
         if result.document is None or result.document.fatal:
             break
-        kept = selected(result)
-        fixes = chosen_fixes(kept, unsafe)
-        if not fixes:
-            break
-        new, applied = apply_fixes(data, fixes)
+        fixes = chosen_fixes(selected(result), unsafe)
+        new, after, applied = lint.attempt(data, result, fixes)
+        if applied is None:
+            new, after, applied = _without_harmful(data, result, fixes, lint)
         if new == data:
             break
-        after = lint_with_fixes(new, path, dialect)
-        if after.document is None or _errors(selected(after)) > _errors(kept):
-            break  # this pass would make the file worse: keep the bytes before it
         data, result, fixed = new, after, fixed + applied
     return Fixed(original, data, result, fixed, first)
+
+
+class _Linter:
+    """Lint bytes with fixes attached, and judge a pass by the errors the policy keeps."""
+
+    def __init__(self, path: str, dialect: Dialect | None, selected: Keep) -> None:
+        self.path, self.dialect, self.selected = path, dialect, selected
+
+    def __call__(self, data: bytes) -> FileResult:
+        return lint_with_fixes(data, self.path, self.dialect)
+
+    def errors(self, result: FileResult) -> int:
+        return _errors(self.selected(result))
+
+    def attempt(self, data: bytes, result: FileResult,
+                fixes: list[Fix]) -> tuple[bytes, FileResult, int | None]:
+        """Apply ``fixes``: the new bytes, their lint and how many were applied, or None for
+        the count when the pass adds an error. A text fix may reveal an error it hid (a
+        trailing mask comma hid a head-size error), but a structural fix must remove its own
+        error and add none (a filters= changed under a route must not break another layer)."""
+        new, applied = apply_some(data, fixes)
+        if new == data:
+            return data, result, 0
+        after = self(new)
+        allowed = self.errors(result) - sum(fix.structural for fix in applied)
+        if after.document is None or self.errors(after) > allowed:
+            return data, result, None
+        return new, after, len(applied)
+
+
+# a pass that adds errors tests its fixes one at a time, at most this many (the lints cost)
+MAX_SINGLE_TRIES = 32
+
+
+def _without_harmful(data: bytes, result: FileResult, fixes: list[Fix],
+                     lint: _Linter) -> tuple[bytes, FileResult, int]:
+    """The fixes of a pass that added an error: each is tried alone, those that add an error
+    are dropped, and the rest applied together. Structural fixes are tried first: text fixes
+    are local."""
+    ordered = sorted(fixes, key=lambda fix: not fix.structural)
+    harmless = ordered[MAX_SINGLE_TRIES:]
+    for fix in ordered[:MAX_SINGLE_TRIES]:
+        if lint.attempt(data, result, [fix])[2]:
+            harmless.append(fix)
+    new, after, applied = lint.attempt(data, result, harmless)
+    return (new, after, applied) if applied else (data, result, 0)
 
 
 def unified_diff(fixed: Fixed, path: str) -> str:
