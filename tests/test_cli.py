@@ -128,8 +128,12 @@ def test_list_rules_text_and_json() -> None:
     assert code == 0 and len(lines) == len(all_rules())
     assert any(line.startswith("DN901  warning  unused-suppression") for line in lines)
     rows = json.loads(run("--list-rules", "--format", "json")[1])
-    assert {"code": "DN903", "name": "malformed-directive", "severity": "warning",
+    assert {"code": "DN903", "name": "malformed-directive", "severity": "warning", "fix": None,
             "summary": "A '# dnlint:' comment that dnlint cannot apply."} in rows
+    assert {"code": "DN014", "fix": "safe"}.items() <= rows[[r["code"] for r in rows].index(
+        "DN014")].items()
+    assert any(line.startswith("DN201  error    unknown-option") and line.endswith(
+        "[fix: unsafe]") for line in lines)
     assert [r["code"] for r in rows] == [r.code for r in all_rules()]
 
 

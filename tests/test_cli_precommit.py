@@ -64,8 +64,8 @@ def test_manifest_is_valid() -> None:
     from pre_commit.clientlib import load_manifest
 
     hooks = {hook["id"]: hook for hook in load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))}
-    assert set(hooks) == {"dnlint", "dnlint-weights"}
-    assert hooks["dnlint"]["exclude_types"] == ["ini"]
+    assert set(hooks) == {"dnlint", "dnlint-fix", "dnlint-weights"}
+    assert hooks["dnlint"]["exclude_types"] == ["ini"] == hooks["dnlint-fix"]["exclude_types"]
     assert hooks["dnlint-weights"]["require_serial"] is True
 
 
@@ -89,6 +89,21 @@ def test_binary_looking_cfg_is_linted_too(project: Path, home: Path) -> None:
     code, out = try_repo("dnlint", ["utf16.cfg"], project, home)
     assert code == 1, out
     assert "utf16.cfg:1:1: DN015 error: file is UTF-16 encoded" in out
+
+
+def test_fix_hook_repairs_the_file_and_fails_because_it_changed_it(
+        project: Path, home: Path) -> None:
+    """As ruff's: the fixed file is left for review, and the commit stops once."""
+    fixable = "\ufeff" + GOOD.replace("[convolutional]", "[convolutional] # first")
+    (project / "fixable.cfg").write_text(fixable, encoding="utf-8")
+    subprocess.run(["git", "add", "fixable.cfg"], cwd=project, check=True)
+    code, out = try_repo("dnlint-fix", ["fixable.cfg"], project, home)
+    assert code == 1, out
+    assert "files were modified by this hook" in out and "Fixed 2 problems." in out
+    assert (project / "fixable.cfg").read_text(encoding="utf-8") == GOOD.replace(
+        "[convolutional]", "# first\n[convolutional]")
+    code, out = try_repo("dnlint-fix", ["fixable.cfg"], project, home)
+    assert code == 0, out
 
 
 def test_try_repo_dot_on_a_fixture(home: Path) -> None:

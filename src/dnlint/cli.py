@@ -24,7 +24,7 @@ from dnlint.dialects import ALIASES, parse_dialect
 from dnlint.engine import Run, RunOptions
 from dnlint.policy import Policy
 from dnlint.reporters import FORMATS
-from dnlint.result import RunTotals
+from dnlint.result import FileResult, RunTotals
 
 if TYPE_CHECKING:
     from dnlint.graph import GraphCollector
@@ -60,11 +60,12 @@ def _list_rules(output_format: str) -> None:
         import json
 
         rows = [{"code": r.code, "name": r.name, "severity": r.severity.value,
-                 "summary": r.summary} for r in all_rules()]
+                 "fix": r.fix, "summary": r.summary} for r in all_rules()]
         click.echo(json.dumps(rows, indent=2))
         return
     for r in all_rules():
-        click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}")
+        fix = f" [fix: {r.fix}]" if r.fix else ""
+        click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}{fix}")
 
 
 def exit_status(run: Run, totals: RunTotals, fail_on: Severity, exit_zero: bool) -> int:
@@ -163,6 +164,10 @@ class Flags:
     data: str | None
     target: tuple[str, ...]
     statistics: bool
+    fix: bool
+    unsafe_fixes: bool
+    fix_only: bool
+    diff: bool
     explain: str | None
     list_rules: bool
     watch: bool
@@ -239,6 +244,18 @@ def _comma_list(values: tuple[str, ...]) -> tuple[str, ...]:
               help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
                    "repeatable.")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
+@click.option("--fix", is_flag=True,
+              help="Repair in place what has one right answer (the findings marked [*]); "
+                   "report what is left.")
+@click.option("--unsafe-fixes", "unsafe_fixes", is_flag=True,
+              help="With --fix, --fix-only or --diff: also apply the fixes whose intent could "
+                   "differ (a rename, a duplicate commented out; see --list-rules).")
+@click.option("--fix-only", "fix_only", is_flag=True,
+              help="Like --fix, but report only how many findings were fixed; leftover "
+                   "findings do not fail the run.")
+@click.option("--diff", is_flag=True,
+              help="Print the fixes as a unified diff and write nothing (exit 1 when there is "
+                   "something to fix).")
 @click.option("--explain", metavar="RULE", help="Explain a rule (code or name) and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
 @click.option("--watch", is_flag=True, help="Lint again whenever one of the files changes.")
@@ -288,9 +305,11 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
 
     excludes = ExcludeOptions(_comma_list(args.exclude) or None, _comma_list(args.extend_exclude),
                               args.respect_gitignore, True if args.force_exclude else None)
+    fix_mode = "diff" if args.diff else "fix" if args.fix or args.fix_only else None
     options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
                          args.scan, args.data, args.verbose, _targets(args.target), excludes,
-                         args.weights_beside, args.stdin_filename)
+                         args.weights_beside, args.stdin_filename, fix=fix_mode,
+                         unsafe_fixes=args.unsafe_fixes)
     try:
         finder = _finder(args.config_file, args.no_config)
     except ConfigError as exc:
@@ -307,7 +326,8 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     fail_on = Severity(args.fail_on) if args.fail_on else (
         Severity.WARNING if args.strict else Severity.ERROR)
     settings = _ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
-                               args.show_layers, args.statistics, fail_on, args.exit_zero)
+                               args.show_layers, args.statistics, fail_on, args.exit_zero,
+                               fix_mode, args.fix_only and not args.diff)
     return _run_and_report(run, settings, args.output_file, args.graph_file, given)
 
 
@@ -334,6 +354,8 @@ class _ReportSettings:
     statistics: bool
     fail_on: Severity
     exit_zero: bool
+    fix_mode: str | None = None  # "fix" or "diff"
+    fix_only: bool = False
 
 
 def _fail(message: str, status: int) -> NoReturn:
@@ -398,6 +420,8 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
 def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None) -> int:
     from dnlint.reporters import ReportContext, get_reporter
 
+    if settings.fix_mode == "diff" or settings.fix_only:
+        return _stream_fixes(run, settings, stream)
     ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
                         settings.show_layers, settings.statistics)
     reporter: Reporter = get_reporter(settings.output_format, ctx)
@@ -405,6 +429,7 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     totals = RunTotals()
     for result in run.results():
         totals.add(result)
+        _fix_problem(result)
         reporter.file(result)
         if graph is not None:
             graph.add(result)
@@ -419,6 +444,39 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
         if drawn:
             click.echo(f"dnlint: {printable(drawn)}", err=True)
     return status
+
+
+def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
+    """--diff (the diffs, then how many findings they fix; exit 1 when there is one) and
+    --fix-only (how many were fixed; leftover findings do not fail). Paths that could not be
+    handled are named on standard error and exit 2, as always."""
+    totals = RunTotals()
+    for result in run.results():
+        totals.add(result)
+        _fix_problem(result, paths_too=True)
+        stream.write(result.extra.get("diff", ""))
+    status = exit_status(run, totals, settings.fail_on, exit_zero=True)
+    n = totals.fixed
+    problems = f"{n} problem{'s' if n != 1 else ''}"
+    if settings.fix_mode == "diff":
+        if status == EXIT_OK and n:
+            status = EXIT_PROBLEMS
+        if not settings.quiet:
+            click.echo(f"Would fix {problems}." if n else "No problems to fix.", err=True)
+    elif not settings.quiet:
+        stream.write(f"Fixed {problems}.\n" if n else "No problems fixed.\n")
+    return status
+
+
+def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
+    """A cfg --fix could not write on standard error; with ``paths_too`` (--diff and
+    --fix-only print no report) also a path that could not be handled at all."""
+    if "fix_error" in result.extra:
+        click.echo(f"dnlint: {printable(result.extra['fix_error'])}", err=True)
+    for diagnostic in result.diagnostics if paths_too else ():
+        if diagnostic.code in ("DN000", "DN029", "DN519"):
+            click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "
+                       f"{printable(diagnostic.message)}", err=True)
 
 
 def _graph_collector() -> GraphCollector:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from dnlint.clean import printable
+
+if TYPE_CHECKING:
+    from dnlint.fixes.edits import Fix
 
 
 class Severity(str, Enum):
@@ -33,6 +37,8 @@ class Diagnostic:
     # a finding in a binary file (.weights): the bytes it is about, instead of line and column
     byte_offset: int | None = field(default=None, compare=False)
     byte_length: int | None = field(default=None, compare=False)
+    # the edit that repairs it (dnlint.fixes), when the rule has one and it applies here
+    fix: Fix | None = field(default=None, compare=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line or 0, self.column or 0, self.code)

@@ -56,6 +56,7 @@ def _section(rule: Rule) -> list[str]:
         "",
         f"What Darknet does: {rule.darknet}",
         "",
+        *([rule.fix_note, ""] if rule.fix else []),
         f"Example{rule.example_note()}:",
         "",
         *_fence(rule.bad),
@@ -80,11 +81,14 @@ def render() -> str:
         "Generated from the rule registry by `python -m dnlint.docs --write`; do not edit by "
         "hand. `dnlint --explain CODE` prints the same text, and `dnlint --list-rules` the table.",
         "",
-        "| Code | Name | Severity | Summary |",
-        "|------|------|----------|---------|",
+        "Fix: `safe` rules are repaired by `dnlint --fix`, `unsafe` ones only with "
+        "`--unsafe-fixes` too.",
+        "",
+        "| Code | Name | Severity | Fix | Summary |",
+        "|------|------|----------|-----|---------|",
     ]
     lines += [f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity.value} | "
-              f"{_cell(r.summary)} |" for r in rules]
+              f"{r.fix or ''} | {_cell(r.summary)} |" for r in rules]
     lines.append("")
     family = None
     for rule in rules:

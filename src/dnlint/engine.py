@@ -11,6 +11,7 @@ handling one file is a DN000 for that file; every other file is still checked.
 
 from __future__ import annotations
 
+import copy
 import gc
 import os
 from collections.abc import Iterator
@@ -51,6 +52,8 @@ class RunOptions:
     excludes: ExcludeOptions = field(default_factory=lambda: ExcludeOptions())
     weights_beside: bool = False  # also check each given cfg against the weights files beside it
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
+    fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
+    unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,7 @@ class Run:
             return [unreadable(item.path, item.reason)]
         if item.kind == "unpaired":
             return [path_result(item.path, "DN519", item.reason)]
-        cfg_result = self._lint_cfg(item)
+        cfg_result = self._lint_cfg(item, fix=not job.companion)
         results = [cfg_result]
         for weights_path in job.weights:
             entry = _entry_for(results, cfg_result, weights_path)
@@ -171,17 +174,38 @@ class Run:
             _weights_findings_only(cfg_result)
         return results
 
-    def _lint_cfg(self, item: Input) -> FileResult:
-        """One cfg with the dialect of its nearest configuration, and --data."""
+    def _lint_cfg(self, item: Input, fix: bool = True) -> FileResult:
+        """One cfg with the dialect of its nearest configuration, and --data; with --fix,
+        fixed unless it was linted only for its weights files (``fix`` False)."""
         config = self.finder.for_path(item.display or item.path)
         chosen = self._options_for(config)
         self._remember(item.path)
-        result = lint_input(item, chosen)
+        if self.options.fix and fix and item.kind == "cfg":
+            result = self._fixed(item, chosen, config)
+        else:
+            result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
         if self.options.data and self._data_ok and result.network is not None:
             check_data(result, self.options.data)
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
+        return result
+
+    def _fixed(self, item: Input, chosen: RunOptions, config: Config | None) -> FileResult:
+        """--fix / --diff: fix what the file's policy selects; a refused write is counted
+        with the paths that could not be handled (exit status 2)."""
+        from dnlint.fixes.run import fix_input
+
+        selection = selection_for(item.display or item.path, self.policy, config)
+
+        def kept(result: FileResult) -> list[Diagnostic]:
+            probe = copy.copy(result)  # apply_policy replaces the list: the result stays whole
+            apply_policy(probe, selection)
+            return probe.diagnostics
+
+        result = fix_input(item, chosen, kept)
+        if "fix_error" in result.extra:
+            self.unreadable += 1
         return result
 
     def _options_for(self, config: Config | None) -> RunOptions:
@@ -374,11 +398,24 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
         return _too_large(display)
     try:
         with cycle_gc_paused():
-            return lint_cfg_bytes(data, display, options.dialect)
+            result = lint_cfg_bytes(data, display, options.dialect)
+        _mark_fixes(result, data)
+        return result
     except RecursionError:
         return failed(display, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results
         return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+def _mark_fixes(result: FileResult, data: bytes) -> None:
+    """Hang on each diagnostic the fix its rule has here, so that reports can mark it (the
+    fixers load only when a finding has one)."""
+    from dnlint.rules import get_rule
+
+    if any(get_rule(d.code).fix for d in result.diagnostics):
+        from dnlint.fixes import attach_fixes
+
+        attach_fixes(result, data)
 
 
 @contextmanager

@@ -115,6 +115,22 @@ def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = ()) -> Iterator[T
     output.commit(inputs)
 
 
+def replace_bytes(path: str, data: bytes) -> None:
+    """Replace the regular file ``path`` with ``data`` atomically (``--fix``): a temporary
+    file in the same directory, renamed over it, the permissions kept. Raises OSError."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        _keep_mode(path, temp)
+        os.replace(temp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
 def _keep_mode(path: str, temp: str) -> None:
     """A replaced file keeps its permissions; a new one gets the usual 0666 less the umask
     (mkstemp creates 0600)."""

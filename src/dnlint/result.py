@@ -63,15 +63,24 @@ class RunTotals:
         self.files = 0
         self.by_severity: Counter[Severity] = Counter()
         self.by_code: Counter[str] = Counter()
+        self.fixed = 0  # findings --fix repaired (or --diff would)
+        self.fixable = 0  # findings left with a safe fix (--fix repairs them)
+        self.unsafe_fixable = 0  # findings left with an unsafe fix (--unsafe-fixes too)
 
     def add(self, result: FileResult) -> None:
         """Count the file, and the weights file checked with it (a run's files are cfgs and
         weights files alike)."""
         report = result.checked_weights
         self.files += int(result.given) + int(report is not None and report.path is not None)
+        self.fixed += result.extra.get("fixed", 0)
         for diagnostic in result.diagnostics:
             self.by_severity[diagnostic.severity] += 1
             self.by_code[diagnostic.code] += 1
+            if diagnostic.fix is not None:
+                if diagnostic.fix.safe:
+                    self.fixable += 1
+                else:
+                    self.unsafe_fixable += 1
 
     def count(self, severity: Severity) -> int:
         return self.by_severity[severity]

@@ -30,6 +30,11 @@ def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, An
         entry["byte_offset"], entry["byte_length"] = d.byte_offset, d.byte_length
     if d.path and d.path != file_path:
         entry["path"] = shown_path(d.path)  # e.g. a weights-file finding listed under its cfg
+    if d.fix is not None:  # byte edits of the original file, as --fix applies them
+        entry["fix"] = {"applicability": "safe" if d.fix.safe else "unsafe",
+                        "edits": [{"start": e.start, "end": e.end,
+                                   "content": e.text.decode("utf-8", "backslashreplace")}
+                                  for e in d.fix.edits]}
     return entry
 
 

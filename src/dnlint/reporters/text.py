@@ -59,13 +59,26 @@ def summary_line(totals: RunTotals) -> str:
     return f"Found {total} problem{'s' if total != 1 else ''} ({counts}) in {files} {noun}."
 
 
+def fix_lines(totals: RunTotals, verbose: bool = False) -> list[str]:
+    """What --fix did and can still do, after the summary (as ruff says it); the unsafe fixes
+    only with -v (their rules say so in --list-rules)."""
+    lines = []
+    if totals.fixed:
+        lines.append(f"Fixed {totals.fixed} problem{'s' if totals.fixed != 1 else ''}.")
+    if totals.fixable:
+        lines.append(f"[*] {totals.fixable} fixable with the --fix option.")
+    if totals.unsafe_fixable and verbose:
+        lines.append(f"{totals.unsafe_fixable} more fixable with --fix --unsafe-fixes.")
+    return lines
+
+
 def _head(d: Diagnostic, with_hint: bool) -> Printed:
     path = shown_path(d.path)
     where = location(d)
     return [
         (path, "bold"),
         (where[len(path):] + ": ", "dim"),
-        (d.code + " ", "bold"),
+        (d.code + (" [*] " if d.fix is not None and d.fix.safe else " "), "bold"),
         (d.severity.value + ": ", _STYLE[d.severity]),
         (d.message, None),
         (f" (hint: {d.hint})" if with_hint and d.hint else "", "dim"),
@@ -168,6 +181,8 @@ class TextReporter:
             self._rich().print(Text(summary_line(totals), style=style))
         else:
             self.ctx.stream.write(summary_line(totals) + "\n")
+        fixes = fix_lines(totals, self.ctx.verbose)
+        self.ctx.stream.write("".join(line + "\n" for line in fixes))
 
     def _rich(self) -> Console:
         if self._console is None:

@@ -24,6 +24,9 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 
 ExampleKind = Literal["cfg", "weights", "data", "none"]
+# whether ``dnlint --fix`` repairs a rule: "safe" (one right answer), "unsafe" (only with
+# --unsafe-fixes: the intent could differ); the edits live in dnlint.fixes
+FixKind = Literal["safe", "unsafe"]
 # where a rule's Reference points: docs/darknet-format.md, by row id (S15) or by anchor (§lines)
 FORMAT_DOC = "docs/darknet-format.md"
 # what a rule whose examples are not cfgs is found with
@@ -48,6 +51,16 @@ class Rule:
     examples: ExampleKind = "cfg"
     target: str | None = None  # the --target (dnlint.targets.TARGETS) that reports it, if any
     stock: str = ""  # why a warning that the stock cfgs trigger is still worth reporting
+    fix: FixKind | None = None
+
+    @property
+    def fix_note(self) -> str:
+        """What --fix does for this rule, in words (--explain, --list-rules, docs/rules.md)."""
+        if self.fix == "safe":
+            return "Fix: safe (applied by --fix)."
+        if self.fix == "unsafe":
+            return "Fix: unsafe (applied by --fix --unsafe-fixes only)."
+        return ""
 
     def example_note(self) -> str:
         """How to reproduce the examples: the dialect flag, when it matters, and escapes."""
@@ -77,6 +90,7 @@ class Rule:
             "What Darknet does:",
             f"  {self.darknet}",
             "",
+            *([self.fix_note, ""] if self.fix else []),
             f"Example{self.example_note()}:",
             _indent(self.bad),
             "",
@@ -109,12 +123,13 @@ def rule(
     examples: ExampleKind = "cfg",
     target: str | None = None,
     stock: str = "",
+    fix: FixKind | None = None,
 ) -> Rule:
     """Declare a rule. Codes are unique and never change meaning."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} declared twice")
     declared = Rule(code, name, severity, summary, darknet, bad, good, reference, dialects,
-                    examples, target, stock)
+                    examples, target, stock, fix)
     _REGISTRY[code] = declared
     return declared
 

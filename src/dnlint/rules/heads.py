@@ -13,17 +13,15 @@ rule("DN401", "head-size-mismatch", E,
                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=20\n"),
      good=NET + ("\n[convolutional]\nfilters=75\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
                  "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=20\n"),
-     reference="S15, S19")
+     reference="S15, S19", fix="safe")
 rule("DN402", "mask-out-of-range", E,
      summary="A mask value is not an anchor index in [0, num).",
      darknet="Mask values are never range-checked: Darknet reads anchor pairs outside the "
              "anchor array (out-of-bounds reads).",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=6,7,8\n"
-                "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\nclasses=80\n"),
-     good=NET + ("\n[convolutional]\nfilters=510\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2,3,4,5\n"
-                 "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\n"
-                 "classes=80\n"), reference="S17")
+     bad=NET + ("\n[convolutional]\nfilters=340\nactivation=linear\n\n[yolo]\nmask=0,1,2,3\n"
+                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"),
+     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17")
 rule("DN403", "duplicate-mask", W,
      summary="The same anchor index appears twice in one head's mask.",
      darknet="Accepted: the head predicts the same anchor twice per cell.",
@@ -38,14 +36,15 @@ rule("DN404", "anchors-count", E,
              "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region] (a warning "
              "there, unless a mask index reaches them: an error).",
      bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23\nnum=9\nclasses=80\n"),
+                "anchors=10,13, 16,30, 33,23, 30,61\nnum=3\nclasses=80\n"),
      good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
                  "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
                  "classes=80\n"), reference="S16, S17",
      stock="cspx-p7-mish.cfg gives 20 anchors with num=16 in every head: the first four "
            "heads' masks stay below 16, so AlexeyAB's Darknet ignoring the last 4 pairs changes "
            "nothing there (warnings); the last head's mask 16..19 reads past the array (an "
-           "error). One edit, num=20, fixes all five.")
+           "error). One edit, num=20, fixes all five.",
+     fix="unsafe")
 rule("DN405", "max-boxes-over-truth-slot", E,
      summary="[yolo] max > 90 or [region] max > 30 in the original Darknet.",
      darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "

@@ -7,7 +7,7 @@ rule("DN201", "unknown-option", E,
      darknet="The option is ignored: an 'Unused field' line for layers, nothing at all for "
              "[net]. hank-ai's Darknet stops.",
      bad=NET + "\n[convolutional]\nfilter=16\n",
-     good=NET + CONV, reference="L10")
+     good=NET + CONV, reference="L10", fix="unsafe")
 rule("DN202", "option-not-in-dialect", E,
      summary="An option that only the other fork reads.",
      darknet="The fork that lacks it ignores it, so the network differs from the text.",
@@ -50,7 +50,7 @@ rule("DN208", "list-empty-item", E,
              "layer 0). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[route]\nlayers=-1,,-2\n",
      good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[route]\nlayers=-1,-2\n", reference="R6",
-     dialects=(PJ, AB))
+     dialects=(PJ, AB), fix="safe")
 rule("DN209", "list-trailing-comma", E,
      summary="A comma list ends with a comma.",
      darknet="Darknet reads one more item, from the empty string: 0. A route silently gains "
@@ -58,7 +58,7 @@ rule("DN209", "list-trailing-comma", E,
              "crashes). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad=NET + CONV + "\n[route]\nlayers=-1,\n",
      good=NET + CONV + "\n[route]\nlayers=-1\n", reference="R6",
-     dialects=(PJ, AB))
+     dialects=(PJ, AB), fix="safe")
 rule("DN211", "missing-required-option", E,
      summary="A section lacks an option it cannot work without.",
      darknet="[route] without layers and [shortcut] without from crash (NULL pointer); others "

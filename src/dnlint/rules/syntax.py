@@ -69,7 +69,8 @@ rule("DN009", "duplicate-key", E,
      darknet="option_find returns the first occurrence; the later one is ignored (only an "
              "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops.",
      bad=NET + "batch=64\nbatch=1\n\n[convolutional]\nfilters=16\n",
-     good=NET + "batch=64\n\n[convolutional]\nfilters=16\n", reference="L9")
+     good=NET + "batch=64\n# batch=1\n\n[convolutional]\nfilters=16\n", reference="L9",
+     fix="unsafe")
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",
      darknet="strip() deletes every space and tab anywhere in the line, so 'fil ters = 2 56' "
@@ -77,25 +78,27 @@ rule("DN010", "whitespace-in-token", W,
              "error there) and keeps blanks inside values ('2 56' is not a number).",
      bad=NET + CONV + "activation=lea ky\n",
      good=NET + CONV + "activation=leaky\n", reference="L4",
-     dialects=(PJ, AB))
+     dialects=(PJ, AB),
+     fix="safe")
 rule("DN011", "inline-comment-changes-value", E,
      summary="An inline comment changes what Darknet reads.",
      darknet="Darknet has no inline comments: after strip() the comment is part of the value. A "
              "string such as 'leaky#x' is an unknown activation (relu is used); a comma in the "
              "comment adds list items that read as 0.",
      bad=NET + CONV + "activation=leaky # was relu\n",
-     good=NET + "\n# was relu\n[convolutional]\nfilters=16\nactivation=leaky\n", reference="L11",
-     dialects=(PJ, AB))
+     good=NET + CONV + "# was relu\nactivation=leaky\n", reference="L11",
+     dialects=(PJ, AB), fix="safe")
 rule("DN012", "inline-comment", W,
      summary="An inline comment after a value that Darknet happens to read correctly.",
      darknet="atoi/atof stop at the '#', so the number survives, but the comment is still part "
              "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
      bad=NET + "\n[convolutional]\nfilters=16 ###P6\n",
-     good=NET + "\n# P6\n[convolutional]\nfilters=16\n", reference="L11",
+     good=NET + "\n[convolutional]\n###P6\nfilters=16\n", reference="L11",
      dialects=(PJ, AB),
      stock="AlexeyAB's p5/p6/p7 and csp cfgs mark layers with '###P6'-style comments. The "
            "value reads right today, but the comment is part of it: a comma typed into it adds "
-           "list items, and the original Darknet reads a '#' after a string value as text.")
+           "list items, and the original Darknet reads a '#' after a string value as text.",
+     fix="safe")
 rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
@@ -105,13 +108,14 @@ rule("DN013", "crlf-line-endings", W,
      bad=("[net]\\r\nwidth=32\\r\nheight=32\\r\nchannels=3\\r\n\\r\n[convolutional]\\r\n"
           "filters=16\\r\n"),
      good=NET + CONV, reference="L2",
-     dialects=(PJ, AB))
+     dialects=(PJ, AB),
+     fix="safe")
 rule("DN014", "utf8-bom", E,
      summary="The file starts with a UTF-8 byte-order mark.",
      darknet="The BOM is not whitespace to strip(), so the first line is an option line before "
              "any section: SIGSEGV.",
      bad="\\xef\\xbb\\xbf[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
-     good=NET + CONV, reference="L1")
+     good=NET + CONV, reference="L1", fix="safe")
 rule("DN015", "utf16-file", E,
      summary="The file is UTF-16 encoded.",
      darknet="Darknet reads bytes: every other byte is NUL, so no line parses.",
@@ -141,7 +145,7 @@ rule("DN019", "malformed-section-header", E,
              "the name at the last ']' (text after it is only a warning there) and ignores a "
              "line without ']'.",
      bad=NET + CONV + "\n[maxpool] # downsample\nsize=2\nstride=2\n",
-     good=NET + CONV + "\n# downsample\n[maxpool]\nsize=2\nstride=2\n", reference="L3")
+     good=NET + CONV + "\n# downsample\n[maxpool]\nsize=2\nstride=2\n", reference="L3", fix="safe")
 rule("DN020", "unknown-section", E,
      summary="A section name that no Darknet knows.",
      darknet="parse_network_cfg prints 'Type not recognized' and inserts an all-zero "

@@ -1,0 +1,116 @@
+"""A fix is data: byte-range edits against the file's original bytes, and whether it is safe.
+
+Edits of one fix are applied together or not at all; fixes whose edits overlap wait for the
+next pass (:mod:`dnlint.fixes.run` lints again between passes, as ruff does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace ``data[start:end]`` with ``text`` (an insertion when start == end)."""
+
+    start: int
+    end: int
+    text: bytes = b""
+
+
+@dataclass(frozen=True)
+class Fix:
+    edits: tuple[Edit, ...]
+    safe: bool = True
+    # it changes a layer's shape or which option Darknet reads (filters, num, a renamed key),
+    # so it can break a layer elsewhere; a text fix (BOM, comment, comma) cannot
+    structural: bool = False
+    # its finding is an error, which the fix must then remove (a warning's fix adds none)
+    fixes_error: bool = True
+
+
+def apply_fixes(data: bytes, fixes: list[Fix]) -> tuple[bytes, int]:
+    """``data`` with every fix that does not overlap an earlier one applied; how many were."""
+    new, applied = apply_some(data, fixes)
+    return new, len(applied)
+
+
+def apply_some(data: bytes, fixes: list[Fix]) -> tuple[bytes, list[Fix]]:
+    """``data`` with every fix that does not overlap an earlier one applied; those fixes."""
+    taken: list[Edit] = []
+    applied = []
+    for fix in fixes:
+        edits = sorted(fix.edits)
+        if _overlaps(edits) or any(_overlaps(sorted([e, t])) for e in edits for t in taken):
+            continue
+        taken += edits
+        applied.append(fix)
+    out = bytearray()
+    at = 0
+    for edit in sorted(taken):
+        out += data[at:edit.start] + edit.text
+        at = edit.end
+    out += data[at:]
+    return bytes(out), applied
+
+
+def _overlaps(edits: list[Edit]) -> bool:
+    """Sorted edits touch: two replace the same byte, or one inserts where another replaces
+    (two insertions at one point are ambiguous too)."""
+    return any(b.start < a.end or b.start == a.start for a, b in pairwise(edits))
+
+
+class Source:
+    """The original bytes with their lines, as the reader numbers them (split at LF; line 1
+    starts after a BOM, which the reader drops before lexing)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0]
+        at = data.find(b"\n")
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = data.find(b"\n", at + 1)
+        if data.startswith(BOM):
+            self.starts[0] = len(BOM)
+
+    def span(self, line: int) -> tuple[int, int] | None:
+        """Bytes of line ``line`` (1-based) without its LF and the CR before it."""
+        if not 1 <= line <= len(self.starts):
+            return None
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.data)
+        if end > start and self.data[end - 1:end] == b"\r":
+            end -= 1
+        return start, end
+
+    def text(self, line: int) -> str | None:
+        """Line ``line`` as text, or None when it is missing or not clean UTF-8 (no offset
+        could be trusted)."""
+        span = self.span(line)
+        if span is None:
+            return None
+        try:
+            return self.data[span[0]:span[1]].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def eol(self, line: int) -> bytes:
+        """The line ending of ``line``: what a line inserted after it ends with."""
+        span = self.span(line)
+        if span is None:
+            return b"\n"
+        return b"\r\n" if self.data[span[1]:span[1] + 2] == b"\r\n" else b"\n"
+
+    def replace(self, line: int, start: int, end: int, text: str) -> Edit | None:
+        """Replace characters ``start:end`` of line ``line`` with ``text``."""
+        whole = self.text(line)
+        span = self.span(line)
+        if whole is None or span is None:
+            return None
+        begin = span[0] + len(whole[:start].encode("utf-8"))
+        finish = span[0] + len(whole[:end].encode("utf-8"))
+        return Edit(begin, finish, text.encode("utf-8"))
