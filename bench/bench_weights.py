@@ -25,7 +25,7 @@ import numpy as np
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.weights.check import check_file
-from dnlint.weights.layout import WeightsReport, predict_result
+from dnlint.weights.layout import WeightsReport
 from dnlint.weights.scan import scan_values
 
 # one 3x3, 1024 -> 1024 convolution with batch norm: 9,441,280 floats (37.8 MB)
@@ -34,7 +34,7 @@ _LAYER = "[convolutional]\nbatch_normalize=1\nfilters=1024\nsize=3\npad=1\nactiv
 
 def network(layers: int) -> WeightsReport:
     text = "[net]\nwidth=8\nheight=8\nchannels=1024\n\n" + _LAYER * layers
-    report = predict_result(lint_cfg_bytes(text.encode(), "bench.cfg", Dialect.AB))
+    report = lint_cfg_bytes(text.encode(), "bench.cfg", Dialect.AB).weights
     assert report is not None
     return report
 

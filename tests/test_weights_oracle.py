@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ORACLES, SHARED, need_shared, oracle, oracle_cases
 from dnlint.lint import lint_cfg_bytes
-from dnlint.weights.layout import FLOAT, WeightsReport, predict_result
+from dnlint.weights.layout import FLOAT, WeightsReport
 
 CASES = oracle_cases()
 
@@ -20,7 +20,7 @@ def _predict(oracle_file: str, key: str) -> tuple[dict[str, Any], WeightsReport]
         pytest.skip(f"Darknet did not build {key} ({entry['status']})")
     fork, dialect = ORACLES[oracle_file]
     path = SHARED / "corpus" / fork / key
-    report = predict_result(lint_cfg_bytes(path.read_bytes(), str(path), dialect))
+    report = lint_cfg_bytes(path.read_bytes(), str(path), dialect).weights
     assert report is not None, f"{key} does not build"
     return entry, report
 

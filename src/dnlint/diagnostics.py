@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from dnlint.clean import printable
+from dnlint.severity import Severity
+
+__all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic"]
 
 if TYPE_CHECKING:
     from dnlint.fixes.edits import Fix
 
 
-class Severity(str, Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-    @property
-    def rank(self) -> int:
-        return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
 @dataclass(frozen=True, order=True, slots=True)  # slots: no __dict__ per finding

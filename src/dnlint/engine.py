@@ -14,11 +14,12 @@ from __future__ import annotations
 import copy
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dnlint.clean import shown_path
 from dnlint.config import Config, ConfigFinder
 from dnlint.diagnostics import Diagnostic, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
@@ -194,8 +195,6 @@ class Run:
     def _fixed(self, item: Input, chosen: RunOptions, config: Config | None) -> FileResult:
         """--fix / --diff: fix what the file's policy selects; a refused write is counted
         with the paths that could not be handled (exit status 2)."""
-        from dnlint.fixes.run import fix_input
-
         selection = selection_for(item.display or item.path, self.policy, config)
 
         def kept(result: FileResult) -> list[Diagnostic]:
@@ -385,6 +384,41 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
 
 # a file the scan cannot walk: not weights, or no usable header
 _UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
+
+
+# what a fix keeps of a result: the diagnostics its policy selects (suppressions too)
+Keep = Callable[[FileResult], list[Diagnostic]]
+
+
+def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
+    """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
+    ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
+    ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
+    not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
+    from dnlint.fixes.run import fix_bytes, unified_diff
+    from dnlint.outputs import OutputError, write_fixed
+
+    display = item.display or item.path
+    try:
+        data = read_input(item.path)
+    except InputError as exc:
+        return unreadable(display, exc.reason)
+    if len(data) > MAX_CFG_BYTES:
+        return lint_input(item, options)
+    fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
+    result = fixed.result
+    if options.fix == "diff":
+        result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
+    elif fixed.changed:
+        try:
+            write_fixed(item.path, fixed.data)
+        except (OutputError, OSError) as exc:
+            result = fixed.first
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            result.extra["fix_error"] = f"{shown_path(display)}: {reason}"
+            return result
+    result.extra["fixed"] = fixed.fixed
+    return result
 
 
 def lint_input(item: Input, options: RunOptions) -> FileResult:

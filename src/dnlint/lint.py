@@ -1,4 +1,5 @@
-"""The pipeline for one file: bytes -> sections -> typed options -> layers -> diagnostics.
+"""The pipeline for one file: bytes -> sections -> typed options -> layers -> cross-layer
+checks -> diagnostics.
 
 Weights checking is a later, optional stage (:mod:`dnlint.weights`), and reporters only ever
 see a :class:`FileResult`.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from dnlint.checks.cascade import suppress_cascades
+from dnlint.checks.network import check_network
 from dnlint.detect import Detection, detect_dialect
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.dialects import Dialect
@@ -40,6 +43,9 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
                     override)
     network = build_network(doc, chosen, sink)
+    if network is not None:
+        check_network(network, doc, chosen, sink)
+        suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
     diagnostics = sink.sorted()
     if guessed and any(d.severity is Severity.ERROR for d in diagnostics):
         diagnostics = _say_guessed(diagnostics, data, chosen)

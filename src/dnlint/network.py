@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dnlint.checks.cascade import suppress_cascades
-from dnlint.checks.network import check_network
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.layers import by_section, section_dialects
 from dnlint.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInfo
 from dnlint.net import parse_net
-from dnlint.options import Values, suggest, type_section
+from dnlint.option_checks import suggest
+from dnlint.options import Values, type_section
 from dnlint.reader import CfgDocument, Section
 
 
@@ -36,7 +35,8 @@ class Network:
 
 
 def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
-    """Build every layer of ``doc``; ``None`` when there is no usable [net]."""
+    """Build every layer of ``doc``; ``None`` when there is no usable [net]. The cross-layer
+    checks are a later stage (:func:`dnlint.lint.lint_cfg_bytes` runs them)."""
     if doc.fatal or not doc.sections:
         return None
     net, net_values = parse_net(doc.sections[0], dialect, sink)
@@ -46,8 +46,6 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
         layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
         network.layers.append(layer)
         carried = layer.next_shape or (*layer.output, layer.outputs)
-    check_network(network, doc, dialect, sink)
-    suppress_cascades(network, doc, sink)
     return network
 
 

@@ -9,8 +9,6 @@ not the one the text seems to describe.
 from __future__ import annotations
 
 import builtins
-import difflib
-import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -18,6 +16,7 @@ from typing import Any
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
+from dnlint.option_checks import check_range, suggest
 from dnlint.reader import Option, Section
 from dnlint.schema import Kind, Opt
 
@@ -207,7 +206,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
                 if number is not None:
                     data[key] = number
                     if plan & NUMBER_RANGED:
-                        _check_range(option, specs[key], number, sink)
+                        check_range(option, specs[key], number, sink)
                     continue
             elif key in strings:
                 choices = strings[key]
@@ -263,24 +262,6 @@ def _unknown(
         f"unknown option '{option.key}' in [{section.name}]; Darknet ignores it",
         f"did you mean '{hint}'?" if hint else None,
     )
-
-
-def suggest(word: str, candidates: Iterable[str]) -> str | None:
-    """The candidate ``word`` was probably meant to be, or None."""
-    return _suggest(word, tuple(candidates))
-
-
-@functools.lru_cache(maxsize=1024)
-def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
-    # cached: difflib over every section type made a file of a million unknown sections slow
-    lowered = {c.lower(): c for c in pool}
-    if word.lower() in lowered:
-        return lowered[word.lower()]
-    match = difflib.get_close_matches(word, pool, n=1, cutoff=0.7)
-    if match:
-        return match[0]
-    prefixed = [c for c in pool if c.startswith(word) or word.startswith(c)]
-    return prefixed[0] if len(prefixed) == 1 and len(word) >= 3 else None
 
 
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
@@ -383,7 +364,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
             f"{option.key}={body} does not fit a 32-bit C int (atoi gives {result})",
         )
         return result
-    _check_range(option, spec, result, sink)
+    check_range(option, spec, result, sink)
     return result
 
 
@@ -448,32 +429,8 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
             f"{option.key}={body} overflows a C float (Darknet stores inf)",
         )
         return result
-    _check_range(option, spec, result, sink)
+    check_range(option, spec, result, sink)
     return result
-
-
-def _check_range(option: Option, spec: Opt, result: float, sink: Sink) -> None:
-    low, high = spec.min, spec.max
-    if (low is not None and result < low) or (high is not None and result > high):
-        bounds = _bounds(low, high)
-        sink.report(
-            "DN206",
-            option.line,
-            option.value_column,
-            f"{option.key}={option.value} is out of range: {option.key} must be {bounds}",
-            spec.doc or None,
-        )
-
-
-def _bounds(low: float | None, high: float | None) -> str:
-    def fmt(x: float) -> str:
-        return f"{x:g}"
-
-    if low is not None and high is not None:
-        return f"between {fmt(low)} and {fmt(high)}"
-    if low is not None:
-        return f">= {fmt(low)}"
-    return f"<= {fmt(high or 0)}"
 
 
 def _inline_comment_survives(option: Option, result: float, sink: Sink) -> None:

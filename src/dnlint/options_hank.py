@@ -23,7 +23,7 @@ from dnlint.hank_numbers import (
     stof_prefix,
     to_float32,
 )
-from dnlint.options import _check_range, suggest
+from dnlint.option_checks import check_range, suggest
 from dnlint.reader import Option, Section
 from dnlint.schema import Kind, Opt
 
@@ -55,13 +55,13 @@ def convert_hank(option: Option, spec: Opt, sink: Sink) -> Any:
         number = _small_int(option.value or "")
         if number is None:
             return _convert_int(option, spec, sink)
-        _check_range(option, spec, number, sink)
+        check_range(option, spec, number, sink)
         return number
     if kind is Kind.FLOAT:
         number_f = _short_decimal(option.value or "")
         if number_f is None:
             return _convert_float(option, spec, sink)
-        _check_range(option, spec, number_f, sink)
+        check_range(option, spec, number_f, sink)
         return number_f
     if spec.is_list:
         return _convert_list(option, kind is Kind.FLOAT_LIST, sink)
@@ -133,7 +133,7 @@ def _convert_int(option: Option, spec: Opt, sink: Sink) -> int:
         sink.report("DN206", option.line, option.value_column,
                     f"{option.key}={value}: hank-ai's Darknet reads integers through a C float, "
                     f"which turns {value} into {result}")
-    _check_range(option, spec, result, sink)
+    check_range(option, spec, result, sink)
     return result
 
 
@@ -148,7 +148,7 @@ def _convert_float(option: Option, spec: Opt, sink: Sink) -> float:
     prefix = stof_prefix(value)
     if prefix != value:
         _trailing_text(option, prefix, sink)
-    _check_range(option, spec, number, sink)
+    check_range(option, spec, number, sink)
     return number
 
 

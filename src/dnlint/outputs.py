@@ -115,6 +115,15 @@ def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = ()) -> Iterator[T
     output.commit(inputs)
 
 
+def write_fixed(path: str, data: bytes) -> None:
+    """``--fix``: replace ``path`` with ``data`` (:func:`replace_bytes`). A symbolic link is
+    refused: renaming over it would replace the link, and writing its target would change a
+    file under another path."""
+    if os.path.islink(path):
+        raise OutputError("is a symbolic link: not fixed (fix the file it points to)")
+    replace_bytes(path, data)
+
+
 def replace_bytes(path: str, data: bytes) -> None:
     """Replace the regular file ``path`` with ``data`` atomically (``--fix``): a temporary
     file in the same directory, renamed over it, the permissions kept. Raises OSError."""

@@ -35,9 +35,10 @@ class FileResult:
         if not self._predicted:
             self._predicted = True
             if self._weights is None and self.network is not None:
-                from dnlint.weights.layout import predict_result
+                from dnlint.weights.layout import predict
 
-                self._weights = predict_result(self)
+                if self.dialect is not None:
+                    self._weights = predict(self.network, self.dialect, self.path)
         return self._weights
 
     @weights.setter

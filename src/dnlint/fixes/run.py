@@ -1,33 +1,26 @@
-"""Applying fixes to one file: passes of lint, fix, lint again, with a bound; then the file is
-written in place (``--fix``) or shown as a unified diff (``--diff``).
+"""Applying fixes to one file's bytes: passes of lint, fix, lint again, with a bound; and the
+unified diff of the change (``--diff``). Reading and writing the file is the run's
+(:func:`dnlint.engine.fix_input`).
 
 A pass applies every chosen fix that does not overlap another; the next pass lints the new
 bytes, so overlapping and dependent fixes land over several passes, as in ruff. A pass that
 would leave more errors than it found is dropped and the loop stops: a fix never makes a file
-worse. The write replaces the file atomically (dnlint.outputs) and never through a symbolic
-link, and a file with a fatal reading problem is never written.
+worse. A file with a fatal reading problem gets no fix.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 from dnlint.fixes import FIXABLE_WHEN_FATAL, attach_fixes
 from dnlint.fixes.edits import Fix, apply_some
-from dnlint.inputs import MAX_CFG_BYTES, Input, InputError, read_input
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
-
-if TYPE_CHECKING:
-    from dnlint.engine import RunOptions
 
 MAX_PASSES = 10  # ruff's bound is 100; a cfg's fixes settle in two or three
 
@@ -155,48 +148,3 @@ def _lines(data: bytes) -> list[str]:
     form feed too), each with its ending."""
     text = data.decode("utf-8", "surrogateescape")
     return [line for line in re.split(r"(?<=\n)", text) if line]
-
-
-def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
-    """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
-    ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
-    ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
-    not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
-    from dnlint.engine import lint_input, unreadable
-
-    display = item.display or item.path
-    try:
-        data = read_input(item.path)
-    except InputError as exc:
-        return unreadable(display, exc.reason)
-    if len(data) > MAX_CFG_BYTES:
-        return lint_input(item, options)
-    fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
-    result = fixed.result
-    if options.fix == "diff":
-        result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
-    elif fixed.changed:
-        try:
-            write_fixed(item.path, fixed.data)
-        except (FixRefused, OSError) as exc:
-            result = fixed.first
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            result.extra["fix_error"] = f"{shown_path(display)}: {reason}"
-            return result
-    result.extra["fixed"] = fixed.fixed
-    return result
-
-
-class FixRefused(Exception):
-    """The file cannot be rewritten safely; the message says why."""
-
-
-def write_fixed(path: str, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (:func:`dnlint.outputs.replace_bytes`). A
-    symbolic link is refused: renaming over it would replace the link, and writing its target
-    would change a file under another path."""
-    from dnlint.outputs import replace_bytes
-
-    if os.path.islink(path):
-        raise FixRefused("is a symbolic link: not fixed (fix the file it points to)")
-    replace_bytes(path, data)

@@ -15,7 +15,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import Layer, LayerContext, LayerType
-from dnlint.options import suggest
+from dnlint.option_checks import suggest
 from dnlint.schema import (
     GENERIC_LAYER_OPTIONS,
     Float,

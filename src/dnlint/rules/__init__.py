@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
+from dnlint.severity import Severity
 
 ExampleKind = Literal["cfg", "weights", "data", "none"]
 # whether ``dnlint --fix`` repairs a rule: "safe" (one right answer), "unsafe" (only with

@@ -2,8 +2,9 @@
 
 Public API (all pure functions of their arguments unless they say otherwise):
 
-- :func:`dnlint.weights.layout.predict` (network, dialect) and :func:`predict_result` (a
-  linted cfg) give a :class:`~dnlint.weights.layout.WeightsReport` without reading any file;
+- :func:`dnlint.weights.layout.predict` (network, dialect) and ``FileResult.weights`` (a
+  linted cfg, predicted on first use) give a :class:`~dnlint.weights.layout.WeightsReport`
+  without reading any file;
   :func:`attach_prediction` also records it on the result, with the cfg-level findings.
 - :func:`dnlint.weights.check.check_file` checks an actual file (stat + header read only).
 - :func:`dnlint.weights.scan.scan_weights` reads the values (``--scan``), in bounded chunks.
@@ -18,7 +19,7 @@ from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.result import FileResult
 from dnlint.weights.check import check_layout
-from dnlint.weights.layout import LayerLayout, WeightsReport, predict, predict_result
+from dnlint.weights.layout import LayerLayout, WeightsReport, predict
 
 __all__ = [
     "LayerLayout",
@@ -26,7 +27,6 @@ __all__ = [
     "alternatives",
     "attach_prediction",
     "predict",
-    "predict_result",
 ]
 
 

@@ -20,7 +20,6 @@ from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header
 
 if TYPE_CHECKING:
     from dnlint.network import Network
-    from dnlint.result import FileResult
 
 FLOAT = 4
 
@@ -157,13 +156,6 @@ def predict(network: Network, dialect: Dialect, cfg_path: str = "") -> WeightsRe
         # the loader dies on this layer: it consumes nothing more
         crashed = crashed or layout.crash is not None
     return WeightsReport(dialect, cfg_path, layouts, load_at, save_at)
-
-
-def predict_result(result: FileResult) -> WeightsReport | None:
-    """The prediction for a linted cfg, or ``None`` when it did not build."""
-    if result.network is None or result.dialect is None:
-        return None
-    return predict(result.network, result.dialect, result.path)
 
 
 def _layout(layer: Layer, dialect: Dialect, save_at: int, load_at: int) -> LayerLayout:
