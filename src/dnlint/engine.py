@@ -33,7 +33,6 @@ from dnlint.inputs import (
 from dnlint.lint import lint_cfg_bytes
 from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.result import FileResult
-from dnlint.weights.pairing import cfg_stems, find_cfg
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -227,6 +226,9 @@ def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | 
         return cfg_option
     if len(given) == 1:
         return given[0]
+    # the weights package is imported only by runs that have a weights file (start-up)
+    from dnlint.weights.pairing import cfg_stems, find_cfg
+
     stems = cfg_stems(weights_path)
     same = [job for job in given if Path(job.item.path).stem in stems]
     if len(same) == 1:

@@ -9,7 +9,6 @@ not the one the text seems to describe.
 from __future__ import annotations
 
 import builtins
-import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -262,6 +261,8 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered:
         return lowered[word.lower()]
+    import difflib  # only for a misspelt name: importing it costs every run ~1 ms
+
     match = difflib.get_close_matches(word, pool, n=1, cutoff=0.7)
     if match:
         return match[0]
