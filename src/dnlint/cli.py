@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
 import click
 
@@ -244,8 +243,7 @@ def main(
     sys.exit(_run_and_report(run, settings, output_file, graph_file, given))
 
 
-@dataclass(frozen=True)
-class _ReportSettings:
+class _ReportSettings(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up
     output_format: str
     color: bool
     quiet: bool
