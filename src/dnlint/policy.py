@@ -12,6 +12,7 @@ Linting stamps every diagnostic with its rule's code and severity; this module t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from dnlint.config import Config
@@ -82,8 +83,23 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
     result.diagnostics = sorted(kept, key=Diagnostic.sort_key)
 
 
+_MENTION = re.compile("dnlint", re.IGNORECASE)
+
+
+def _may_hold_directives(lines: list[str]) -> bool:
+    """False when no line spells "dnlint" in any case, as every directive (and every misplaced
+    one) does: most files then skip the per-comment parse. An IGNORECASE regex search is slow
+    (0.1 ms on a large cfg), so ASCII text, where it means the same, is lowered and searched."""
+    text = "\n".join(lines)
+    if text.isascii():
+        return "dnlint" in text.lower()
+    return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
+
+
 def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnostic]:
     assert result.document is not None
+    if not _may_hold_directives(result.document.lines):
+        return diagnostics
     found = parse_directives(result.document, result.path)
     kept = []
     for diagnostic in diagnostics:
