@@ -55,3 +55,12 @@ def test_a_clean_file_is_one_passing_case() -> None:
         '<testsuite name="a&amp;&quot;b.cfg" tests="1" failures="0" errors="0" skipped="0">\n'
         '    <testcase name="dnlint" classname="a&amp;&quot;b.cfg" />\n'
         "  </testsuite>")
+
+
+def test_xml_safe_scan_agrees_with_the_char_production_on_every_code_point() -> None:
+    from dnlint.clean import _NOT_XML, _xml_char
+
+    disagree = [c for c in range(0x110000)
+                if (_NOT_XML.search(chr(c)) is None) != _xml_char(chr(c))]
+    assert disagree == []
+    assert xml_safe("a\x00b\ufffe\U0001f600") == "a?b?\U0001f600"

