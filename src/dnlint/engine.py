@@ -16,7 +16,6 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from dnlint.config import Config, ConfigFinder
 from dnlint.diagnostics import Diagnostic, new_diagnostic
@@ -230,6 +229,8 @@ def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | 
     if len(given) == 1:
         return given[0]
     # the weights package is imported only by runs that have a weights file (start-up)
+    from pathlib import Path
+
     from dnlint.weights.pairing import cfg_stems, find_cfg
 
     stems = cfg_stems(weights_path)
@@ -331,6 +332,8 @@ def check_data(result: FileResult, data_path: str) -> None:
     """``--data obj.data``: its classes and names file against every detection head."""
     if result.network is None:
         return
+    from pathlib import Path
+
     from dnlint.checks.data import check_data_file
     from dnlint.diagnostics import Sink
 
