@@ -22,7 +22,7 @@ import errno
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dnlint.diagnostics import Severity
 
@@ -38,8 +38,7 @@ class ConfigError(Exception):
     """A configuration file that cannot be used: reported on one line, exit status 2."""
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
     path: Path | None = None
     dialect: str | None = None
     select: tuple[str, ...] | None = None

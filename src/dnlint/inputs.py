@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_CFG_BYTES = 256 * 1024 * 1024
 WEIGHTS_SUFFIXES = (".weights",)
@@ -32,8 +32,7 @@ class InputError(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
     path: str
     kind: str  # "cfg", "weights", "stdin" or "problem" (reason says why it cannot be read)
     explicit: bool = True
