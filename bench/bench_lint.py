@@ -10,8 +10,8 @@ and scaling.
    (CPU of one run over all N files - CPU of a run over the first file) / (N - 1), so the
    interpreter's start-up and imports cancel out. OpenCV, in the same benchmark run: CPU time
    (``time.process_time``) of a loop calling ``readNetFromDarknet`` on the same N files, in a
-   process of its own with ``cv2.setNumThreads(1)``, best of ``--rounds``, divided by N; its
-   import and process start are not counted.
+   process of its own with ``cv2.setNumThreads(1)`` (3 loops a round, best of all), divided by
+   N; its import and process start are not counted. Rounds interleave OpenCV and the formats.
 2. Start-up: a one-file text run of the ``dnlint`` script, CPU and wall, over a bare
    ``python -c pass``, best of ``--starts``; ``dnlint --version`` too.
 3. Many files: the whole corpus copied N times into a temporary directory, one text run
