@@ -1,14 +1,27 @@
-"""Benchmark linting: the stock corpus against OpenCV's Darknet importer, start-up, and scaling.
+"""Benchmark linting: the whole command against OpenCV's Darknet importer, the core, start-up,
+and scaling.
 
-1. Every cfg of ../shared/corpus in one process: wall time and per-file median for dnlint
-   (read + full lint, as ``dnlint FILE`` does it) and, in the same run on the same files,
-   OpenCV's ``cv2.dnn.readNetFromDarknet`` (OpenCV 4.x; ``pip install 'opencv-python-headless<5'``),
-   when it is installed. Each file's figure is the best of ``--rounds`` runs; dnlint runs with
-   the cycle collector paused, as a ``dnlint`` run does for all its files (``cli.run_paths``).
-   The report says whether the installed dnlint is compiled (mypyc) or pure Python.
-2. Start-up: ``dnlint --version`` and a one-file lint against a bare ``python -c pass``, best of
-   ``--starts`` runs each, through the installed ``dnlint`` script.
-3. Scaling: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
+1. End to end, what a user pays: the installed ``dnlint`` script as a separate process in every
+   output format, over the stock cfgs of ../shared/corpus that OpenCV 4.x's
+   ``cv2.dnn.readNetFromDarknet`` accepts (``pip install 'opencv-python-headless<5'``). A
+   figure is the CPU time (user + sys, from ``os.wait4``) of the whole process, best of
+   ``--rounds``; the report goes through a pipe the benchmark reads and discards, and the
+   nearest configuration is searched for as in a plain ``dnlint`` run. Per-file cost =
+   (CPU of one run over all N files - CPU of a run over the first file) / (N - 1), so the
+   interpreter's start-up and imports cancel out. OpenCV, in the same benchmark run: CPU time
+   (``time.process_time``) of a loop calling ``readNetFromDarknet`` on the same N files, in a
+   process of its own with ``cv2.setNumThreads(1)`` (3 loops a round, best of all), divided by
+   N; its import and process start are not counted. Rounds interleave OpenCV and the formats.
+2. Start-up: a one-file text run of the ``dnlint`` script, CPU and wall, over a bare
+   ``python -c pass``, best of ``--starts``; ``dnlint --version`` too.
+3. Many files: the whole corpus copied N times into a temporary directory, one text run
+   over the directory each: CPU time per file and peak memory (``ru_maxrss``) of the process.
+4. The core alone, in this process: read + lint of each file (``lint_input``, as a run does
+   before policy and report), best of ``--rounds`` per file; no process, policy or report.
+5. Scaling in one file: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
+
+The report says whether the installed dnlint is compiled (mypyc) or pure Python; run the
+benchmark with the interpreter of the environment dnlint is installed in.
 
 Run: ``python bench/bench_lint.py [--corpus ../shared/corpus] [--rounds 5] [--starts 15]``.
 Prints a Markdown report (machine, method, figures) for the README.
@@ -26,13 +39,33 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from dnlint.dialects import Dialect
 from dnlint.engine import Input, RunOptions, cycle_gc_paused, lint_input
 
 ROOT = Path(__file__).resolve().parents[1]
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
+COPIES = (1, 4, 16)
+# CPU time of the parse loop alone, in a process of its own (one thread, best of N rounds)
+OPENCV_LOOP = """
+import sys, time
+import cv2
+cv2.setNumThreads(1)
+files, rounds = sys.argv[2:], int(sys.argv[1])
+best = float("inf")
+for _ in range(rounds):
+    start = time.process_time()
+    for path in files:
+        cv2.dnn.readNetFromDarknet(path)
+    best = min(best, time.process_time() - start)
+print(best)
+"""
+# a cfg with one finding (DN103): reporting it loads the rule registry
+WARNED = ("[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n\n"
+          "[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n")
 LAYER = "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=3\npad=1\nactivation=leaky\n\n"
 
 
@@ -76,7 +109,9 @@ def corpus_section(corpus: Path, rounds: int) -> list[str]:
         wall = time.perf_counter() - start
         mine, _ = best_per_file(files, lint_file, rounds)
     rows = [
-        f"Corpus: {len(files)} stock cfgs, one process, best of {rounds} per file.",
+        f"The core alone: read + lint (`lint_input`, no policy, no report, no process start) of "
+        f"each of the {len(files)} stock cfgs in this process, best of {rounds} per file; "
+        f"OpenCV's `readNetFromDarknet` on the same files the same way.",
         "",
         "| tool | files handled | wall, first pass | per-file median | per-file max |",
         "|---|---|---|---|---|",
@@ -101,33 +136,153 @@ def corpus_section(corpus: Path, rounds: int) -> list[str]:
     return [*rows, "", f"Per-file median ratio dnlint / OpenCV: **{ratio:.2f}**"]
 
 
+@dataclass(frozen=True)
+class Usage:
+    """What one finished process cost: CPU (user + sys) and wall seconds, peak RSS in KiB."""
+
+    cpu: float
+    wall: float
+    max_rss: int
+
+
+def run_process(argv: Sequence[str]) -> Usage:
+    """Run ``argv`` with its standard output read (and dropped) through a pipe."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert process.stdout is not None
+    while process.stdout.read(1 << 16):
+        pass
+    _, _, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = 0  # reaped by wait4 above
+    process.stdout.close()
+    return Usage(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss)
+
+
+def best_usage(argv: Sequence[str], rounds: int) -> Usage:
+    """The least CPU and the least wall time (each the best of ``rounds``), the largest RSS."""
+    runs = [run_process(argv) for _ in range(rounds)]
+    return Usage(min(u.cpu for u in runs), min(u.wall for u in runs), max(u.max_rss for u in runs))
+
+
+def dnlint_script() -> str | None:
+    return shutil.which("dnlint", path=str(Path(sys.executable).parent)) or shutil.which("dnlint")
+
+
+def opencv_accepted(files: list[Path]) -> list[Path] | None:
+    """The files ``readNetFromDarknet`` loads, or ``None`` without OpenCV."""
+    try:
+        import cv2  # noqa: F401 (present or not decides)
+    except ImportError:
+        return None
+    return [path for path in files if opencv_file(path)]
+
+
+def opencv_per_file(files: list[Path], rounds: int) -> float:
+    """OpenCV's CPU seconds per file: the parse loop only, one thread, best of ``rounds``."""
+    argv = [sys.executable, "-c", OPENCV_LOOP, str(rounds), *map(str, files)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    return float(done.stdout) / len(files)
+
+
+def end_to_end_section(corpus: Path, rounds: int) -> list[str]:
+    script = dnlint_script()
+    files = sorted(corpus.rglob("*.cfg"))
+    accepted = opencv_accepted(files)
+    if script is None or not accepted:
+        why = "no installed dnlint script" if script is None else "no OpenCV or no corpus"
+        return [f"({why}: end-to-end comparison skipped)"]
+    import cv2
+
+    names = [str(path) for path in accepted]
+    # rounds interleave OpenCV and the formats, so that a busy spell of a shared machine falls
+    # on all of them; OpenCV's process runs its loop 3 times a round
+    runs: dict[str, list[tuple[Usage, Usage]]] = {name: [] for name in FORMATS}
+    opencv = math.inf
+    for _ in range(rounds):
+        opencv = min(opencv, opencv_per_file(accepted, 3))
+        for name in FORMATS:
+            command = [script, "--format", name]
+            runs[name].append((run_process([*command, names[0]]),
+                               run_process([*command, *names])))
+    rows = [
+        f"End to end: the `dnlint` script ({_install_kind()}) on the {len(accepted)} stock cfgs "
+        f"of the corpus that OpenCV {cv2.__version__} loads; whole-process CPU (user + sys), "
+        f"best of {rounds}; per file = (all files - first file) / {len(accepted) - 1}. OpenCV: "
+        f"CPU of its `readNetFromDarknet` loop alone, one thread, best of {rounds * 3}: "
+        f"**{opencv * 1000:.3f} ms** per file. Rounds interleave OpenCV and the formats.",
+        "",
+        "| format | one file | all files | dnlint per file | ratio to OpenCV |",
+        "|---|---|---|---|---|",
+    ]
+    for name in FORMATS:
+        one = min(first.cpu for first, _ in runs[name])
+        every = min(whole.cpu for _, whole in runs[name])
+        per_file = (every - one) / (len(names) - 1)
+        rows.append(f"| {name} | {one * 1000:.0f} ms | {every * 1000:.0f} ms | "
+                    f"{per_file * 1000:.3f} ms | **{per_file / opencv:.2f}** |")
+    return rows
+
+
 def startup_section(starts: int) -> list[str]:
-    script = shutil.which("dnlint", path=str(Path(sys.executable).parent)) or shutil.which("dnlint")
+    script = dnlint_script()
     if script is None:
         return ["(no installed dnlint script: start-up not measured)"]
-    example = str(ROOT / "fixtures" / "examples" / "tiny-detector.cfg")
-    env = {**os.environ, "NO_COLOR": "1"}
-
-    def best(argv: list[str]) -> float:
-        times = []
-        for _ in range(starts):
-            start = time.perf_counter()
-            subprocess.run(argv, capture_output=True, env=env, check=False)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    bare = best([sys.executable, "-c", "pass"])
-    version = best([script, "--version"])
-    one = best([script, "--no-config", example])
-    return [
-        f"Start-up, best of {starts} (`{Path(script).name}` script, {_install_kind()}):",
+    bare = best_usage([sys.executable, "-c", "pass"], starts)
+    version = best_usage([script, "--version"], starts)
+    with tempfile.TemporaryDirectory() as folder:  # outside the repository: no configuration
+        example = Path(folder) / "tiny-detector.cfg"
+        shutil.copyfile(ROOT / "fixtures" / "examples" / "tiny-detector.cfg", example)
+        one = best_usage([script, str(example)], starts)
+        warned = Path(folder) / "warned.cfg"
+        warned.write_text(WARNED)
+        finding = best_usage([script, str(warned)], starts)
+    rows = [
+        f"Start-up: whole processes, best of {starts} each for CPU (user + sys) and for wall "
+        f"(`{Path(script).name}` script, {_install_kind()}); the one-file run is a text run of "
+        "the bundled `tiny-detector.cfg` (clean) in a directory with no configuration file:",
         "",
-        "| command | wall | over `python -c pass` |",
-        "|---|---|---|",
-        f"| `python -c pass` | {bare * 1000:.0f} ms | |",
-        f"| `dnlint --version` | {version * 1000:.0f} ms | {(version - bare) * 1000:.0f} ms |",
-        f"| `dnlint tiny-detector.cfg` | {one * 1000:.0f} ms | {(one - bare) * 1000:.0f} ms |",
+        "| command | CPU | over `python -c pass` | wall | over `python -c pass` |",
+        "|---|---|---|---|---|",
+        f"| `python -c pass` | {bare.cpu * 1000:.0f} ms | | {bare.wall * 1000:.0f} ms | |",
     ]
+    for label, usage in (("`dnlint --version`", version),
+                         ("`dnlint tiny-detector.cfg`", one),
+                         ("`dnlint warned.cfg` (one warning: loads the rule registry)", finding)):
+        cpu, wall = usage.cpu - bare.cpu, usage.wall - bare.wall
+        rows.append(f"| {label} | {usage.cpu * 1000:.0f} ms | {cpu * 1000:.0f} ms | "
+                    f"{usage.wall * 1000:.0f} ms | {wall * 1000:.0f} ms |")
+    return rows
+
+
+def many_files_section(corpus: Path, rounds: int) -> list[str]:
+    """The corpus copied N times into one directory, one text run over it per N."""
+    script = dnlint_script()
+    files = sorted(corpus.rglob("*.cfg"))
+    if script is None or not files:
+        return ["(no installed dnlint script or no corpus: many-files run skipped)"]
+    rows = [f"Many files: the {len(files)} stock cfgs copied N times into one directory, one text "
+            f"run over it; whole-process CPU best of {rounds}, peak RSS of the process:", "",
+            "| copies | files | CPU | CPU per file | peak RSS |", "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as folder:
+        made = 0
+        for copies in COPIES:
+            while made < copies:
+                _copy_corpus(files, corpus, Path(folder) / f"copy{made:03d}")
+                made += 1
+            count = copies * len(files)
+            usage = best_usage([script, folder], rounds)
+            rows.append(f"| {copies} | {count:,} | {usage.cpu:.2f} s | "
+                        f"{usage.cpu / count * 1000:.3f} ms | {usage.max_rss / 1024:.0f} MB |")
+    return rows
+
+
+def _copy_corpus(files: list[Path], corpus: Path, target: Path) -> None:
+    for path in files:
+        destination = target / path.relative_to(corpus)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
 
 
 def scaling_section() -> list[str]:
@@ -180,8 +335,10 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=15)
     args = parser.parse_args()
     report = [f"Machine: {machine()}.", ""]
-    report += [*corpus_section(args.corpus, args.rounds), ""]
+    report += [*end_to_end_section(args.corpus, args.rounds), ""]
     report += [*startup_section(args.starts), ""]
+    report += [*many_files_section(args.corpus, args.rounds), ""]
+    report += [*corpus_section(args.corpus, args.rounds), ""]
     report += scaling_section()
     print("\n".join(report))
 

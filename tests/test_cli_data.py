@@ -57,8 +57,8 @@ def test_json_names_the_weights_file_of_a_weights_finding(tmp_path: Path) -> Non
     assert result.exit_code == 1
 
 
-def test_json_has_the_prediction_without_a_weights_file() -> None:
-    result = CliRunner().invoke(main, ["--format", "json", EXAMPLE])
+def test_json_has_the_prediction_without_a_weights_file_with_layers() -> None:
+    result = CliRunner().invoke(main, ["--format", "json", "--layers", EXAMPLE])
     entry = json.loads(result.output)["files"][0]
     assert entry["weights"]["expected_bytes"] == entry["weights"]["saved_bytes"] == 3_244_692
     assert entry["weights"]["path"] is None and entry["weights"]["header"] is None

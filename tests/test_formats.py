@@ -109,6 +109,20 @@ def test_json(cwd: Path) -> None:
     ]
 
 
+def test_json_version_2_has_no_layer_table_without_layers(cwd: Path) -> None:
+    """Schema version 2: the layer table and the weights prediction come with --layers only."""
+    (cwd / "ok.cfg").write_text("[net]\nwidth=8\nheight=8\nchannels=3\n\n[convolutional]\n"
+                                "filters=4\nsize=1\nactivation=linear\n")
+    data = json.loads(run("--format", "json", "ok.cfg")[1])
+    assert data["version"] == 2
+    assert sorted(data["files"][0]) == ["diagnostics", "dialect", "dialect_reason", "path"]
+    entry = json.loads(run("--format", "json", "--layers", "ok.cfg")[1])["files"][0]
+    assert entry["layers"] == [{"index": 0, "type": "convolutional", "line": 6,
+                                "input": [8, 8, 3], "output": [8, 8, 4], "outputs": 256,
+                                "params": 16}]
+    assert entry["weights"]["expected_bytes"] == 20 + 4 * (4 + 3 * 4)  # header, biases, weights
+
+
 # --- GitHub ----------------------------------------------------------------------------------
 
 def test_github_lines_exactly(cwd: Path) -> None:

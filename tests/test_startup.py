@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTree")
+HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTree",
+         # each costs a few ms, needed only with a configuration file, -o, a misspelling or
+         # a weights file (issue 13: start-up)
+         "pathlib", "tempfile", "difflib", "dnlint.weights")
 PROBE = """
 import json, sys
 sys.argv = ["dnlint", *json.loads(sys.argv[1])]

@@ -51,6 +51,8 @@ def _escape(ch: str) -> str:
 # Characters XML 1.0 forbids anywhere in a document (production [2] Char).
 def xml_safe(text: str) -> str:
     """``text`` without the characters an XML 1.0 document cannot hold (each becomes ``?``)."""
+    if text.isascii() and text.isprintable():  # XML holds all of it; and cheaper than the loop
+        return text
     if all(_xml_char(ch) for ch in text):
         return text
     return "".join(ch if _xml_char(ch) else "?" for ch in text)

@@ -248,6 +248,10 @@ def _valid_code(selector: str, column: int, line: int, result: Directives, path:
 
 def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directives,
                     path: str) -> None:
+    # one C-level search of the whole text first: most files hold no directive at all, and a
+    # match across a line break only sends the file through the exact per-line loop below
+    if _TRAILING.search("\n".join(doc.lines)) is None:
+        return
     for number, text in enumerate(doc.lines, start=1):
         if number in comment_lines:
             continue

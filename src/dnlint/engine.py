@@ -17,7 +17,6 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from dnlint.clean import shown_path
 from dnlint.config import Config, ConfigFinder
@@ -36,7 +35,6 @@ from dnlint.inputs import (
 from dnlint.lint import lint_cfg_bytes
 from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.result import FileResult
-from dnlint.weights.pairing import cfg_stems, find_cfg, weights_beside
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -86,11 +84,14 @@ def _first(*values: bool | None) -> bool:
     return next(v for v in values if v is not None)
 
 
-@dataclass(frozen=True)
 class Unpaired:
-    """Why a weights file has no cfg to be checked against."""
+    """Why a weights file has no cfg to be checked against. (A plain class: a frozen dataclass
+    costs about 1 ms of every run's start-up to create, for a value only weights runs make.)"""
 
-    reason: str
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
 @dataclass
@@ -277,6 +278,8 @@ def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
                               *(i.path for i in inputs if i.kind == "weights" and i.explicit)])
     walked = dict.fromkeys(i.path for i in inputs if i.kind == "weights" and not i.explicit)
     if options.weights_beside:
+        from dnlint.weights.pairing import weights_beside
+
         for job in given:
             if job.item.explicit and job.item.kind == "cfg":
                 job.weights += [w for w in weights_beside(job.item.path)
@@ -328,11 +331,18 @@ def _pair_walked(weights_path: str, walked: list[Job]) -> Job | str | Unpaired:
 
 
 def _same_stem(weights_path: str, jobs: list[Job]) -> list[Job]:
+    # the weights package is imported only by runs that have a weights file (start-up)
+    from pathlib import Path
+
+    from dnlint.weights.pairing import cfg_stems
+
     stems = cfg_stems(weights_path)
     return [job for job in jobs if Path(job.item.path).stem in stems]
 
 
 def _beside(weights_path: str) -> str | Unpaired:
+    from dnlint.weights.pairing import find_cfg
+
     match = find_cfg(weights_path)
     if match.cfg is None:
         listed = f" ({', '.join(match.candidates)})" if match.candidates else ""
@@ -473,6 +483,8 @@ def check_data(result: FileResult, data_path: str) -> None:
     """``--data obj.data``: its classes and names file against every detection head."""
     if result.network is None:
         return
+    from pathlib import Path
+
     from dnlint.checks.data import check_data_file
     from dnlint.diagnostics import Sink
 

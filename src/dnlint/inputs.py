@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dnlint.excludes import ExcludeRules, IgnoreFiles
 
@@ -34,8 +34,7 @@ class InputError(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
     path: str
     kind: str  # "cfg", "weights", "stdin" or "problem" (reason says why it cannot be read)
     explicit: bool = True

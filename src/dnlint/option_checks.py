@@ -3,7 +3,6 @@ in, and the option or section a misspelt name was probably meant to be."""
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable
 
@@ -23,6 +22,8 @@ def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered:
         return lowered[word.lower()]
+    import difflib  # only for a misspelt name: importing it costs every run ~1 ms
+
     match = difflib.get_close_matches(word, pool, n=1, cutoff=0.7)
     if match:
         return match[0]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import TextIO
@@ -69,6 +68,8 @@ class AtomicOutput:
                                            errors="backslashreplace", newline="\n")
                 return
             directory = os.path.dirname(os.path.abspath(path))
+            import tempfile  # here: it costs 2-3 ms of start-up (random, shutil), and -o is rare
+
             fd, self.temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX,
                                              dir=directory)
         except OSError as exc:
@@ -127,6 +128,8 @@ def write_fixed(path: str, data: bytes) -> None:
 def replace_bytes(path: str, data: bytes) -> None:
     """Replace the regular file ``path`` with ``data`` atomically (``--fix``): a temporary
     file in the same directory, renamed over it, the permissions kept. Raises OSError."""
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
     try:

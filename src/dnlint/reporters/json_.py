@@ -1,4 +1,9 @@
-"""``--format json``: one document, stable keys (``version`` 1), streamed file by file.
+"""``--format json``: one document, stable keys (``version`` 2), streamed file by file.
+
+Version 2 keeps each file's entry to what was checked: ``layers`` (the layer table) and
+``weights`` (the predicted layout) come with ``--layers``; ``weights`` also comes whenever a
+weights file was checked against the cfg. Version 1 had both for every cfg that builds, which
+made JSON the slowest format by far (the prediction and a 22 KB table per yolov4.cfg).
 
 File names are shown as the text formats show them (:func:`dnlint.clean.shown_path`): a name
 that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
@@ -14,6 +19,8 @@ from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
+
+SCHEMA_VERSION = 2
 
 
 def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, Any]:
@@ -38,14 +45,14 @@ def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, An
     return entry
 
 
-def file_json(result: FileResult) -> dict[str, Any]:
+def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "path": shown_path(result.path),
         "dialect": result.dialect.value if result.dialect else None,
         "dialect_reason": result.dialect_reason,
         "diagnostics": [diagnostic_json(d, result.path) for d in result.diagnostics],
     }
-    if result.network is not None:
+    if show_layers and result.network is not None:
         entry["layers"] = [
             {
                 "index": layer.index,
@@ -58,8 +65,9 @@ def file_json(result: FileResult) -> dict[str, Any]:
             }
             for layer in result.network.layers
         ]
-    if result.weights is not None:
-        entry["weights"] = result.weights.to_json()
+    report = result.weights if show_layers else result.checked_weights
+    if report is not None:
+        entry["weights"] = report.to_json()
     return entry
 
 
@@ -68,12 +76,13 @@ class JsonReporter:
 
     def __init__(self, ctx: ReportContext) -> None:
         self.stream = ctx.stream
+        self.show_layers = ctx.show_layers
         self.count = 0
-        head = {"version": 1, "tool": {"name": "dnlint", "version": __version__}}
+        head = {"version": SCHEMA_VERSION, "tool": {"name": "dnlint", "version": __version__}}
         self.stream.write(json.dumps(head, indent=2)[:-2] + ',\n  "files": [')
 
     def file(self, result: FileResult) -> None:
-        text = json.dumps(file_json(result), indent=2).replace("\n", "\n    ")
+        text = json.dumps(file_json(result, self.show_layers), indent=2).replace("\n", "\n    ")
         self.stream.write(("," if self.count else "") + "\n    " + text)
         self.count += 1
 

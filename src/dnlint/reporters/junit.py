@@ -5,8 +5,6 @@ A clean file is one passing test case, so CI dashboards count checked files too.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
 from dnlint.clean import shown_path, xml_safe
 from dnlint.diagnostics import Diagnostic
 from dnlint.reporters import ReportContext
@@ -25,15 +23,12 @@ class JunitReporter:
 
     def file(self, result: FileResult) -> None:
         for path, diagnostics in _by_file(result):
-            suite = _suite(path, diagnostics)
-            ET.indent(suite, level=1)
-            self.suites.append(ET.tostring(suite, encoding="unicode"))
+            self.suites.append(suite_xml(path, diagnostics))
             self.tests += max(1, len(diagnostics))
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
-        root = ET.Element("testsuites", name="dnlint", tests=str(self.tests),
-                          failures=str(totals.total), errors="0")
-        open_tag = ET.tostring(root, encoding="unicode").removesuffix(" />")
+        open_tag = (f'<testsuites name="dnlint" tests="{self.tests}" failures="{totals.total}" '
+                    'errors="0"')
         out = self.stream
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
         if not self.suites:
@@ -41,7 +36,7 @@ class JunitReporter:
             return
         out.write(open_tag + ">\n")
         for suite in self.suites:
-            out.write("  " + suite.rstrip(" ") + "\n")
+            out.write("  " + suite + "\n")
         out.write("</testsuites>\n")
 
 
@@ -57,19 +52,41 @@ def _by_file(result: FileResult) -> list[tuple[str, list[Diagnostic]]]:
     return list(groups.items())
 
 
-def _suite(path: str, diagnostics: list[Diagnostic]) -> ET.Element:
-    name = xml_safe(shown_path(path))
-    suite = ET.Element("testsuite", name=name, tests=str(max(1, len(diagnostics))),
-                       failures=str(len(diagnostics)), errors="0", skipped="0")
-    if not diagnostics:
-        ET.SubElement(suite, "testcase", name="dnlint", classname=name)
-    for d in diagnostics:
-        where = xml_safe(location(d))
-        case = ET.SubElement(suite, "testcase", name=f"{d.code} {where}", classname=name)
-        if d.line is not None:
-            case.set("line", str(d.line))
-        failure = ET.SubElement(case, "failure", message=xml_safe(d.message),
-                                type=d.severity.value)
-        failure.text = xml_safe(f"{location(d)}: {d.code} {d.severity.value}: {d.message}" + (
-            f"\nhint: {d.hint}" if d.hint else ""))
-    return suite
+def suite_xml(path: str, diagnostics: list[Diagnostic]) -> str:
+    """One file's ``<testsuite>``, indented as its place in the document wants it.
+
+    Written as text: ElementTree's pure-Python serializer and ``ET.indent`` cost 0.08 ms a
+    file, as much as a tenth of the lint. The escaping is ElementTree's (``&<>"`` and, in
+    attributes, CR, LF and tab as character references), and a test compares the two.
+    """
+    name = _attribute(xml_safe(shown_path(path)))
+    count = len(diagnostics)
+    head = (f'<testsuite name="{name}" tests="{max(1, count)}" failures="{count}" errors="0" '
+            'skipped="0">')
+    cases = [_case(d, name) for d in diagnostics] or [
+        f'<testcase name="dnlint" classname="{name}" />']
+    return head + "".join("\n    " + case for case in cases) + "\n  </testsuite>"
+
+
+def _case(d: Diagnostic, classname: str) -> str:
+    title = _attribute(f"{d.code} {xml_safe(location(d))}")
+    line = f' line="{d.line}"' if d.line is not None else ""
+    text = xml_safe(f"{location(d)}: {d.code} {d.severity.value}: {d.message}" + (
+        f"\nhint: {d.hint}" if d.hint else ""))
+    return (f'<testcase name="{title}" classname="{classname}"{line}>\n'
+            f'      <failure message="{_attribute(xml_safe(d.message))}" '
+            f'type="{d.severity.value}">{_text(text)}</failure>\n'
+            "    </testcase>")
+
+
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                            "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"})
+
+
+def _text(text: str) -> str:
+    return text.translate(_TEXT)
+
+
+def _attribute(text: str) -> str:
+    return text.translate(_ATTRIBUTE)
