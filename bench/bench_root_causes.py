@@ -29,10 +29,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from dnlint.checks.input_size import merged_inputs
+from dnlint.checks.input_size import joins_different_sizes
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.network import Network
 from dnlint.result import FileResult
 from dnlint.rules import get_rule
 
@@ -73,19 +72,6 @@ def false_errors(shared: Path) -> list[tuple[str, str, int, list[str]]]:
 
 
 # --- 2. variants --------------------------------------------------------------------------------
-def joins_different_sizes(network: Network) -> bool:
-    for layer in network.layers:
-        sizes = set()
-        for index in merged_inputs(layer):
-            if index == layer.index - 1 and layer.type != "route":
-                sizes.add(layer.input[:2])
-            elif index >= 0:
-                sizes.add(network.layers[index].output[:2])
-        if len(sizes) > 1:
-            return True
-    return False
-
-
 def set_first(data: bytes, key: bytes, value: bytes, after: int = 0) -> bytes:
     pattern = re.compile(rb"(?m)^(" + key + rb"[ \t]*=[ \t]*)([^\s#]*)")
     found = pattern.search(data, after)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, codes, lint_text, need_shared
-from dnlint.checks.input_size import compute_multiples, merged_inputs
+from dnlint.checks.input_size import compute_multiples, joins_different_sizes
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network import Network
@@ -175,21 +175,6 @@ def test_the_p6_example_of_the_issue() -> None:
 # --- every stock detector, resized ----------------------------------------------------------------
 HEADS = ("yolo", "gaussian_yolo", "region", "detection")
 DELTAS = (8, 16, 32, 64)
-
-
-def joins_different_sizes(network: Network) -> bool:
-    """The shape pass's own answer: some merge receives two different sizes."""
-    for layer in network.layers:
-        inputs = merged_inputs(layer)
-        sizes = set()
-        for index in inputs:
-            if index == layer.index - 1 and layer.type != "route":
-                sizes.add(layer.input[:2])
-            elif index >= 0:
-                sizes.add(network.layers[index].output[:2])
-        if len(sizes) > 1:
-            return True
-    return False
 
 
 def stock_detectors() -> list[tuple[str, Dialect]]:

@@ -198,6 +198,12 @@ def _joined_sizes(network: Network, layer: Layer) -> list[tuple[int, int]]:
     return sizes
 
 
+def joins_different_sizes(network: Network) -> bool:
+    """The shape pass's own answer: some merge receives two different sizes (the measure the
+    tests and bench/bench_root_causes.py hold DN411 against)."""
+    return any(len(set(_joined_sizes(network, layer))) > 1 for layer in network.layers)
+
+
 def size_broken_merges(network: Network, multiples: Multiples, sink: Sink,
                        lines: LineMap) -> list[BrokenMerge]:
     """Merges that refuse their inputs only because the input size is not a multiple."""
