@@ -42,6 +42,9 @@ COMPILED = [
     "dnlint/checks/network.py",
     "dnlint/checks/heads.py",
     "dnlint/checks/net.py",
+    "dnlint/checks/cascade.py",
+    "dnlint/checks/input_size.py",
+    "dnlint/checks/shifted.py",
 ]
 
 # setup.py commands that produce build output; anything else (egg_info, dist_info, sdist, ...)

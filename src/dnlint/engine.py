@@ -16,7 +16,8 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from dnlint.clean import shown_path
 from dnlint.config import Config, ConfigFinder
@@ -39,24 +40,7 @@ from dnlint.result import FileResult
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
 
-@dataclass
-class RunOptions:
-    dialect: Dialect | None = None
-    weights: tuple[str, ...] = ()
-    cfg: str | None = None
-    scan: bool = False
-    data: str | None = None
-    verbose: bool = False
-    targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
-    excludes: ExcludeOptions = field(default_factory=lambda: ExcludeOptions())
-    weights_beside: bool = False  # also check each given cfg against the weights files beside it
-    stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
-    fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
-    unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
-
-
-@dataclass(frozen=True)
-class ExcludeOptions:
+class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
     """The command line's share of :class:`~dnlint.excludes.ExcludeRules` (None: ask the
     configuration, then the default)."""
 
@@ -80,6 +64,21 @@ class ExcludeOptions:
         )
 
 
+class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
+    dialect: Dialect | None = None
+    weights: tuple[str, ...] = ()
+    cfg: str | None = None
+    scan: bool = False
+    data: str | None = None
+    verbose: bool = False
+    targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
+    excludes: ExcludeOptions = ExcludeOptions()
+    weights_beside: bool = False  # also check each given cfg against the weights files beside it
+    stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
+    fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
+    unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
+
+
 def _first(*values: bool | None) -> bool:
     return next(v for v in values if v is not None)
 
@@ -94,13 +93,15 @@ class Unpaired:
         self.reason = reason
 
 
-@dataclass
 class Job:
     """One cfg (or one path that cannot be handled) and the weights files checked against it."""
 
-    item: Input
-    weights: list[str] = field(default_factory=list)
-    companion: bool = False  # a cfg not asked for, linted only to check its weights files
+    __slots__ = ("companion", "item", "weights")
+
+    def __init__(self, item: Input, companion: bool = False) -> None:
+        self.item = item
+        self.weights: list[str] = []
+        self.companion = companion  # a cfg not asked for, linted only for its weights files
 
 
 class Run:
@@ -211,7 +212,7 @@ class Run:
     def _options_for(self, config: Config | None) -> RunOptions:
         if self.dialect_given or config is None or config.dialect is None:
             return self.options
-        return replace(self.options, dialect=parse_dialect(config.dialect))
+        return self.options._replace(dialect=parse_dialect(config.dialect))
 
     def _check_weights(self, entry: FileResult, path: str) -> list[Diagnostic]:
         try:

@@ -8,15 +8,14 @@ is one mistake made many times: the text and concise formats print the first in 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dnlint.diagnostics import Diagnostic
 
 MAX_LINES_SHOWN = 20
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(NamedTuple):  # not a frozen dataclass: start-up
     """One diagnostic to print, and the lines of its repeats (none for a single finding)."""
 
     diagnostic: Diagnostic
