@@ -27,6 +27,7 @@ from dnlint.result import FileResult, RunTotals
 
 if TYPE_CHECKING:
     from dnlint.graph import GraphCollector
+    from dnlint.outputs import AtomicOutput
     from dnlint.reporters import Reporter
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -362,10 +363,10 @@ def _fail(message: str, status: int) -> NoReturn:
 
 def _refuse_given_inputs(outputs: list[tuple[str, str]], given: tuple[str, ...]) -> None:
     """Before anything runs: no output may be a path named on the command line."""
-    from dnlint.outputs import OutputError, identities, refuse_input
-
     if not outputs:
         return
+    from dnlint.outputs import OutputError, identities, refuse_input
+
     inputs = identities(given)
     try:
         for path, what in outputs:
@@ -381,14 +382,22 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
     Nothing escapes as a traceback: a bug is one line naming the file and exit status 3; a
     report that cannot be written is one line and exit status 2; a closed pipe ends quietly.
     """
-    from dnlint.outputs import AtomicOutput, OutputError, identities
+    output_errors: tuple[type[Exception], ...] = ()
+    if output_file or graph_file:  # the outputs module only for a run that writes files
+        from dnlint.outputs import OutputError
 
-    destination = None
+        output_errors = (OutputError,)
+    destination: AtomicOutput | None = None
     try:
-        destination = AtomicOutput(output_file) if output_file else None
+        if output_file:
+            from dnlint.outputs import AtomicOutput
+
+            destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
         status = _stream(run, settings, stream, graph_file)
         if destination is not None:
+            from dnlint.outputs import identities
+
             destination.commit((run.inputs_read or set()) | identities(given))
         else:
             sys.stdout.flush()
@@ -396,7 +405,7 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
     except ConfigError as exc:
         _discard(destination)
         _fail(str(exc), EXIT_USAGE)
-    except OutputError as exc:
+    except output_errors as exc:
         _discard(destination)
         _fail(str(exc), EXIT_USAGE)
     except BrokenPipeError:
@@ -482,10 +491,8 @@ def _graph_collector() -> GraphCollector:
     return GraphCollector()
 
 
-def _discard(destination: object) -> None:
-    from dnlint.outputs import AtomicOutput
-
-    if isinstance(destination, AtomicOutput):
+def _discard(destination: AtomicOutput | None) -> None:
+    if destination is not None:
         destination.discard()
 
 

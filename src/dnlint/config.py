@@ -341,8 +341,8 @@ def selectors(value: object, where: str, key: str) -> tuple[str, ...]:
 
 def _code_of(selector: str) -> str:
     """A rule name stands for its code (``unknown-option`` -> ``DN201``); else a code/prefix."""
-    from dnlint.directives import normalize
     from dnlint.rules import find_rule
+    from dnlint.selectors import normalize
 
     name = selector.strip()
     if name and not name.upper().startswith("DN") and name.upper() != "ALL":

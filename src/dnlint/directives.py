@@ -18,24 +18,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
+from dnlint.diagnostics import Diagnostic, new_diagnostic
 from dnlint.reader import CfgDocument
+from dnlint.selectors import is_syntax_error, normalize, selector_matches
 
 ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
 _DIRECTIVE = re.compile(r"^[#;]+\s*dnlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
 # codes: first to last non-space character ('\S(?:.*\S)?'; a lazy '.*?\s*$' was quadratic)
 _ACTION = re.compile(r"^(?P<action>[A-Za-z-]+)\s*(?:=\s*(?P<codes>\S(?:.*\S)?))?\s*$")
 _TRAILING = re.compile(r"[#;]\s*dnlint\s*:", re.IGNORECASE)
-
-
-def normalize(selector: str) -> str:
-    """``dn2`` -> ``DN2``; ``ALL`` selects every rule."""
-    upper = selector.strip().upper()
-    return "DN" if upper == "ALL" else upper
-
-
-def selector_matches(selector: str, code: str) -> bool:
-    return code.startswith(selector)
 
 
 @lru_cache(maxsize=1024)
@@ -52,11 +43,6 @@ def _selects_only_syntax_errors(selector: str) -> bool:
 
     return all(is_syntax_error(r.code, r.severity) for r in all_rules()
                if r.code.startswith(selector))
-
-
-def is_syntax_error(code: str, severity: Severity) -> bool:
-    """Syntax errors (DN0xx at error level) can be neither suppressed nor deselected."""
-    return code.startswith("DN0") and severity is Severity.ERROR
 
 
 @dataclass

@@ -17,13 +17,12 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.clean import shown_path
 from dnlint.config import Config, ConfigFinder
 from dnlint.diagnostics import Diagnostic, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
-from dnlint.excludes import DEFAULT_EXCLUDES, ExcludeRules
 from dnlint.inputs import (
     MAX_CFG_BYTES,
     Input,
@@ -36,6 +35,9 @@ from dnlint.inputs import (
 from dnlint.lint import lint_cfg_bytes
 from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.result import FileResult
+
+if TYPE_CHECKING:
+    from dnlint.excludes import ExcludeRules
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -50,6 +52,8 @@ class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
     force_exclude: bool | None = None
 
     def rules(self, config: Config | None) -> ExcludeRules:
+        from dnlint.excludes import DEFAULT_EXCLUDES, ExcludeRules
+
         exclude = self.exclude
         if exclude is None:
             exclude = config.exclude if config and config.exclude is not None else None
@@ -126,7 +130,7 @@ class Run:
     def results(self) -> Iterator[FileResult]:
         """Every file's result, policy applied, in command-line order (walks sorted)."""
         config = self.finder.for_path(os.path.join(os.curdir, "."))
-        rules = self.options.excludes.rules(config)
+        rules = self.options.excludes.rules(config) if self._excludes_apply(config) else None
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
         jobs = plan_jobs(inputs, self.options)
         with cycle_gc_paused():
@@ -134,6 +138,12 @@ class Run:
                 yield from self._check_data_path(self.options.data)
             for job in jobs:
                 yield from self._finished(job)
+
+    def _excludes_apply(self, config: Config | None) -> bool:
+        """Whether any exclusion can matter: a directory to walk, or --force-exclude."""
+        forced = self.options.excludes.force_exclude or (config is not None
+                                                         and config.force_exclude)
+        return bool(forced) or any(p != "-" and os.path.isdir(p) for p in self.paths)
 
     def _finished(self, job: Job) -> list[FileResult]:
         self.current = job.item.path
@@ -454,7 +464,9 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
 
 def _mark_fixes(result: FileResult, data: bytes) -> None:
     """Hang on each diagnostic the fix its rule has here, so that reports can mark it (the
-    fixers load only when a finding has one)."""
+    fixers load only when a finding has one; a clean file loads not even the rule registry)."""
+    if not result.diagnostics:
+        return
     from dnlint.rules import get_rule
 
     if any(get_rule(d.code).fix for d in result.diagnostics):

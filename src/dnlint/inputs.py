@@ -16,9 +16,7 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from typing import NamedTuple
-
-from dnlint.excludes import ExcludeRules, IgnoreFiles
+from typing import TYPE_CHECKING, NamedTuple
 
 MAX_CFG_BYTES = 256 * 1024 * 1024
 WEIGHTS_SUFFIXES = (".weights",)
@@ -56,7 +54,6 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
     like an unreadable file; ``notes`` collects what ``--verbose`` explains (skipped files).
     Paths named explicitly are never excluded, unless ``rules.force_exclude``.
     """
-    rules = rules if rules is not None else ExcludeRules()
     inputs: list[Input] = []
     stdin_seen = False
     for path in paths:
@@ -66,7 +63,7 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
             else:
                 inputs.append(Input("-", "stdin", display=stdin_filename or ""))
             stdin_seen = True
-        elif rules.force_exclude and _force_excluded(path, rules, notes):
+        elif rules is not None and rules.force_exclude and _force_excluded(path, rules, notes):
             continue
         elif os.path.isdir(path):
             inputs += walk(path, notes, rules)
@@ -83,6 +80,8 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
     while pattern is None and parent != os.path.dirname(parent):
         pattern = rules.pattern_match(parent)
         parent = os.path.dirname(parent)
+    from dnlint.excludes import IgnoreFiles
+
     ignored = rules.respect_gitignore and IgnoreFiles.above(path).ignored(
         path, os.path.isdir(path))
     if pattern is None and not ignored:
@@ -92,13 +91,19 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
     return True
 
 
-_Listing = tuple[str, Iterator["os.DirEntry[str] | Input"], IgnoreFiles]
+if TYPE_CHECKING:
+    from dnlint.excludes import ExcludeRules, IgnoreFiles
+
+    _Listing = tuple[str, Iterator[os.DirEntry[str] | "Input"], IgnoreFiles]
 
 
 def walk(root: str, notes: list[str], rules: ExcludeRules | None = None) -> Iterator[Input]:
     """The Darknet cfgs and weights files below ``root`` in sorted depth-first order, without
     recursion: a stack of the directories being listed, each with its sorted entries still to
     visit and the ignore files in force there."""
+    # here, not at the top: the exclusion rules (fnmatch, pathspec) are for runs that walk
+    from dnlint.excludes import ExcludeRules, IgnoreFiles
+
     rules = rules if rules is not None else ExcludeRules()
     ignores = IgnoreFiles.above(root) if rules.respect_gitignore else IgnoreFiles()
     stack = [_listing(root, ignores, rules)]

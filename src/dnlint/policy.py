@@ -15,11 +15,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.config import Config
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
-from dnlint.directives import Scope, is_syntax_error, parse_directives, selector_matches
+from dnlint.selectors import is_syntax_error, selector_matches
+
+if TYPE_CHECKING:
+    from dnlint.directives import Scope
 from dnlint.result import FileResult
 
 
@@ -103,6 +106,8 @@ def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnos
     assert result.document is not None
     if not _may_hold_directives(result.document.lines):
         return diagnostics
+    from dnlint.directives import parse_directives  # only for a file that spells "dnlint"
+
     found = parse_directives(result.document, result.path)
     if not found.scopes:  # the common file: nothing to suppress
         return diagnostics + found.problems
