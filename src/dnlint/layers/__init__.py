@@ -6,25 +6,10 @@ section name means in a dialect.
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
 from dnlint.dialects import Dialect
 from dnlint.layers.base import LayerType
-
-MODULES = (
-    "convolutional",
-    "connected",
-    "pooling",
-    "reshape",
-    "route",
-    "shortcut",
-    "normalization",
-    "passthrough",
-    "heads",
-    "recurrent",
-    "misc",
-)
 
 _TYPES: list[LayerType] = []
 
@@ -36,8 +21,19 @@ def register(layer_type: LayerType) -> LayerType:
 
 @cache
 def all_types() -> tuple[LayerType, ...]:
-    for module in MODULES:
-        importlib.import_module(f"dnlint.layers.{module}")
+    # Importing a layer module registers its types (register()); plain imports, so that a
+    # reader and a tool can follow them, done here so that importing the package stays cheap.
+    import dnlint.layers.convolutional  # noqa: I001 - registration order is the table order
+    import dnlint.layers.connected
+    import dnlint.layers.pooling
+    import dnlint.layers.reshape
+    import dnlint.layers.route
+    import dnlint.layers.shortcut
+    import dnlint.layers.normalization
+    import dnlint.layers.passthrough
+    import dnlint.layers.heads
+    import dnlint.layers.recurrent
+    import dnlint.layers.misc  # noqa: F401
     return tuple(_TYPES)
 
 

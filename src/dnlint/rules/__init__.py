@@ -15,7 +15,6 @@ in ``target``; its examples are linted with that target checked.
 
 from __future__ import annotations
 
-import importlib
 import re
 from typing import Literal, NamedTuple
 
@@ -32,8 +31,6 @@ FORMAT_DOC = "docs/darknet-format.md"
 _OTHER_FILES = {"weights": "found with --weights FILE", "data": "found with --data FILE"}
 _FORMAT_ANCHOR = re.compile(r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$")
 EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
-
-FAMILIES = ("syntax", "options", "net", "topology", "heads", "weights", "meta", "opencv")
 
 
 class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms faster
@@ -136,8 +133,15 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        for family in FAMILIES:
-            importlib.import_module(f"dnlint.rules.{family}")
+        # importing a family module declares its rules (rule()); plain imports a reader can follow
+        import dnlint.rules.syntax  # noqa: I001 - registration order is the table order
+        import dnlint.rules.options
+        import dnlint.rules.net
+        import dnlint.rules.topology
+        import dnlint.rules.heads
+        import dnlint.rules.weights
+        import dnlint.rules.meta
+        import dnlint.rules.opencv  # noqa: F401
 
 
 def all_rules() -> list[Rule]:
