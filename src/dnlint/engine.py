@@ -16,11 +16,10 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.clean import shown_path
-from dnlint.config import Config, ConfigFinder
+from dnlint.config import Config, ConfigError, ConfigFinder
 from dnlint.diagnostics import Diagnostic, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.inputs import (
@@ -153,12 +152,12 @@ class Run:
                 self._count(result)
                 config = self.finder.for_path(result.path)
                 apply_policy(result, selection_for(result.path, self.policy, config))
+        except ConfigError:
+            raise  # a bad configuration stops the run (exit status 2)
         except RecursionError:
             results = [failed(job.item.path, "the file nests too deeply to analyse")]
             self._count(results[0])
         except Exception as exc:  # a bug in dnlint must not hide the other files' results
-            if _is_config_error(exc):
-                raise
             results = [failed(job.item.path, f"dnlint failed on this file "
                                              f"({type(exc).__name__}: {exc})")]
             self._count(results[0])
@@ -265,12 +264,6 @@ def _weights_findings_only(result: FileResult) -> None:
     result.given = False
     result.diagnostics = [d for d in result.diagnostics
                           if d.path != result.path or d.code.startswith("DN5")]
-
-
-def _is_config_error(exc: Exception) -> bool:
-    from dnlint.config import ConfigError
-
-    return isinstance(exc, ConfigError)
 
 
 def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
@@ -419,13 +412,10 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     from dnlint.fixes.run import fix_bytes, unified_diff
     from dnlint.outputs import OutputError, write_fixed
 
-    display = item.display or item.path
-    try:
-        data = read_input(item.path)
-    except InputError as exc:
-        return unreadable(display, exc.reason)
-    if len(data) > MAX_CFG_BYTES:
-        return lint_input(item, options)
+    display = _display(item)
+    data = _read_cfg(item, display)
+    if isinstance(data, FileResult):
+        return data  # unreadable, or too large to be a cfg: nothing to fix
     fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
     result = fixed.result
     if options.fix == "diff":
@@ -444,13 +434,10 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
 
 def lint_input(item: Input, options: RunOptions) -> FileResult:
     """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
-    display = item.display or ("<stdin>" if item.kind == "stdin" else item.path)
-    try:
-        data = read_input(item.path)
-    except InputError as exc:
-        return unreadable(display, exc.reason)
-    if len(data) > MAX_CFG_BYTES:
-        return _too_large(display)
+    display = _display(item)
+    data = _read_cfg(item, display)
+    if isinstance(data, FileResult):
+        return data
     try:
         with cycle_gc_paused():
             result = lint_cfg_bytes(data, display, options.dialect)
@@ -460,6 +447,23 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
         return failed(display, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results
         return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+def _display(item: Input) -> str:
+    """The name a cfg's findings carry: --stdin-filename's, ``<stdin>``, or its path."""
+    return item.display or ("<stdin>" if item.kind == "stdin" else item.path)
+
+
+def _read_cfg(item: Input, display: str) -> bytes | FileResult:
+    """The bytes of a cfg, or the result that says why there are none to lint: it cannot be
+    read (DN029), or it is larger than any cfg (DN023)."""
+    try:
+        data = read_input(item.path)
+    except InputError as exc:
+        return unreadable(display, exc.reason)
+    if len(data) > MAX_CFG_BYTES:
+        return _too_large(display)
+    return data
 
 
 def _mark_fixes(result: FileResult, data: bytes) -> None:
@@ -501,9 +505,9 @@ def check_data(result: FileResult, data_path: str) -> None:
     from dnlint.checks.data import check_data_file
     from dnlint.diagnostics import Sink
 
-    sink = Sink()
+    sink = Sink(result.path)
     check_data_file(result.network, Path(data_path), sink)
-    result.add([replace(d, path=d.path or result.path) for d in sink.items])
+    result.add(sink.items)
 
 
 def path_result(path: str, code: str, message: str) -> FileResult:
