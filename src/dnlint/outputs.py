@@ -67,11 +67,7 @@ class AtomicOutput:
                 self.stream: TextIO = open(path, "w", encoding="utf-8",  # noqa: SIM115
                                            errors="backslashreplace", newline="\n")
                 return
-            directory = os.path.dirname(os.path.abspath(path))
-            import tempfile  # here: it costs 2-3 ms of start-up (random, shutil), and -o is rare
-
-            fd, self.temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX,
-                                             dir=directory)
+            fd, self.temp = _temp_beside(path)
         except OSError as exc:
             raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
         self.stream = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace",
@@ -84,8 +80,7 @@ class AtomicOutput:
             if self.temp is None:
                 return
             refuse_input(self.path, inputs, "the output")
-            _keep_mode(self.path, self.temp)
-            os.replace(self.temp, self.path)
+            _move_into_place(self.temp, self.path)
             self.temp = None
         except OSError as exc:
             self.discard()
@@ -128,19 +123,30 @@ def write_fixed(path: str, data: bytes) -> None:
 def replace_bytes(path: str, data: bytes) -> None:
     """Replace the regular file ``path`` with ``data`` atomically (``--fix``): a temporary
     file in the same directory, renamed over it, the permissions kept. Raises OSError."""
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
+    fd, temp = _temp_beside(path)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
-        _keep_mode(path, temp)
-        os.replace(temp, path)
+        _move_into_place(temp, path)
     except BaseException:
         with suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def _temp_beside(path: str) -> tuple[int, str]:
+    """A new temporary file in ``path``'s directory (so that the rename is atomic): its
+    descriptor and name. Raises OSError."""
+    import tempfile  # here: it costs 2-3 ms of start-up (random, shutil), and writes are rare
+
+    directory = os.path.dirname(os.path.abspath(path))
+    return tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
+
+
+def _move_into_place(temp: str, path: str) -> None:
+    """Rename the finished ``temp`` over ``path``, with ``path``'s permissions."""
+    _keep_mode(path, temp)
+    os.replace(temp, path)
 
 
 def _keep_mode(path: str, temp: str) -> None:
