@@ -3,9 +3,9 @@ CI logs and XML, where a control character can move the cursor, set the window t
 document.
 
 Two treatments: :func:`printable` replaces each unprintable character of a message with ``?``
-(the message is for reading); :func:`shown_path` escapes them (``\\x1b``), so that the name
-shown still tells which file it is, and shows the bytes of a name that is not valid UTF-8 as
-``\\xff`` instead of failing to encode them.
+(the message is for reading); :func:`escaped` (and :func:`shown_path`) escapes them
+(``\\x1b``), so that a name shown still tells which file it is, and shows the bytes of a name
+that is not valid UTF-8 as ``\\xff`` instead of failing to encode them.
 """
 
 from __future__ import annotations
@@ -23,11 +23,16 @@ def printable(text: str) -> str:
 
 def shown_path(path: str) -> str:
     """A file name as it may be shown anywhere: undecodable bytes and controls as escapes."""
-    if path.isprintable():
-        return path
-    raw = os.fsencode(path) if _has_surrogates(path) else None
-    text = raw.decode("utf-8", "backslashreplace") if raw is not None else path
-    return "".join(ch if ch.isprintable() or ch == "\\" else _escape(ch) for ch in text)
+    return escaped(path)
+
+
+def escaped(text: str) -> str:
+    """``text`` with every unprintable character escaped as Python writes it (``\\x1b``,
+    ``\\n``, ``\\u202e``), and a byte of a file name that was not valid UTF-8 (decoded with
+    surrogateescape) as that byte, ``\\xff``: for text that must keep telling what it names."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
 
 
 def path_bytes(path: str) -> bytes:
@@ -35,17 +40,11 @@ def path_bytes(path: str) -> bytes:
     return os.fsencode(path)
 
 
-def _has_surrogates(text: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in text)
-
-
 def _escape(ch: str) -> str:
     code = ord(ch)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
+    if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return ch.encode("unicode_escape").decode("ascii")
 
 
 # Characters XML 1.0 forbids anywhere in a document (production [2] Char).

@@ -30,6 +30,7 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from dnlint.clean import escaped
 from dnlint.diagnostics import Severity
 
 if TYPE_CHECKING:  # pathlib is imported only once a configuration file is found (start-up)
@@ -49,22 +50,7 @@ class ConfigError(Exception):
     """
 
     def __init__(self, message: str) -> None:
-        super().__init__(_escaped(message))
-
-
-def _escaped(text: str) -> str:
-    """``text`` with every character that is not printable escaped as Python does
-    (``\\x1b``, ``\\n``, ``\\x85``), and an undecodable file name byte as ``\\xNN``."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that os.fsdecode could not decode (surrogateescape)
-        return f"\\x{code - 0xDC00:02x}"
-    return char.encode("unicode_escape").decode("ascii")
+        super().__init__(escaped(message))
 
 
 class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
