@@ -12,7 +12,7 @@ that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TextIO
 
 from dnlint import __version__
 from dnlint.clean import shown_path
@@ -71,25 +71,43 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
     return entry
 
 
+class StreamedArray:
+    """The items of a JSON array written one at a time, each the text ``json.dump(indent=2)``
+    gives it at ``depth`` (the array's own nesting level), so that a streamed document reads
+    exactly like one dumped whole."""
+
+    def __init__(self, stream: TextIO, depth: int) -> None:
+        self.stream = stream
+        self.inner = "\n" + "  " * (depth + 1)
+        self.outer = "\n" + "  " * depth
+        self.count = 0
+
+    def write(self, item: Any) -> None:
+        text = json.dumps(item, indent=2).replace("\n", self.inner)
+        self.stream.write(("," if self.count else "") + self.inner + text)
+        self.count += 1
+
+    def closing(self) -> str:
+        """The array's closing bracket, on a line of its own unless it is empty."""
+        return self.outer + "]" if self.count else "]"
+
+
 class JsonReporter:
     """One JSON document, written file by file: the same text ``json.dump(indent=2)`` gives."""
 
     def __init__(self, ctx: ReportContext) -> None:
         self.stream = ctx.stream
         self.show_layers = ctx.show_layers
-        self.count = 0
         head = {"version": SCHEMA_VERSION, "tool": {"name": "dnlint", "version": __version__}}
         self.stream.write(json.dumps(head, indent=2)[:-2] + ',\n  "files": [')
+        self.files = StreamedArray(self.stream, 1)
 
     def file(self, result: FileResult) -> None:
-        text = json.dumps(file_json(result, self.show_layers), indent=2).replace("\n", "\n    ")
-        self.stream.write(("," if self.count else "") + "\n    " + text)
-        self.count += 1
+        self.files.write(file_json(result, self.show_layers))
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
         summary = json.dumps(summary_json(totals), indent=2).replace("\n", "\n  ")
-        close = "\n  ]" if self.count else "]"
-        self.stream.write(f'{close},\n  "summary": {summary}\n}}\n')
+        self.stream.write(f'{self.files.closing()},\n  "summary": {summary}\n}}\n')
 
 
 def summary_json(totals: RunTotals) -> dict[str, int]:

@@ -16,6 +16,7 @@ from dnlint import __version__
 from dnlint.clean import path_bytes
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
+from dnlint.reporters.json_ import StreamedArray
 from dnlint.result import FileResult, RunTotals
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -55,20 +56,18 @@ class SarifReporter:
 
         self.ctx = ctx
         self.index = {r.code: i for i, r in enumerate(all_rules())}
-        self.count = 0
         log = json.dumps(sarif_head(), indent=2)
         before, rest = log.split(json.dumps(_RESULTS))
         self.middle, self.after = rest.split(json.dumps(_INVOCATIONS))
         self.ctx.stream.write(before + "[")
+        self.results = StreamedArray(ctx.stream, 3)  # log > runs > run > results
 
     def file(self, result: FileResult) -> None:
         for d in result.diagnostics:
-            text = json.dumps(_result(d, self.index), indent=2).replace("\n", "\n        ")
-            self.ctx.stream.write(("," if self.count else "") + "\n        " + text)
-            self.count += 1
+            self.results.write(_result(d, self.index))
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
-        close = "\n      ]" if self.count else "]"
+        close = self.results.closing()
         invocations = json.dumps([_invocation(exit_status)], indent=2)
         invocations = invocations.replace("\n", "\n      ")
         self.ctx.stream.write(close + self.middle + invocations + self.after + "\n")
