@@ -20,7 +20,7 @@ from dnlint.clean import printable, shown_path
 from dnlint.config import ConfigError, ConfigFinder
 from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES, parse_dialect
-from dnlint.engine import Run, RunOptions
+from dnlint.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run, RunOptions
 from dnlint.policy import Policy
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
@@ -480,7 +480,7 @@ def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
     if "fix_error" in result.extra:
         click.echo(f"dnlint: {printable(result.extra['fix_error'])}", err=True)
     for diagnostic in result.diagnostics if paths_too else ():
-        if diagnostic.code in ("DN000", "DN029", "DN519"):
+        if diagnostic.code in PATH_PROBLEMS or diagnostic.code == INTERNAL_ERROR:
             click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "
                        f"{printable(diagnostic.message)}", err=True)
 

@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
+# Findings about a path rather than its content (exit status 2), and dnlint's own failure (3):
+# counted before the policy could hide them.
+PATH_PROBLEMS = frozenset({"DN029", "DN519"})
+INTERNAL_ERROR = "DN000"
+
 
 class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
     """The command line's share of :class:`~dnlint.excludes.ExcludeRules` (None: ask the
@@ -166,9 +171,9 @@ class Run:
     def _count(self, result: FileResult) -> None:
         """Count what decides the exit status before the policy can hide it."""
         for diagnostic in result.diagnostics:
-            if diagnostic.code in ("DN029", "DN519"):
+            if diagnostic.code in PATH_PROBLEMS:
                 self.unreadable += 1
-            elif diagnostic.code == "DN000":
+            elif diagnostic.code == INTERNAL_ERROR:
                 self.internal_errors += 1
 
     def _handle(self, job: Job) -> list[FileResult]:
