@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dnlint.dialects import Dialect
-from dnlint.engine import Input, RunOptions, cycle_gc_paused, lint_input
+from dnlint.run.engine import Input, RunOptions, cycle_gc_paused, lint_input
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
@@ -315,11 +315,11 @@ def _version() -> str:
 
 def _install_kind() -> str:
     import dnlint
-    import dnlint.reader
+    import dnlint.read.darknet_reader
 
     location = Path(dnlint.__file__).resolve()
     where = "editable install" if ROOT in location.parents else "regular install"
-    compiled = not dnlint.reader.__file__.endswith(".py")
+    compiled = not dnlint.read.darknet_reader.__file__.endswith(".py")
     return f"{where}, {'compiled with mypyc' if compiled else 'pure Python'}"
 
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from conftest import WARNED_CFG
 from dnlint.cli import main
-from dnlint.config import (
+from dnlint.run.config import (
     ConfigError,
     ConfigFinder,
     load_config,

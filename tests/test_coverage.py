@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from conftest import ROOT
-from dnlint.coverage import NOT_CHECKED, render, row_ids, rules_by_row
+from dnlint.docgen.coverage import NOT_CHECKED, render, row_ids, rules_by_row
 from dnlint.rules import all_rules
 
 
@@ -17,7 +17,7 @@ def test_every_reference_row_has_a_rule_or_a_reason() -> None:
 
 def test_coverage_page_is_current() -> None:
     page = (ROOT / "docs" / "coverage.md").read_text()
-    assert page == render(), "regenerate: python -m dnlint.docs --write"
+    assert page == render(), "regenerate: python -m dnlint.docgen --write"
 
 
 def test_every_rule_is_exercised_by_a_test() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dnlint.docs import render
+from dnlint.docgen.rules_page import render
 from dnlint.rules import all_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_rules_md_is_up_to_date() -> None:
     committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert committed == render(), (
-        "docs/rules.md is stale: regenerate it with 'python -m dnlint.docs --write'")
+        "docs/rules.md is stale: regenerate it with 'python -m dnlint.docgen --write'")
 
 
 def test_every_rule_has_a_section_and_a_table_row() -> None:
@@ -34,11 +34,11 @@ def test_every_rule_is_documented() -> None:
 
 
 def test_module_prints_and_writes(tmp_path: Path) -> None:
-    printed = subprocess.run([sys.executable, "-m", "dnlint.docs"], capture_output=True,
+    printed = subprocess.run([sys.executable, "-m", "dnlint.docgen"], capture_output=True,
                              text=True, check=True).stdout
     assert printed == render()
     target = tmp_path / "rules.md"
-    subprocess.run([sys.executable, "-m", "dnlint.docs", "--write", str(target)], check=True)
+    subprocess.run([sys.executable, "-m", "dnlint.docgen", "--write", str(target)], check=True)
     assert target.read_text(encoding="utf-8") == printed
 
 

@@ -241,7 +241,7 @@ def test_a_file_with_a_fatal_reading_problem_is_never_written(cwd: Path, content
 
 
 def test_list_rules_explain_and_docs_show_the_fix() -> None:
-    from dnlint.docs import render
+    from dnlint.docgen.rules_page import render
 
     assert "Fix: safe (applied by --fix)." in cli("--explain", "DN401")[1]
     assert "| [DN201](#dn201-unknown-option) | unknown-option | error | unsafe |" in render()

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from dnlint.coverage import row_ids
-from dnlint.formatdoc import render, replace_block
-from dnlint.layers import all_types
+from dnlint.build.layers import all_types
+from dnlint.docgen.coverage import row_ids
+from dnlint.docgen.format_tables import render, replace_block
 from dnlint.rules import all_rules
 
 PAGE = ROOT / "docs" / "darknet-format.md"
@@ -98,5 +98,5 @@ def test_other_documents_links_resolve() -> None:
 def test_generated_options_are_current() -> None:
     page = PAGE.read_text(encoding="utf-8")
     assert replace_block(page) == page, (
-        "docs/darknet-format.md's option tables are stale: python -m dnlint.docs --write")
+        "docs/darknet-format.md's option tables are stale: python -m dnlint.docgen --write")
     assert render() in page

@@ -97,8 +97,8 @@ def test_unwritable_graph_exits_2(cwd: Path) -> None:
 
 def test_out_of_range_references_draw_no_edge() -> None:
     from dnlint.dialects import Dialect
-    from dnlint.graph import to_dot
     from dnlint.lint import lint_cfg_bytes
+    from dnlint.reporters.graph import to_dot
 
     text = CFG.replace("layers=-2", "layers=-9").replace("from=-2", "from=7")
     result = lint_cfg_bytes(text.encode(), "g.cfg", Dialect.AB)

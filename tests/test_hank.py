@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from conftest import codes, lint_text
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.hank_numbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
-from dnlint.hank_reader import _header_end, _key_value
 from dnlint.lint import FileResult
+from dnlint.options.hank_numbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
+from dnlint.read.hank_reader import _header_end, _key_value
 
 HANK, AB = Dialect.HANK, Dialect.AB
 

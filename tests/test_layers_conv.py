@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import codes, lint_text
+from dnlint.build.layers.base import Layer
 from dnlint.dialects import Dialect
-from dnlint.engine import Input, RunOptions, lint_input
-from dnlint.layers.base import Layer
+from dnlint.run.engine import Input, RunOptions, lint_input
 
 PJ, AB = Dialect.PJ, Dialect.AB
 
@@ -139,12 +139,12 @@ def test_numload_larger_than_filters() -> None:
 
 def test_an_internal_failure_is_a_diagnostic_not_a_traceback(tmp_path: Any,
                                                              monkeypatch: Any) -> None:
-    import dnlint.engine
+    import dnlint.run.engine
 
     def explode(*args: Any) -> Any:
         raise KeyError("boom")
 
-    monkeypatch.setattr(dnlint.engine, "lint_cfg_bytes", explode)
+    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", explode)
     path = tmp_path / "x.cfg"
     path.write_text("[net]\n")
     result = lint_input(Input(str(path), "cfg"), RunOptions())

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import codes, lint_text
+from dnlint.build.layers.base import Layer
 from dnlint.dialects import Dialect
-from dnlint.layers.base import Layer
 from dnlint.lint import FileResult
 
 FLAT = """\

@@ -11,7 +11,7 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.policy import Policy, apply_policy, selection_for
+from dnlint.run.policy import Policy, apply_policy, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"
 CONV = "\n[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n"

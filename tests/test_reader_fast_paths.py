@@ -12,7 +12,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dnlint.reader import CfgDocument, LexFinding, Section, _check_structure, _Lexer, read_cfg
+from dnlint.read.darknet_reader import (
+    CfgDocument,
+    LexFinding,
+    Section,
+    _check_structure,
+    _Lexer,
+    read_cfg,
+)
 
 PIECES = [" ", "\t", "  ", ",", "=", "a", "b2", "1", "-", ".", "#", ";", "[", "]", "é", "\x0b",
           "net", "layers", "-1", "0.5"]

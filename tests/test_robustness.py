@@ -16,7 +16,7 @@ from conftest import FIXTURES
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
-from dnlint.policy import Policy, apply_policy, selection_for
+from dnlint.run.policy import Policy, apply_policy, selection_for
 
 SEEDS = sorted((FIXTURES / "examples").glob("*.cfg")) + sorted((FIXTURES / "rules").glob("*.cfg"))
 SEED_TEXTS = [p.read_bytes() for p in SEEDS if p.read_bytes().isascii()]
@@ -123,8 +123,8 @@ HOSTILE_VALUES = ["nan", "-nan", "inf", "-inf", "1e309", "-1e309", "1" * 5000, "
 
 def _hostile_cases() -> list[tuple[Dialect, str, str]]:
     """Every option of every section type in every dialect that has it: (dialect, header, key)."""
-    from dnlint.layers import all_types
-    from dnlint.net import NET_OPTIONS
+    from dnlint.build.layers import all_types
+    from dnlint.options.net_section import NET_OPTIONS
 
     cases = [(d, "net", o.name) for o in NET_OPTIONS for d in sorted(o.dialects)]
     for layer_type in all_types():

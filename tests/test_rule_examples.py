@@ -16,8 +16,8 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.policy import Policy, apply_policy, selection_for
 from dnlint.rules import Rule, all_rules
+from dnlint.run.policy import Policy, apply_policy, selection_for
 from dnlint.targets import TARGETS, check_targets
 
 CFG_RULES = [r for r in all_rules() if r.examples == "cfg"]

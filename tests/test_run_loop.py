@@ -190,9 +190,9 @@ def test_unreadable_directory_in_a_walk(folder: Path, monkeypatch: pytest.Monkey
 
 
 def test_file_vanishing_during_a_walk(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dnlint.inputs
+    import dnlint.run.inputs
 
-    real = dnlint.inputs.looks_like_darknet
+    real = dnlint.run.inputs.looks_like_darknet
 
     def looks_then_vanishes(path: str) -> bool:
         found = real(path)
@@ -201,7 +201,7 @@ def test_file_vanishing_during_a_walk(folder: Path, monkeypatch: pytest.MonkeyPa
         return found
 
     monkeypatch.chdir(folder)
-    monkeypatch.setattr(dnlint.inputs, "looks_like_darknet", looks_then_vanishes)
+    monkeypatch.setattr(dnlint.run.inputs, "looks_like_darknet", looks_then_vanishes)
     result = CliRunner().invoke(main, ["--format", "concise", "."])
     assert result.exit_code == 2
     assert result.stdout == ("m.cfg: DN029 error: no such file or directory\n"
@@ -230,12 +230,12 @@ def test_each_file_is_reported_before_the_next_is_read(folder: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The stream holds m.cfg's finding when ok.cfg is linted; each result is gone once
     reported (nothing keeps a file's network, options or lines alive)."""
-    import dnlint.engine
+    import dnlint.run.engine
 
     stream = io.StringIO()
     seen: list[tuple[str, str]] = []
     alive: list[weakref.ref[Any]] = []
-    real = dnlint.engine.lint_cfg_bytes
+    real = dnlint.run.engine.lint_cfg_bytes
 
     def spy(data: bytes, path: str, dialect: Any) -> Any:
         seen.append((path, stream.getvalue()))
@@ -245,7 +245,7 @@ def test_each_file_is_reported_before_the_next_is_read(folder: Path,
         alive.append(weakref.ref(result))
         return result
 
-    monkeypatch.setattr(dnlint.engine, "lint_cfg_bytes", spy)
+    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", spy)
     monkeypatch.setattr(sys, "stdout", stream)
     with pytest.raises(SystemExit) as done:
         main.main(["--no-color", "--format", "concise", str(folder / "m.cfg"),
@@ -260,9 +260,9 @@ def test_each_file_is_reported_before_the_next_is_read(folder: Path,
 
 def test_a_bug_on_one_file_is_exit_3_and_the_others_are_reported(
         folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dnlint.engine
+    import dnlint.run.engine
 
-    real = dnlint.engine.lint_cfg_bytes
+    real = dnlint.run.engine.lint_cfg_bytes
 
     def buggy(data: bytes, path: str, dialect: Any) -> Any:
         if path.endswith("ok.cfg"):
@@ -270,7 +270,7 @@ def test_a_bug_on_one_file_is_exit_3_and_the_others_are_reported(
         return real(data, path, dialect)
 
     monkeypatch.chdir(folder)
-    monkeypatch.setattr(dnlint.engine, "lint_cfg_bytes", buggy)
+    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", buggy)
     result = CliRunner().invoke(main, ["--format", "concise", "m.cfg", "ok.cfg"])
     assert result.exit_code == EXIT_INTERNAL == 3
     assert result.stdout.splitlines()[1] == (
@@ -365,8 +365,8 @@ def test_long_lines_are_clipped_around_the_caret(tmp_path: Path) -> None:
        body=st.binary(max_size=300))
 def test_machine_formats_always_parse(tmp_path_factory: pytest.TempPathFactory, name: bytes,
                                       body: bytes) -> None:
-    from dnlint.engine import Input, RunOptions, lint_input
     from dnlint.reporters import ReportContext, report_all
+    from dnlint.run.engine import Input, RunOptions, lint_input
 
     folder = tmp_path_factory.mktemp("fuzz")
     path = os.path.join(os.fsencode(folder), name + b".cfg")

@@ -3,8 +3,8 @@
 Exit status: 0 no error (warnings allowed), 1 at least one error (with ``--strict``, warnings
 too), 2 usage error, bad configuration, or a path that cannot be read.
 
-Per file: the nearest configuration (:mod:`dnlint.config`) may name the dialect; after linting,
-:mod:`dnlint.policy` applies in-file directives, severity overrides and rule selection.
+Per file: the nearest configuration (:mod:`dnlint.run.config`) may name the dialect; after linting,
+:mod:`dnlint.run.policy` applies in-file directives, severity overrides and rule selection.
 """
 
 from __future__ import annotations
@@ -17,18 +17,18 @@ import click
 
 from dnlint import __version__
 from dnlint.clean import printable, shown_path
-from dnlint.config import ConfigError, ConfigFinder
 from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES, parse_dialect
-from dnlint.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run, RunOptions
-from dnlint.policy import Policy
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
+from dnlint.run.config import ConfigError, ConfigFinder
+from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run, RunOptions
+from dnlint.run.policy import Policy
 
 if TYPE_CHECKING:
-    from dnlint.graph import GraphCollector
-    from dnlint.outputs import AtomicOutput
     from dnlint.reporters import Reporter
+    from dnlint.reporters.graph import GraphCollector
+    from dnlint.run.outputs import AtomicOutput
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_PIPE = 141  # the reader of standard output went away: end quietly, as SIGPIPE would
@@ -85,7 +85,7 @@ def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
     """``--select DN1,DN203 --select DN4`` -> ("DN1", "DN203", "DN4"); validated."""
     if not values:
         return None
-    from dnlint.config import selectors
+    from dnlint.run.config import selectors
 
     try:
         return selectors(",".join(values), "command line", flag)
@@ -105,7 +105,7 @@ def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
-    from dnlint.config import severity_overrides
+    from dnlint.run.config import severity_overrides
 
     table: dict[str, str] = {}
     for value in values:
@@ -123,7 +123,7 @@ def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
     if config_file and no_config:
         raise click.UsageError("--config and --no-config exclude each other")
     if config_file:
-        from dnlint.config import open_explicit_config
+        from dnlint.run.config import open_explicit_config
 
         return ConfigFinder(explicit=open_explicit_config(config_file))
     return ConfigFinder(disabled=no_config)
@@ -283,7 +283,7 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
     if args.graph_file == "-":
         raise click.UsageError("--graph needs a file name (the report goes to standard output)")
     if args.watch:
-        from dnlint.watch import watch
+        from dnlint.run.watch import watch
 
         watch(lambda: _run_once(paths, args), paths, args)
     sys.exit(_run_once(paths, args))
@@ -300,7 +300,7 @@ def _policy(args: Flags) -> Policy:
 
 def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     """One run of the command: the exit status."""
-    from dnlint.engine import ExcludeOptions
+    from dnlint.run.engine import ExcludeOptions
 
     excludes = ExcludeOptions(_comma_list(args.exclude) or None, _comma_list(args.extend_exclude),
                               args.respect_gitignore, True if args.force_exclude else None)
@@ -365,7 +365,7 @@ def _refuse_given_inputs(outputs: list[tuple[str, str]], given: tuple[str, ...])
     """Before anything runs: no output may be a path named on the command line."""
     if not outputs:
         return
-    from dnlint.outputs import OutputError, identities, refuse_input
+    from dnlint.run.outputs import OutputError, identities, refuse_input
 
     inputs = identities(given)
     try:
@@ -384,19 +384,19 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
     """
     output_errors: tuple[type[Exception], ...] = ()
     if output_file or graph_file:  # the outputs module only for a run that writes files
-        from dnlint.outputs import OutputError
+        from dnlint.run.outputs import OutputError
 
         output_errors = (OutputError,)
     destination: AtomicOutput | None = None
     try:
         if output_file:
-            from dnlint.outputs import AtomicOutput
+            from dnlint.run.outputs import AtomicOutput
 
             destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
         status = _stream(run, settings, stream, graph_file)
         if destination is not None:
-            from dnlint.outputs import identities
+            from dnlint.run.outputs import identities
 
             destination.commit((run.inputs_read or set()) | identities(given))
         else:
@@ -486,7 +486,7 @@ def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
 
 
 def _graph_collector() -> GraphCollector:
-    from dnlint.graph import GraphCollector
+    from dnlint.reporters.graph import GraphCollector
 
     return GraphCollector()
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from dnlint.build.network import Network, build_network
 from dnlint.checks.cascade import suppress_cascades
-from dnlint.checks.network import check_network
-from dnlint.detect import Detection, detect_dialect
+from dnlint.checks.whole_network import check_network
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.dialects import Dialect
-from dnlint.network import Network, build_network
-from dnlint.reader import CfgDocument, read_cfg
+from dnlint.options.dialect_guess import Detection, detect_dialect
+from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
 
 __all__ = ["FileResult", "lint_cfg_bytes"]
@@ -25,7 +25,7 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
     """Lint one cfg given as bytes. ``dialect=None`` detects it."""
     sink = Sink(path)
     if dialect is Dialect.HANK:
-        from dnlint.hank_reader import read_cfg_hank
+        from dnlint.read.hank_reader import read_cfg_hank
 
         doc = read_cfg_hank(data)  # hank-ai's own lexer, not AlexeyAB's strip/read_option
     else:

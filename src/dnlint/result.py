@@ -10,8 +10,8 @@ from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 
 if TYPE_CHECKING:
-    from dnlint.network import Network
-    from dnlint.reader import CfgDocument
+    from dnlint.build.network import Network
+    from dnlint.read.darknet_reader import CfgDocument
     from dnlint.weights.layout import WeightsReport
 
 

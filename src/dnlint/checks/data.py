@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dnlint.checks.heads import heads, line_of
+from dnlint.build.layers.base import Layer
+from dnlint.checks.head_agreement import heads, line_of
 from dnlint.diagnostics import Sink
-from dnlint.layers.base import Layer
-from dnlint.options import c_atoi
+from dnlint.options.convert import c_atoi
 
 if TYPE_CHECKING:
-    from dnlint.network import Network
+    from dnlint.build.network import Network
 
 # Defaults of AlexeyAB's detector.c / the original's examples/detector.c
 DEFAULT_CLASSES = 20

@@ -19,8 +19,8 @@ from dnlint.fixes.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 
 if TYPE_CHECKING:
-    from dnlint.layers.base import Layer
-    from dnlint.reader import Section
+    from dnlint.build.layers.base import Layer
+    from dnlint.read.darknet_reader import Section
 
 
 class FixContext:
@@ -70,7 +70,7 @@ def fixer(*codes: str) -> Callable[[Fixer], Fixer]:
 
 
 def _load() -> None:
-    from dnlint.fixes import heads, text  # noqa: F401 - they register their fixers
+    from dnlint.fixes import head_fixers, text  # noqa: F401 - they register their fixers
 
 
 # A fatal reading problem that is itself the thing to fix (hank-ai stops at a BOM). Every

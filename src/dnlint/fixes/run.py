@@ -1,6 +1,6 @@
 """Applying fixes to one file's bytes: passes of lint, fix, lint again, with a bound; and the
 unified diff of the change (``--diff``). Reading and writing the file is the run's
-(:func:`dnlint.engine.fix_input`).
+(:func:`dnlint.run.engine.fix_input`).
 
 A pass applies every chosen fix that does not overlap another; the next pass lints the new
 bytes, so overlapping and dependent fixes land over several passes, as in ruff. A pass that

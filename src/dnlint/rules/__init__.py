@@ -136,7 +136,7 @@ def _load() -> None:
         # importing a family module declares its rules (rule()); plain imports a reader can follow
         import dnlint.rules.syntax  # noqa: I001 - registration order is the table order
         import dnlint.rules.options
-        import dnlint.rules.net
+        import dnlint.rules.net_section
         import dnlint.rules.topology
         import dnlint.rules.heads
         import dnlint.rules.weights

@@ -10,7 +10,7 @@ Public API (all pure functions of their arguments unless they say otherwise):
 - :func:`dnlint.weights.scan.scan_weights` reads the values (``--scan``), in bounded chunks.
 - :func:`dnlint.weights.pairing.find_cfg` names the cfg a weights file belongs to.
 
-The run loop (:mod:`dnlint.engine`) puts these together for the command line.
+The run loop (:mod:`dnlint.run.engine`) puts these together for the command line.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def attach_prediction(result: FileResult) -> WeightsReport | None:
 
 def alternatives(result: FileResult) -> list[WeightsReport]:
     """The same cfg's prediction in the other fork, when its layout differs there."""
-    from dnlint.network import build_network
+    from dnlint.build.network import build_network
 
     if result.document is None or result.dialect is None or result.weights is None:
         return []

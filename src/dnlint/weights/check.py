@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.dialects import Dialect
-from dnlint.sniff import SNIFF_BYTES, identify
+from dnlint.read.sniff import SNIFF_BYTES, identify
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header, parse_header, seen_bytes
 from dnlint.weights.layout import FLOAT, LayerLayout, WeightsReport
 

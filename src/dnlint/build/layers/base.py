@@ -1,0 +1,310 @@
+"""What a layer type is made of: its options, its shape rule and its weight blocks.
+
+Each module of :mod:`dnlint.build.layers` declares one or a few :class:`LayerType` objects. The shape
+pass (:mod:`dnlint.build.network`) hands every layer section to its type's ``build`` function with a
+:class:`LayerContext`, which carries the input shape, the typed options, the layers built so
+far and a way to report diagnostics at the right line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
+from dnlint.options.convert import OptionTable, Values
+from dnlint.options.schema import Opt
+
+INT32_MAX = 2**31 - 1
+# Reader findings that change what a value reads as ('45 61' glued into 4561): checks that
+# count or compare the value would only repeat them.
+MISREAD_VALUES = frozenset({"DN028"})
+
+
+def cdiv(a: int, b: int) -> int:
+    """C integer division: truncates toward zero. ``b`` must not be 0."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+class Block:
+    """One contiguous run of float32 values in a .weights file, e.g. ``biases`` of 64 floats.
+
+    (A plain immutable-by-convention class rather than a dataclass, like Layer: several are
+    built per layer, and a dataclass's generated ``__init__`` stays interpreted when compiled.)
+    """
+
+    __slots__ = ("floats", "name")
+
+    def __init__(self, name: str, floats: int) -> None:
+        self.name = name
+        self.floats = floats
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Block):
+            return NotImplemented
+        return self.name == other.name and self.floats == other.floats
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.floats))
+
+    def __repr__(self) -> str:
+        return f"Block(name={self.name!r}, floats={self.floats})"
+
+
+def total_floats(blocks: Iterable[Block]) -> int:
+    """The floats of ``blocks`` together."""
+    total = 0  # a plain loop: sum() over a generator costs twice as much for a few blocks
+    for block in blocks:
+        total += block.floats
+    return total
+
+
+def _without_empty(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """``blocks`` without those of 0 floats."""
+    for block in blocks:
+        if not block.floats:
+            return tuple([b for b in blocks if b.floats])
+    return blocks  # the common case: nothing to drop, no copy
+
+
+@dataclass
+class NetInfo:
+    """What layers need from [net]: the derived batch and the input geometry."""
+
+    width: int
+    height: int
+    channels: int
+    inputs: int
+    batch: int
+    time_steps: int
+
+
+@dataclass(frozen=True)
+class LayerType:
+    """A Darknet layer type: its section names per dialect, its options, and its builder."""
+
+    name: str
+    sections: Mapping[Dialect, tuple[str, ...]]
+    options: tuple[Opt, ...]
+    build: Callable[[LayerContext], None]
+    doc: str = ""
+
+    # the option table per dialect, filled on first use by table()
+    tables: dict[Dialect, OptionTable] = field(default_factory=dict, compare=False, repr=False)
+
+    def table(self, dialect: Dialect) -> OptionTable:
+        """The option table of this type in ``dialect`` (computed once per type and dialect)."""
+        table = self.tables.get(dialect)
+        if table is None:
+            inside = {o.name: o for o in self.options if dialect in o.dialects}
+            outside = {o.name: o for o in self.options if dialect not in o.dialects}
+            table = self.tables[dialect] = OptionTable(inside, outside, dialect)
+        return table
+
+
+class Layer:
+    """A built layer: the shapes and weight blocks Darknet would give it."""
+
+    __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
+                 "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
+                 "type", "unknown", "values")
+
+    def __init__(
+        self,
+        index: int,
+        type: str,
+        line: int,
+        section_name: str,
+        input: tuple[int, int, int],
+        inputs: int,
+        output: tuple[int, int, int] = (0, 0, 0),
+        outputs: int = 0,
+        values: Values | None = None,
+    ) -> None:
+        self.index = index
+        self.type = type
+        self.line = line
+        self.section_name = section_name
+        self.input = input
+        self.inputs = inputs
+        self.output = output
+        self.outputs = outputs
+        self.saved: tuple[Block, ...] = ()
+        self.loaded: tuple[Block, ...] = ()
+        self.info: dict[str, Any] = {}
+        self.bflops = 0.0
+        # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
+        # (parse_network_cfg)
+        self.next_shape: tuple[int, int, int, int] | None = None
+        self.values = values
+        self.broken = False
+        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not an
+        # info entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
+        self.unknown = False
+        # l.w, l.h, l.c as the constructor stores them, where that is not the input received
+        # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
+        self.stored_input: tuple[int, int, int] | None = None
+
+    def __repr__(self) -> str:
+        return (f"Layer({self.index}, {self.type!r}, line={self.line}, input={self.input}, "
+                f"output={self.output})")
+
+    @property
+    def dims_stored(self) -> tuple[int, int, int]:
+        return self.stored_input if self.stored_input is not None else self.input
+
+    @property
+    def params(self) -> int:
+        return total_floats(self.saved)
+
+    @property
+    def is_image(self) -> bool:
+        w, h, c = self.output
+        return w > 0 and h > 0 and c > 0
+
+
+class LayerContext:
+    """Everything a builder may read, and the slots it fills."""
+
+    __slots__ = (
+        "c", "dialect", "h", "index", "inputs", "layer", "layers", "net", "pj", "sink", "v",
+        "values", "w",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        type_name: str,
+        values: Values,
+        dialect: Dialect,
+        net: NetInfo,
+        previous: list[Layer],
+        carried: tuple[int, int, int, int],
+        sink: Sink,
+    ) -> None:
+        self.index = index
+        self.values = self.v = values
+        self.dialect = dialect
+        self.pj = dialect is Dialect.PJ
+        self.net = net
+        self.layers = previous
+        self.w, self.h, self.c, self.inputs = carried
+        self.sink = sink
+        self.layer = Layer(
+            index,
+            type_name,
+            values.section.line,
+            values.section.name,
+            (self.w, self.h, self.c),
+            self.inputs,
+            values=values,
+        )
+
+    # --- reporting -------------------------------------------------------------------------
+    def report(
+        self,
+        code: str,
+        message: str,
+        key: str | None = None,
+        hint: str | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        line, column = self.values.line_of(key)
+        self.sink.report(code, line, column, message, hint, severity)
+
+    def div(self, a: int, b: int, what: str, key: str | None = None) -> int:
+        """C division; a zero divisor is reported (Darknet dies of SIGFPE there) and gives 0."""
+        if b == 0:
+            self.report(
+                "DN305",
+                f"{what} divides by zero: Darknet crashes here (SIGFPE)",
+                key,
+            )
+            self.layer.broken = True
+            return 0
+        return cdiv(a, b)
+
+    # --- references ------------------------------------------------------------------------
+    def resolve(self, raw: int, key: str, single: bool = True, quiet: bool = False
+                ) -> int | None:
+        """Make a layer reference absolute (negative = relative) and check its range.
+
+        ``single``: the option holds this one reference, so its text is what the file says
+        for it; an item of a list is not quoted (the whole list, once per bad item, made a
+        long line of commas cost memory and time quadratic in its length).
+        ``quiet``: the caller counts bad references itself and reports them once."""
+        target = self.index + raw if raw < 0 else raw
+        if quiet:
+            return target if 0 <= target < self.index else None
+        if target < 0:
+            written = self._as_written(raw, key) if single else ""
+            self.report(
+                "DN302",
+                f"{key}={raw}{written} points before layer 0 (resolves to "
+                f"{target}); Darknet reads outside its layer array",
+                key,
+            )
+            return None
+        if target >= self.index:
+            where = "itself" if target == self.index else f"layer {target}, which comes later"
+            written = self._as_written(raw, key) if single else ""
+            self.report(
+                "DN302",
+                f"{key}={raw}{written} in layer {self.index} points at "
+                f"{where}; Darknet reads a layer that is not built yet (all shapes 0)",
+                key,
+            )
+            return None
+        return target
+
+    def rejected(self, *names: str) -> bool:
+        """Whether the option stage already reported a value of one of ``names`` (so checks
+        that compute with it would only repeat that finding with absurd numbers)."""
+        lines = {opt.line for name in names if (opt := self.values.option(name)) is not None}
+        return bool(lines) and any(
+            d.line in lines and (d.code.startswith("DN2") or d.code in MISREAD_VALUES)
+            for d in self.sink.items
+        )
+
+    def _as_written(self, raw: int, key: str) -> str:
+        """When atoi changed the number (it does not fit an int), what the file says."""
+        option = self.values.option(key)
+        written = option.value if option is not None else None
+        if written and str(raw) not in written:
+            return f" (written '{written}'; atoi wraps it to {raw})"
+        return ""
+
+    def target(self, index: int) -> Layer:
+        return self.layers[index]
+
+    # --- results ---------------------------------------------------------------------------
+    def output(self, w: int, h: int, c: int, outputs: int | None = None) -> None:
+        self.layer.output = (w, h, c)
+        self.layer.outputs = w * h * c if outputs is None else outputs
+
+    def weights(self, *blocks: Block, loaded: tuple[Block, ...] | None = None) -> None:
+        saved = _without_empty(blocks)
+        self.layer.saved = saved
+        self.layer.loaded = saved if loaded is None else _without_empty(loaded)
+
+    def describe(self, **info: Any) -> None:
+        self.layer.info.update(info)
+
+    def need_image(self) -> bool:
+        """'Layer before X must output image' (parse_convolutional and friends)."""
+        if self.w > 0 and self.h > 0 and self.c > 0:
+            return True
+        self.layer.broken = True
+        if self.layers and self.layers[-1].broken:
+            return False  # the layer before is already reported: one finding, not a cascade
+        self.report(
+            "DN306",
+            f"[{self.values.section.name}] needs an image input but receives "
+            f"{self.w}x{self.h}x{self.c} (flat {self.inputs}); Darknet stops with 'Layer before "
+            f"{self.layer.type} layer must output image.'",
+        )
+        self.layer.broken = True
+        return False

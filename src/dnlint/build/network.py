@@ -1,0 +1,142 @@
+"""Stage 3: typed sections -> the network Darknet builds, layer by layer.
+
+Mirrors ``parse_network_cfg`` (src/parser.c): every section after the first becomes a layer,
+each layer receives the previous layer's ``(out_w, out_h, out_c, outputs)``, and unknown
+sections become all-zero layers. Nothing is allocated from cfg numbers: shapes are plain ints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dnlint.diagnostics import Sink
+from dnlint.dialects import Dialect, names
+from dnlint.build.layers import by_section, section_dialects
+from dnlint.build.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInfo
+from dnlint.options.net_section import parse_net
+from dnlint.options.value_checks import suggest
+from dnlint.options.convert import Values, type_section
+from dnlint.read.darknet_reader import CfgDocument, Section
+
+
+@dataclass
+class Network:
+    net: NetInfo
+    net_values: Values
+    layers: list[Layer] = field(default_factory=list)
+
+    @property
+    def total_params(self) -> int:
+        return sum(layer.params for layer in self.layers)
+
+    @property
+    def total_bflops(self) -> float:
+        return sum(layer.bflops for layer in self.layers)
+
+
+def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+    """Build every layer of ``doc``; ``None`` when there is no usable [net]. The cross-layer
+    checks are a later stage (:func:`dnlint.lint.lint_cfg_bytes` runs them)."""
+    if doc.fatal or not doc.sections:
+        return None
+    net, net_values = parse_net(doc.sections[0], dialect, sink)
+    network = Network(net, net_values)
+    carried = (net.width, net.height, net.channels, net.inputs)
+    for index, section in enumerate(doc.layer_sections):
+        layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
+        network.layers.append(layer)
+        carried = layer.next_shape or (*layer.output, layer.outputs)
+    return network
+
+
+def _build_layer(
+    index: int,
+    section: Section,
+    dialect: Dialect,
+    net: NetInfo,
+    previous: list[Layer],
+    carried: tuple[int, int, int, int],
+    sink: Sink,
+) -> Layer:
+    layer_type = _resolve_type(section, dialect, sink)
+    if layer_type is None:
+        return _zero_layer(index, section, carried)
+    values = type_section(section, layer_type.table(dialect), sink)
+    ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
+    layer_type.build(ctx)
+    _check_overflow(ctx)
+    return ctx.layer
+
+
+def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType | None:
+    if not section.header_ok:
+        return None  # the reader reported the malformed header
+    name = section.name
+    if name in ("net", "network"):
+        sink.report(
+            "DN022",
+            section.line,
+            section.column,
+            f"a second [{name}] section: " + (
+                f"hank-ai's Darknet stops: 'layer type \"{name}\" not recognized on line "
+                f"#{section.line}'" if dialect is Dialect.HANK
+                else "Darknet builds it as an unknown, all-zero layer"),
+            "a cfg has exactly one [net], at the top",
+        )
+        return None
+    layer_type = by_section(name, dialect)
+    if layer_type is not None:
+        return layer_type
+    elsewhere = section_dialects().get(name)
+    if elsewhere:
+        sink.report(
+            "DN021",
+            section.line,
+            section.column,
+            f"[{name}] exists only in {names(elsewhere)}; "
+            + (_hank_refuses(name) if dialect is Dialect.HANK
+               else f"{dialect.label} does not know it and builds an all-zero layer"),
+            "choose the dialect this cfg is for with --dialect",
+        )
+        return None
+    guess = suggest(name, section_dialects())
+    sink.report(
+        "DN020",
+        section.line,
+        section.column,
+        f"unknown section [{name}]: " + (
+            _hank_refuses(name) if dialect is Dialect.HANK else
+            "Darknet prints 'Type not recognized' and builds an all-zero layer in its place"),
+        f"did you mean [{guess}]?" if guess else None,
+    )
+    return None
+
+
+def _hank_refuses(name: str) -> str:
+    """What get_layer_type_from_name (src-lib/darknet_enums.cpp) says before it aborts."""
+    return f"hank-ai's Darknet stops: 'layer name \"{name}\" is not supported'"
+
+
+def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]) -> Layer:
+    """parse_network_cfg's fallback for an unknown type: a zeroed convolutional layer."""
+    w, h, c, inputs = carried
+    layer = Layer(index, "convolutional", section.line, section.name, (w, h, c), inputs)
+    layer.broken = True
+    layer.unknown = True
+    return layer
+
+
+def _check_overflow(ctx: LayerContext) -> None:
+    layer = ctx.layer
+    if layer.outputs <= INT32_MAX and layer.params <= INT32_MAX:
+        return
+    for what, value in (("outputs", layer.outputs), ("parameter count", layer.params)):
+        if value > INT32_MAX:
+            ctx.report(
+                "DN312",
+                f"the {what} of this layer is {value:,}, more than a 32-bit C int holds: Darknet's "
+                "int arithmetic overflows",
+            )
+            layer.broken = True
+            return
+

@@ -1,0 +1,110 @@
+"""Checks over the whole built network (§silent-shapes: S29, S30, S32, ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from dnlint.build.layers.route import FLAT_TYPES
+from dnlint.checks.head_agreement import check_classes_agree, check_masks
+from dnlint.checks.input_size import check_input_size
+from dnlint.checks.shifted import check_shifted_shares
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
+from dnlint.read.darknet_reader import CfgDocument
+
+if TYPE_CHECKING:
+    from dnlint.build.network import Network
+
+
+def check_network(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    for check in NETWORK_CHECKS:
+        check(network, doc, dialect, sink)
+
+
+def check_has_layers(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    if network.layers:
+        return
+    net = doc.sections[0]
+    consequence = {
+        Dialect.PJ: "the original Darknet reads the layer before its array",
+        Dialect.AB: "AlexeyAB's Darknet then divides by zero (SIGFPE)",
+        Dialect.HANK: "hank-ai's Darknet stops: 'cannot create a network from empty "
+                      "configuration file'",
+    }[dialect]
+    sink.report("DN005", net.line, net.column,
+                f"[{net.name}] is not followed by any layer: {consequence}")
+
+
+def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """S29: [ab] averages outputs over layers whose input is wider and taller than 1."""
+    if dialect is Dialect.PJ or not network.layers:
+        return
+    if any(w > 1 and h > 1 for w, h, _ in (layer.dims_stored for layer in network.layers)):
+        return
+    net = doc.sections[0]
+    sink.report(
+        "DN313",
+        net.line,
+        net.column,
+        f"no layer receives an input wider and taller than 1: {dialect.label} divides by the "
+        "number of such layers at the end of parse_network_cfg and dies of SIGFPE",
+        "this network builds only with the original Darknet (--dialect pjreddie)",
+    )
+
+
+def check_cost_is_last(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """A [cost] layer's output holds its per-value errors, not the predictions it received."""
+    layers = network.layers
+    for layer in layers[:-1]:
+        if layer.type != "cost":
+            continue
+        after = layers[layer.index + 1]
+        sink.report(
+            "DN375",
+            after.line,
+            1,
+            f"[{after.section_name}] follows the [cost] layer {layer.index} (line {layer.line}): "
+            "it receives the cost's per-value errors instead of the predictions, and Darknet "
+            "takes the network's output from the last layer that is not a cost layer",
+            "put [cost] last",
+        )
+        return
+
+
+def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """S1: a route over mismatched sizes is 0x0x0 with non-zero outputs; only a flat consumer
+    (connected, softmax, ...) can use it, anything else is an error."""
+    layers = network.layers
+    for layer in layers:
+        mismatch = layer.info.get("mismatch")
+        if not mismatch or layer.values is None:
+            continue
+        after = layers[layer.index + 1] if layer.index + 1 < len(layers) else None
+        flat = after is None or after.type in FLAT_TYPES
+        other, (first, fw, fh), (w, h) = mismatch[0]
+        line, column = layer.values.line_of("layers")
+        consumer = f"the next layer ({after.type})" if after else "nothing"
+        sink.report(
+            "DN315",
+            line,
+            column,
+            f"layer {other} is {w}x{h} but the first layer, {first}, is {fw}x{fh}: Darknet makes "
+            "this route "
+            f"0x0x0 (outputs {layer.outputs}); {consumer} "
+            + ("reads it as a flat vector" if flat else "then sees no image"),
+            "resize (upsample, maxpool, stride) the inputs to the same width and height",
+            None if not flat else Severity.WARNING,
+        )
+
+
+NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...] = (
+    check_has_layers,
+    check_cost_is_last,
+    check_avg_outputs,
+    check_route_sizes,
+    check_classes_agree,
+    check_masks,
+    check_input_size,
+    check_shifted_shares,
+)

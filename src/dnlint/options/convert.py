@@ -1,0 +1,600 @@
+"""Stage 2: sections -> typed options.
+
+Checks every option of a section against its declaration (:mod:`dnlint.options.schema`) and produces
+:class:`Values`: what Darknet's getters (``option_find_int``, ``atoi``, ``atof``, the hand-made
+list parsers of src/parser.c) would actually read, so the shape pass sees Darknet's network,
+not the one the text seems to describe.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect, names
+from dnlint.options.schema import Kind, Opt
+from dnlint.options.value_checks import check_range, suggest
+from dnlint.read.darknet_reader import Option, Section
+
+MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
+_STRICT_INT = re.compile(r"[+-]?\d+\Z")
+# '\d+(\.\d*)?', not '\d+\.?\d*': the latter splits a run of digits in n ways (quadratic)
+# A number with a zero fraction ('1600.0', '16.'): atoi (and hank-ai's stof) reads it exactly.
+_ZERO_FRACTION = re.compile(r"[+-]?(\d+\.0*|\.0+)\Z")
+_STRICT_FLOAT = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
+_INT_PREFIX = re.compile(r"[ \t]*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+INT32_MAX = 2**31 - 1
+INT32_MIN = -(2**31)
+
+
+def saturating_int(digits: str) -> int:
+    """``int(digits)`` for blanks, a sign and ASCII digits of any length, saturated to a C
+    ``long`` as glibc's strtol does (``int()`` refuses strings of more than 4300 digits)."""
+    number = digits.strip(" \t")
+    if len(number.lstrip("+-").lstrip("0")) > 19:
+        return -(2**63) if number.startswith("-") else 2**63 - 1
+    return int(number)
+
+
+def c_atoi(text: str) -> int:
+    """C ``atoi``: optional sign and digits, stops at the first other character, never fails."""
+    match = _INT_PREFIX.match(text)
+    if not match:
+        return 0
+    value = saturating_int(match.group())
+    # atoi overflow is undefined; glibc's strtol saturates, then the int cast truncates.
+    value = max(-(2**63), min(2**63 - 1, value))
+    value &= 0xFFFFFFFF
+    return value - 2**32 if value >= 2**31 else value
+
+
+def c_atof(text: str) -> float:
+    """C ``atof`` on the prefix forms dnlint accepts (``inf``/``nan``/hex floats included)."""
+    if _STRICT_FLOAT.match(text):
+        return float(text)  # the common plain decimal: atof reads all of it
+    lowered = text.lower()
+    for word, value in (("infinity", math.inf), ("inf", math.inf), ("nan", math.nan)):
+        for sign, factor in (("", 1.0), ("+", 1.0), ("-", -1.0)):
+            if lowered.startswith(sign + word):
+                return factor * value
+    match = _FLOAT_PREFIX.match(text)
+    if not match:
+        return 0.0
+    try:
+        return float(match.group())
+    except OverflowError:  # pragma: no cover - float() returns inf rather than raising
+        return math.inf
+
+
+FLT_MAX = 3.4028234663852886e38
+
+
+def fits_c_float(value: float) -> bool:
+    """Whether a C ``float`` holds ``value`` (atof's double is narrowed on assignment)."""
+    return math.isfinite(value) and abs(value) <= FLT_MAX
+
+
+def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> list[Any]:
+    """Darknet's hand-made list parse: count commas, then convert each comma-separated piece."""
+    if stops_at_hash and "#" in value:
+        value = value[: value.index("#")]
+    return [convert(piece) for piece in _items(value)]
+
+
+NUMBER_FLOAT, NUMBER_RANGED = 1, 2
+
+
+class OptionTable:
+    """The options one section type reads in one dialect, prepared once for typing and lookups."""
+
+    __slots__ = ("defaults", "dialect", "foreign", "numeric", "required", "specs", "strings")
+
+    def __init__(self, specs: dict[str, Opt], foreign: dict[str, Opt], dialect: Dialect) -> None:
+        self.specs = specs
+        # options only other dialects read, to say which dialect has them
+        self.foreign = foreign
+        self.dialect = dialect
+        self.defaults: dict[str, Any] = {n: s.default_for(dialect) for n, s in specs.items()}
+        self.required = tuple(spec for spec in specs.values() if spec.required)
+        # numeric options, for the plain-decimal fast path of type_section: NUMBER_FLOAT and
+        # NUMBER_RANGED flags (only ranged ones need a comparison)
+        self.numeric: dict[str, int] = {
+            name: (NUMBER_FLOAT if spec.kind is Kind.FLOAT else 0)
+            | (NUMBER_RANGED if spec.min is not None or spec.max is not None else 0)
+            for name, spec in specs.items()
+            if spec.kind in (Kind.INT, Kind.REF, Kind.FLOAT)
+        }
+        if dialect is Dialect.HANK:
+            # hank-ai reads every integer through a C float (find_int): no fast path there
+            self.numeric = {}
+        # string options, for the fast path: the names valid in this dialect, or None for any
+        self.strings: dict[str, frozenset[str] | None] = {
+            name: spec.choices_for(dialect)
+            for name, spec in specs.items()
+            if spec.kind in (Kind.STR, Kind.ENUM, Kind.PATH)
+        }
+
+
+class Values:
+    """The typed options of one section, read with Darknet's semantics.
+
+    ``data`` maps each parsed option to Darknet's value; ``defaults`` (the table's, shared by
+    every section of the type: never written) holds the declared default of every other one.
+    A copy of all defaults per section cost kilobytes per layer, kept for the whole run; a
+    builder that wants every option in one dict on its hot path asks :meth:`merged`.
+    """
+
+    __slots__ = ("data", "defaults", "dialect", "section", "specs")
+
+    def __init__(self, section: Section, table: OptionTable) -> None:
+        self.section = section
+        self.specs: Mapping[str, Opt] = table.specs
+        self.dialect = table.dialect
+        self.defaults: dict[str, Any] = table.defaults
+        self.data: dict[str, Any] = {}
+
+    def merged(self) -> dict[str, Any]:
+        """Every declared option's value, parsed or default: a new dict, for one build."""
+        merged = self.defaults.copy()
+        merged.update(self.data)
+        return merged
+
+    def given(self, name: str) -> bool:
+        """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
+        exactly the options type_section parsed."""
+        option = self.section.find(name)
+        return option is not None and option.value is not None and name in self.specs
+
+    def option(self, name: str) -> Option | None:
+        return self.section.find(name)
+
+    def line_of(self, name: str | None) -> tuple[int, int]:
+        option = self.section.find(name) if name else None
+        if option is not None:
+            return option.line, option.value_column
+        return self.section.line, self.section.column
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
+        if default is not None and not self.given(name):
+            return default
+        data = self.data
+        return data[name] if name in data else self.defaults.get(name)
+
+    def int(self, name: str, default: int | None = None) -> int:
+        value = self.get(name, default)
+        if value is None:
+            return 0
+        if type(value) is builtins.float and not math.isfinite(value):
+            return INT32_MIN  # C's (int) of inf/nan: what x86's conversion gives
+        return int(value)
+
+    def float(self, name: str, default: float | None = None) -> float:
+        value = self.get(name, default)
+        return float(value) if value is not None else 0.0
+
+    def str(self, name: str, default: str | None = None) -> str | None:
+        value = self.get(name, default)
+        return None if value is None else str(value)
+
+    def list(self, name: builtins.str) -> builtins.list[Any] | None:
+        value = self.data.get(name) if self.given(name) else None
+        return list(value) if value is not None else None
+
+
+def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
+    """Check every option of ``section`` against ``table`` and return Darknet's values."""
+    values = Values(section, table)
+    specs, dialect = table.specs, table.dialect
+    numeric, strings = table.numeric, table.strings
+    data = values.data
+    # option_find returns the first occurrence of a key; the reader reports the others
+    for key, option in section.first.items():
+        value = option.value
+        if value is None or not key:
+            continue  # a bare key reads as missing and hides later duplicates (DN006)
+        if option.comment_at < 0:
+            # the common cases inlined: a plain decimal or a known name, read alike everywhere
+            plan = numeric.get(key)
+            if plan is not None:
+                number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
+                if number is not None:
+                    data[key] = number
+                    if plan & NUMBER_RANGED:
+                        check_range(option, specs[key], number, sink)
+                    continue
+            elif key in strings:
+                choices = strings[key]
+                if choices is None or value in choices:
+                    data[key] = value
+                    continue
+        spec = specs.get(key)
+        if spec is None:
+            _unknown(option, section, specs, table.foreign, dialect, sink)
+            continue
+        data[key] = _convert(option, spec, dialect, sink)
+    for spec in table.required:
+        if spec.name not in section.first:
+            sink.report(
+                "DN211",
+                section.line,
+                section.column,
+                f"[{section.name}] needs '{spec.name}' ({spec.kind.value})",
+                spec.doc or None,
+            )
+    return values
+
+
+def _unknown(
+    option: Option,
+    section: Section,
+    specs: Mapping[str, Opt],
+    other: Mapping[str, Opt],
+    dialect: Dialect,
+    sink: Sink,
+) -> None:
+    if dialect is _HANK:
+        from dnlint.options.hank_convert import unknown_hank
+
+        unknown_hank(option, section, specs, other, sink)
+        return
+    foreign = other.get(option.key)
+    if foreign is not None:
+        sink.report(
+            "DN202",
+            option.line,
+            option.column,
+            f"'{option.key}' is read by {names(foreign.dialects)} only; {dialect.label} ignores "
+            f"it in [{section.name}]",
+            "choose the dialect this cfg is for with --dialect, or remove the option",
+        )
+        return
+    hint = suggest(option.key, specs)
+    sink.report(
+        "DN201",
+        option.line,
+        option.column,
+        f"unknown option '{option.key}' in [{section.name}]; Darknet ignores it",
+        f"did you mean '{hint}'?" if hint else None,
+    )
+
+
+def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
+    """The careful path: type_section has found ``option`` not to be a plain value."""
+    if dialect is _HANK:
+        from dnlint.options.hank_convert import convert_hank
+
+        return convert_hank(option, spec, sink)
+    value = option.value or ""
+    kind = spec.kind
+    if kind is _INT or kind is _REF:
+        return _convert_int(option, value, spec, dialect, sink)
+    if kind is _FLOAT:
+        return _convert_float(option, value, spec, dialect, sink)
+    if spec.is_list:
+        return _convert_list(option, value, spec, dialect, sink)
+    return _convert_string(option, value, spec, dialect, sink)
+
+
+# Enum members are slow class attributes on Python 3.11 (EnumType defines __getattr__): the
+# per-option path compares with these instead.
+_INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
+
+
+def _plain_list(value: str, is_float: bool) -> list[Any] | None:
+    """``10,13,16`` or ``-1,-4``: the items when every one is a plain decimal, else ``None``."""
+    items: list[Any] = []
+    for piece in _items(value):
+        number = _plain_decimal(piece, is_float)
+        if number is None:
+            return None
+        items.append(number)
+    return items
+
+
+# past this length a list's items are cut one at a time: split() made every piece a string at
+# once (about 50 bytes each, 17 times the bytes of a line like '-1,-1,...')
+_LONG_LIST = 4096
+
+
+def _items(value: str) -> Iterable[str]:
+    """The comma-separated pieces of ``value``: split() for a normal line, else lazily."""
+    return value.split(",") if len(value) < _LONG_LIST else _pieces(value)
+
+
+def _pieces(value: str) -> Iterator[str]:
+    """``value.split(",")``, one piece at a time."""
+    start = 0
+    while True:
+        end = value.find(",", start)
+        if end < 0:
+            yield value[start:]
+            return
+        yield value[start:end]
+        start = end + 1
+
+
+def _plain_decimal(value: str, is_float: bool) -> int | float | None:
+    """``64``, ``-12``, ``0.001``: a plain decimal that every dialect reads the same and that
+    fits the C type (nothing to report), else ``None``."""
+    if value.isdigit() and len(value) < 10 and value.isascii():
+        return float(value) if is_float else int(value)  # the most common: 1, 64, 416
+    digits = value[1:] if value[:1] == "-" else value
+    if not digits.isascii():
+        return None
+    if is_float:
+        if digits.replace(".", "", 1).isdigit():
+            number_f = float(value)  # as atof reads it, '-0' included
+            return number_f if abs(number_f) <= FLT_MAX else None
+        return None
+    if digits.isdigit():
+        number = saturating_int(value)
+        return number if INT32_MIN <= number <= INT32_MAX else None
+    return None
+
+
+def _comment_prefix(option: Option, value: str) -> str | None:
+    """The part of ``value`` before an inline comment, or ``None`` when there is none."""
+    at = option.comment_at
+    return value[:at] if at > 0 and at <= len(value) else None
+
+
+def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> int:
+    result = c_atoi(value)
+    body = _comment_prefix(option, value)
+    if body is not None and _STRICT_INT.match(body):
+        _inline_comment_survives(option, result, sink)
+        body_ok = True
+    else:
+        body = value
+        body_ok = bool(_STRICT_INT.match(body))
+    if not body_ok:
+        _bad_int(option, value, result, sink)
+        return result
+    if abs(saturating_int(body)) > INT32_MAX:
+        sink.report(
+            "DN206",
+            option.line,
+            option.value_column,
+            f"{option.key}={body} does not fit a 32-bit C int (atoi gives {result})",
+        )
+        return result
+    check_range(option, spec, result, sink)
+    return result
+
+
+def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
+    col = option.value_column
+    if _ZERO_FRACTION.match(value):
+        sink.report(
+            "DN205",
+            option.line,
+            col,
+            f"{option.key}={value} is written with a fraction; Darknet reads exactly {result}",
+            f"write {option.key}={result}",
+            Severity.WARNING,
+        )
+    elif _STRICT_FLOAT.match(value):
+        sink.report(
+            "DN205",
+            option.line,
+            col,
+            f"{option.key}={value} is not an integer; Darknet's atoi reads {result}",
+            f"write {option.key}={result}",
+        )
+    elif _INT_PREFIX.match(value):
+        sink.report(
+            "DN204",
+            option.line,
+            col,
+            f"{option.key}={value} has trailing text; Darknet's atoi reads {result}",
+            f"write {option.key}={result}",
+        )
+    else:
+        sink.report(
+            "DN203",
+            option.line,
+            col,
+            f"{option.key}={value} is not a number; Darknet's atoi silently reads 0",
+        )
+
+
+def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> float:
+    result = c_atof(value)
+    body = _comment_prefix(option, value)
+    if body is not None and _STRICT_FLOAT.match(body):
+        _inline_comment_survives(option, result, sink)
+    else:
+        body = value
+        if not _STRICT_FLOAT.match(body):
+            code = "DN204" if _FLOAT_PREFIX.match(body) else "DN203"
+            reads = f"reads {result:g}" if result or math.isnan(result) else "silently reads 0"
+            sink.report(
+                code,
+                option.line,
+                option.value_column,
+                f"{option.key}={value} is not a plain decimal number; Darknet's atof {reads}",
+            )
+            return result
+    if not fits_c_float(result):
+        sink.report(
+            "DN206",
+            option.line,
+            option.value_column,
+            f"{option.key}={body} overflows a C float (Darknet stores inf)",
+        )
+        return result
+    check_range(option, spec, result, sink)
+    return result
+
+
+def _inline_comment_survives(option: Option, result: float, sink: Sink) -> None:
+    sink.report(
+        "DN012",
+        option.line,
+        option.value_column + (option.raw[option.value_column - 1 :].find("#") if "#" in option.raw
+                                else 0),
+        f"inline comment after {option.key}: Darknet has no inline comments and keeps "
+        f"'{option.value}' as the value; the number still reads as {result:g}",
+        "put the comment on a line of its own",
+    )
+
+
+def _inline_comment_breaks(option: Option, reads: str, sink: Sink) -> None:
+    sink.report(
+        "DN011",
+        option.line,
+        option.value_column,
+        f"inline comment after {option.key}: Darknet has no inline comments and reads {reads}",
+        "put the comment on a line of its own",
+    )
+
+
+def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> str:
+    if option.comment_at > 0:
+        _inline_comment_breaks(option, f"the string '{value}'", sink)
+    choices = spec.choices_for(dialect)
+    if choices is not None and value not in choices:
+        _unknown_choice(option, value, spec, dialect, choices, sink)
+    return value
+
+
+def _unknown_choice(
+    option: Option, value: str, spec: Opt, dialect: Dialect, choices: frozenset[str], sink: Sink
+) -> None:
+    if option.comment_at > 0:
+        return  # already reported as an inline comment that changes the value
+    others = [d for d, c in (spec.choices or {}).items() if value in c and d is not dialect]
+    if others:
+        message = (
+            f"{option.key}={value} exists only in {names(frozenset(others))}; "
+            f"{dialect.label} does not know it"
+        )
+    else:
+        message = f"unknown {option.key} '{value}'"
+    fallback = spec.fallback or spec.default_for(dialect)
+    if fallback is not None:
+        message += f"; Darknet falls back to '{fallback}'"
+    hint = suggest(value, choices)
+    sink.report(
+        "DN207",
+        option.line,
+        option.value_column,
+        message,
+        f"did you mean '{hint}'?" if hint else f"one of: {', '.join(sorted(choices))}",
+    )
+
+
+def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> list[Any]:
+    is_float = spec.kind is Kind.FLOAT_LIST
+    if option.comment_at < 0:
+        plain = _plain_list(value, is_float)
+        if plain is not None:
+            return plain  # every item a plain decimal: nothing to report
+    stops = spec.stops_at_hash and dialect is Dialect.AB
+    convert: Callable[[str], Any] = c_atof if is_float else c_atoi
+    result = c_list(value, convert, stops)
+    body = value
+    at = option.comment_at
+    if at > 0:
+        comment = value[at:]
+        body = value[:at]
+        if "," in comment and not stops:
+            extra = len(result) - len(c_list(body, convert, False))
+            _inline_comment_breaks(
+                option, f"the commas of the comment as {extra} extra list item(s)", sink
+            )
+        else:
+            _inline_comment_survives_list(option, sink)
+    _check_list_items(option, body, is_float, spec.kind is Kind.REF_LIST, sink)
+    return result
+
+
+def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
+    sink.report(
+        "DN012",
+        option.line,
+        option.value_column,
+        f"inline comment after {option.key}: Darknet has no inline comments; the list still "
+        "reads the same, but a comma in the comment would add items",
+        "put the comment on a line of its own",
+    )
+
+
+def _check_list_items(
+    option: Option, body: str, is_float: bool, is_ref: bool, sink: Sink
+) -> None:
+    pattern = _STRICT_FLOAT if is_float else _STRICT_INT
+    bad = []
+    for index, piece in enumerate(_items(body)):  # lazily: a list line can be megabytes
+        if piece and not pattern.match(piece):
+            bad.append(piece)
+        elif piece == "":
+            trailing = index > 0 and index == body.count(",")  # the last piece
+            sink.report(
+                "DN209" if trailing else "DN208",
+                option.line,
+                option.value_column,
+                f"{option.key}={body} has {'a trailing comma' if trailing else 'an empty item'}; "
+                "Darknet reads the empty item as 0"
+                + (" (as a layer reference: absolute layer 0)" if is_ref else ""),
+                "remove the extra comma",
+            )
+            return
+    if bad:
+        _report_bad_items(option, bad, is_float, sink)
+        return
+    if is_float:
+        overflowing = [piece for piece in _items(body) if not fits_c_float(c_atof(piece))]
+        if overflowing:
+            sink.report("DN206", option.line, option.value_column,
+                        f"{_quoted(overflowing)} of {option.key} overflow"
+                        f"{'s' if len(overflowing) == 1 else ''} a C float (Darknet stores inf)")
+
+
+def _report_bad_items(option: Option, bad: list[str], is_float: bool, sink: Sink) -> None:
+    """Every bad item of a list, in at most two findings: items Darknet cannot read or whose
+    value it changes (an error), and integers written with a zero fraction (read exactly)."""
+    convert: Callable[[str], float] = c_atof if is_float else c_atoi
+    exact = [] if is_float else [piece for piece in bad if _ZERO_FRACTION.match(piece)]
+    fractions = [] if is_float else [piece for piece in bad if piece not in exact
+                                     and _STRICT_FLOAT.match(piece)]
+    others = [piece for piece in bad if piece not in exact and piece not in fractions]
+    if others:
+        kind = "numbers" if is_float else "integers"
+        sink.report("DN203", option.line, option.value_column,
+                    f"{_quoted(others)} of {option.key} {_is(others)} not "
+                    f"{kind if len(others) > 1 else 'a' + 'n' * (not is_float) + ' ' + kind[:-1]}"
+                    f"; Darknet reads {_reads(others, convert)}")
+    if fractions:
+        also = f" (and {_quoted(exact)} exactly)" if exact else ""
+        sink.report("DN205", option.line, option.value_column,
+                    f"{_quoted(fractions)} of {option.key} {_is(fractions)} not "
+                    f"{'integers' if len(fractions) > 1 else 'an integer'}; Darknet's atoi reads "
+                    f"{_reads(fractions, convert)}{also}", "write whole numbers")
+    elif exact and not others:
+        sink.report("DN205", option.line, option.value_column,
+                    f"{_quoted(exact)} of {option.key} {_is(exact)} written with a fraction; "
+                    f"Darknet's atoi reads exactly {_reads(exact, convert)}",
+                    "write whole numbers", Severity.WARNING)
+
+
+def _reads(pieces: list[str], convert: Callable[[str], float]) -> str:
+    shown = ", ".join(f"{convert(piece):g}" for piece in pieces[:MAX_ITEMS_SHOWN])
+    return shown + (", ..." if len(pieces) > MAX_ITEMS_SHOWN else "")
+
+
+def _quoted(pieces: list[str]) -> str:
+    quoted = ", ".join(f"'{piece}'" for piece in pieces[:MAX_ITEMS_SHOWN])
+    more = f" and {len(pieces) - MAX_ITEMS_SHOWN} more" if len(pieces) > MAX_ITEMS_SHOWN else ""
+    return f"item{'s' if len(pieces) > 1 else ''} {quoted}{more}"
+
+
+def _is(pieces: list[str]) -> str:
+    return "are" if len(pieces) > 1 else "is"
+

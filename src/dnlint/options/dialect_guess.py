@@ -1,0 +1,164 @@
+"""``--dialect auto``: decide from the layer types, options and values a cfg uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dnlint.build.layers import by_section, section_dialects
+from dnlint.build.layers.base import LayerType
+from dnlint.dialects import Dialect
+from dnlint.options.net_section import NET_OPTIONS
+from dnlint.options.schema import Kind, Opt
+from dnlint.read.darknet_reader import CfgDocument
+
+# Where the two forks build different networks or files from the same text (§dialects).
+_SENSITIVE = {
+    "batchnorm": "[batchnorm] stores 3*c floats in the original and 4*c in AlexeyAB's",
+    "rnn": "[rnn] has a 'hidden' size only in AlexeyAB's (default 1)",
+    "crnn": "[crnn] reads different keys in each fork",
+    "gru": "[gru] stores its sub-layers in a different order in each fork",
+    "lstm": "[lstm] stores its gates in a different order in each fork",
+}
+
+
+@dataclass
+class Detection:
+    dialect: Dialect
+    reason: str
+    ambiguous: list[str] = field(default_factory=list)
+    conflicting: bool = False
+    guessed: bool = False  # nothing in the file is specific to one fork
+
+
+def detect_dialect(doc: CfgDocument) -> Detection:
+    """Vote with every section, key and enum value that only one fork knows."""
+    evidence: dict[Dialect, list[str]] = {_PJ: [], _AB: []}
+    types: set[str] = set()
+    for section in doc.sections[1:]:
+        name = section.name
+        known = _SECTION_KNOWLEDGE.get(name) or _knowledge(name)
+        only_in, type_name, verdicts = known
+        if only_in is not None:
+            evidence[only_in].append(f"[{name}]")
+        if type_name is None:
+            continue
+        types.add(type_name)
+        for option in section.options:
+            verdict = verdicts.get(option.key)
+            if verdict is not None:
+                _vote_option(name, option.key, option.value, verdict, evidence)
+    if doc.sections:
+        net_verdicts = _net_verdicts()
+        for option in doc.sections[0].options:
+            verdict = net_verdicts.get(option.key)
+            if verdict is not None:
+                evidence[verdict].append(f"'{option.key}' in [net]")
+    pj, ab = evidence[Dialect.PJ], evidence[Dialect.AB]
+    if pj and not ab:
+        return Detection(Dialect.PJ, f"only the original Darknet has {_few(pj)}")
+    if ab and not pj:
+        return Detection(Dialect.AB, f"only AlexeyAB's Darknet has {_few(ab)}")
+    if pj and ab:
+        winner = Dialect.PJ if len(pj) > len(ab) else Dialect.AB
+        return Detection(
+            winner,
+            f"mixed evidence: original-only {_few(pj)}; AlexeyAB-only {_few(ab)}",
+            conflicting=True,
+        )
+    ambiguous = sorted({_SENSITIVE[t] for t in types if t in _SENSITIVE})
+    return Detection(
+        Dialect.AB,
+        "nothing in the file is specific to one fork; using alexeyab, the fork most users run",
+        ambiguous,
+        guessed=True,
+    )
+
+
+# What a section name tells: the fork that alone knows it, its layer type, the verdicts on its
+# keys. Kept for the names some dialect knows (a bounded set); unknown names are recomputed.
+_Knowledge = tuple[Dialect | None, str | None, dict[str, "Verdict"]]
+_SECTION_KNOWLEDGE: dict[str, _Knowledge] = {}
+
+
+def _knowledge(name: str) -> _Knowledge:
+    dialects = section_dialects().get(name)
+    only_in = None
+    if dialects and _PJ in dialects and _AB not in dialects:
+        only_in = _PJ
+    elif dialects and _AB in dialects and _PJ not in dialects:
+        only_in = _AB
+    layer_type = by_section(name, _AB) or by_section(name, _PJ)
+    if layer_type is None:
+        return only_in, None, {}
+    known = _SECTION_KNOWLEDGE[name] = (only_in, layer_type.name, _verdicts(layer_type))
+    return known
+
+
+# Enum members are slow class attributes on Python 3.11: the per-section loops use these.
+_PJ, _AB = Dialect.PJ, Dialect.AB
+
+
+# What an option says about the dialect: the fork that alone reads it, or the enum
+# declarations whose value may tell (activation=mish); options both forks read alike are absent.
+Verdict = Dialect | list[Opt]
+_VERDICTS: dict[str, dict[str, Verdict]] = {}
+
+
+def _verdicts(layer_type: LayerType) -> dict[str, Verdict]:
+    table = _VERDICTS.get(layer_type.name)
+    if table is None:
+        table = {}
+        declarations: dict[str, list[Opt]] = {}
+        for spec in layer_type.options:  # declared once per dialect sometimes (shortcut 'from')
+            declarations.setdefault(spec.name, []).append(spec)
+        for key, specs in declarations.items():
+            readers: frozenset[Dialect] = frozenset().union(*(spec.dialects for spec in specs))
+            if Dialect.PJ in readers and Dialect.AB not in readers:
+                table[key] = Dialect.PJ
+            elif Dialect.AB in readers and Dialect.PJ not in readers:
+                table[key] = Dialect.AB
+            elif any(spec.kind is Kind.ENUM and spec.choices for spec in specs):
+                table[key] = specs
+        _VERDICTS[layer_type.name] = table
+    return table
+
+
+def _vote_option(
+    section: str, key: str, value: str | None, verdict: Verdict,
+    evidence: dict[Dialect, list[str]],
+) -> None:
+    if isinstance(verdict, Dialect):
+        evidence[verdict].append(f"'{key}' in [{section}]")
+        return
+    for spec in verdict:
+        if spec.kind is _ENUM and spec.choices and value:
+            in_pj = value in spec.choices.get(_PJ, ())
+            in_ab = value in spec.choices.get(_AB, ())
+            if in_ab and not in_pj:
+                evidence[_AB].append(f"{key}={value}")
+            elif in_pj and not in_ab:
+                evidence[_PJ].append(f"{key}={value}")
+            return
+
+
+_ENUM = Kind.ENUM
+
+
+_NET_VERDICTS: dict[str, Dialect] = {}
+
+
+def _net_verdicts() -> dict[str, Dialect]:
+    """The fork that alone reads each [net] key (keys both read are absent); built once."""
+    if not _NET_VERDICTS:
+        for spec in NET_OPTIONS:
+            if spec.dialects == frozenset({Dialect.PJ}):
+                _NET_VERDICTS[spec.name] = Dialect.PJ
+            elif Dialect.PJ not in spec.dialects:
+                _NET_VERDICTS[spec.name] = Dialect.AB
+    return _NET_VERDICTS
+
+
+def _few(items: list[str]) -> str:
+    unique = list(dict.fromkeys(items))
+    shown = ", ".join(unique[:3])
+    return shown + (f" and {len(unique) - 3} more" if len(unique) > 3 else "")

@@ -1,0 +1,55 @@
+"""Checks on one option value that every dialect's reader shares: the range a value must lie
+in, and the option or section a misspelt name was probably meant to be."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+from dnlint.diagnostics import Sink
+from dnlint.options.schema import Opt
+from dnlint.read.darknet_reader import Option
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate ``word`` was probably meant to be, or None."""
+    return _suggest(word, tuple(candidates))
+
+
+@functools.lru_cache(maxsize=1024)
+def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
+    # cached: difflib over every section type made a file of a million unknown sections slow
+    lowered = {c.lower(): c for c in pool}
+    if word.lower() in lowered:
+        return lowered[word.lower()]
+    import difflib  # only for a misspelt name: importing it costs every run ~1 ms
+
+    match = difflib.get_close_matches(word, pool, n=1, cutoff=0.7)
+    if match:
+        return match[0]
+    prefixed = [c for c in pool if c.startswith(word) or word.startswith(c)]
+    return prefixed[0] if len(prefixed) == 1 and len(word) >= 3 else None
+
+
+def check_range(option: Option, spec: Opt, result: float, sink: Sink) -> None:
+    low, high = spec.min, spec.max
+    if (low is not None and result < low) or (high is not None and result > high):
+        bounds = _bounds(low, high)
+        sink.report(
+            "DN206",
+            option.line,
+            option.value_column,
+            f"{option.key}={option.value} is out of range: {option.key} must be {bounds}",
+            spec.doc or None,
+        )
+
+
+def _bounds(low: float | None, high: float | None) -> str:
+    def fmt(x: float) -> str:
+        return f"{x:g}"
+
+    if low is not None and high is not None:
+        return f"between {fmt(low)} and {fmt(high)}"
+    if low is not None:
+        return f">= {fmt(low)}"
+    return f"<= {fmt(high or 0)}"

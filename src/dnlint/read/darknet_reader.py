@@ -1,0 +1,643 @@
+"""Stage 1: bytes -> sections with positions.
+
+Reproduces what Darknet's ``read_cfg``/``fgetl``/``strip``/``read_option`` (src/parser.c,
+src/utils.c, src/option_list.c) make of a file, and keeps, for every section and option, the
+line and column it came from. Everything Darknet would silently accept or misread is recorded
+as a :class:`LexFinding`; the dialect decides the severity of a few of them later.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
+from dnlint.read.sniff import SNIFF_BYTES, identify
+
+_HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
+_LFS_MARKER = b"version https://git-lfs"
+_BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
+
+
+class Option:
+    """One ``key=value`` line, as Darknet's ``read_option`` splits the stripped line.
+
+    (Plain classes with an explicit ``__init__``, here and for Section: one is built per line,
+    and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
+    """
+
+    __slots__ = ("column", "comment_at", "key", "line", "raw", "value", "value_column")
+
+    def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
+                 raw: str, comment_at: int = -1) -> None:
+        self.key = key
+        self.value = value
+        self.line = line
+        self.column = column
+        self.value_column = value_column
+        self.raw = raw
+        # index in ``value`` of a '#'/';' that starts an inline comment, or -1
+        self.comment_at = comment_at
+
+    def __repr__(self) -> str:
+        return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
+
+
+class Section:
+    """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
+
+    __slots__ = ("column", "first", "header_ok", "line", "name", "odd", "options")
+
+    def __init__(self, name: str, line: int, column: int) -> None:
+        self.name = name
+        self.line = line
+        self.column = column
+        self.options: list[Option] = []
+        self.header_ok = True
+        # the first option of every key, the one option_find returns (bare 'key' lines included)
+        self.first: dict[str, Option] = {}
+        # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
+        self.odd = False
+
+    def __repr__(self) -> str:
+        return f"Section({self.name!r}, line={self.line}, options={len(self.options)})"
+
+    def find(self, key: str) -> Option | None:
+        """The option Darknet's ``option_find`` returns: the first with that key."""
+        return self.first.get(key)
+
+    def add(self, option: Option) -> None:
+        self.options.append(option)
+        repeated = self.first.setdefault(option.key, option) is not option
+        if repeated or option.value is None or not option.key:
+            self.odd = True
+
+
+@dataclass
+class LexFinding:
+    """A lexical problem; ``by_dialect`` overrides the rule's default severity per dialect."""
+
+    code: str
+    line: int | None
+    column: int | None
+    message: str
+    hint: str | None = None
+    by_dialect: dict[Dialect, Severity] | None = None
+    only: frozenset[Dialect] | None = None
+
+
+class Comment:
+    __slots__ = ("line", "text")
+
+    def __init__(self, line: int, text: str) -> None:
+        self.line = line
+        self.text = text
+
+
+@dataclass
+class CfgDocument:
+    sections: list[Section]
+    lines: list[str]
+    comments: list[Comment]
+    findings: list[LexFinding]
+    fatal: bool = False
+
+    @property
+    def layer_sections(self) -> list[Section]:
+        return self.sections[1:]
+
+
+def read_cfg(data: bytes) -> CfgDocument:
+    """Split ``data`` into sections and options the way Darknet does, recording every quirk."""
+    findings: list[LexFinding] = []
+    if _sniff_fatal(data, findings):
+        return CfgDocument([], [], [], findings, fatal=True)
+    if data.startswith(b"\xef\xbb\xbf"):
+        findings.append(
+            LexFinding(
+                "DN014",
+                1,
+                1,
+                "file starts with a UTF-8 byte-order mark; Darknet reads it as part of the first "
+                "line, so '[net]' becomes an option line before any section (SIGSEGV)",
+                "save the file as UTF-8 without BOM",
+            )
+        )
+        data = data[3:]
+    lexer = _Lexer(findings)
+    lexer.run(data)
+    doc = CfgDocument(lexer.sections, lexer.lines, lexer.comments, findings)
+    _check_structure(doc)
+    return doc
+
+
+def _sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
+    """Recognise inputs that are not a cfg at all; report them once and stop."""
+    if _BLANK.match(data):
+        findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
+        return True
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
+        findings.append(
+            LexFinding(
+                "DN015",
+                1,
+                1,
+                "file is UTF-16 encoded; Darknet reads bytes and sees NUL after every character",
+                "re-save the file as UTF-8 (or ASCII)",
+            )
+        )
+        return True
+    head = data[:4096].lstrip().lower()
+    if head.startswith(_LFS_MARKER):
+        findings.append(
+            LexFinding(
+                "DN018",
+                1,
+                1,
+                "file is a Git LFS pointer, not a cfg: the real file was never downloaded",
+                "run 'git lfs pull' to fetch the content",
+            )
+        )
+        return True
+    if head.startswith(_HTML_MARKERS):
+        findings.append(
+            LexFinding(
+                "DN018",
+                1,
+                1,
+                "file is an HTML/XML page, not a cfg (a web page saved instead of the raw file?)",
+                "download the raw file (on GitHub: the 'Raw' button)",
+            )
+        )
+        return True
+    if _looks_binary(data[:4096]):
+        known = identify(data[:SNIFF_BYTES])
+        what = ("a Darknet .weights file" if _looks_like_weights(data)
+                else known[0] if known else "binary data")
+        findings.append(
+            LexFinding("DN023", 1, 1, f"file is {what}, not a text cfg", None)
+        )
+        return True
+    return False
+
+
+def _looks_utf16(data: bytes) -> bool:
+    sample = data[:512]
+    if len(sample) < 8:
+        return False
+    odd_nuls = sample[1::2].count(0)
+    even_nuls = sample[0::2].count(0)
+    half = len(sample) // 2
+    return max(odd_nuls, even_nuls) > 0.8 * half and min(odd_nuls, even_nuls) < 0.1 * half
+
+
+def _looks_binary(sample: bytes) -> bool:
+    control = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    return control > max(8, len(sample) // 20)
+
+
+def _looks_like_weights(data: bytes) -> bool:
+    if len(data) < 16:
+        return False
+    major, minor = (int.from_bytes(data[i : i + 4], "little") for i in (0, 4))
+    return major in (0, 1) and minor < 1100
+
+
+class _Lexer:
+    def __init__(self, findings: list[LexFinding]) -> None:
+        self.findings = findings
+        self.sections: list[Section] = []
+        self.lines: list[str] = []
+        self.comments: list[Comment] = []
+        self.crlf_lines = 0
+        self.first_crlf = 0
+        self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
+        self.bad_utf8_reported = 0
+        self.option_before_section = False
+        self._whole = ""
+
+    def run(self, data: bytes) -> None:
+        texts = self._decode_lines(data)
+        has_cr = "\r" in self._whole
+        if has_cr or "\0" in self._whole:
+            self.lines = [t.rstrip("\r") for t in texts] if has_cr else texts
+            self._run_careful(texts, has_cr)
+        else:
+            self.lines = texts
+            self._run_plain(texts)
+
+    def _run_plain(self, texts: list[str]) -> None:
+        """Lines without CR or NUL: the common file, one inlined loop for the plain lines
+        (no whitespace at all), everything else through :meth:`_line`."""
+        sections, comments = self.sections, self.comments
+        section = None
+        # characters absent from the whole file need no test on every line
+        has_tab, has_semicolon = "\t" in self._whole, ";" in self._whole
+        for number, text in enumerate(texts, start=1):
+            if not text:
+                continue
+            if " " in text or (has_tab and "\t" in text):
+                self._line(text, number)
+                section = sections[-1] if sections else None
+                continue
+            first_char = text[0]
+            if first_char == "[":
+                if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
+                    section = Section(text[1:-1], number, 1)  # a well-formed [name]
+                    sections.append(section)
+                else:
+                    self._header(text, text, number)
+                    section = sections[-1]
+                continue
+            if first_char == "#" or first_char == ";":
+                comments.append(Comment(number, text.strip()))
+                continue
+            key, _, value = text.partition("=")
+            if not (key and value) or section is None:
+                self._option(text, text, number)
+                continue
+            comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
+                          else -1)
+            option = Option(key, value, number, 1, len(key) + 2, text, comment_at)
+            section.options.append(option)
+            if section.first.setdefault(key, option) is not option:
+                section.odd = True  # a repeated key
+
+    def _run_careful(self, texts: list[str], has_cr: bool) -> None:
+        """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""
+        pending = ""
+        pending_line = 0
+        for number, text in enumerate(texts, start=1):
+            if has_cr and text.endswith("\r"):
+                self.crlf_lines += 1
+                if not self.first_crlf:
+                    self.first_crlf, self.first_crlf_column = number, len(text)
+            if "\0" in text:
+                # fgetl: a NUL ends the string early; the next physical line is glued on.
+                col = text.index("\0") + 1
+                self.findings.append(
+                    LexFinding(
+                        "DN017",
+                        number,
+                        col,
+                        "NUL byte: Darknet's fgetl drops the rest of this line and glues the "
+                        "next line onto it",
+                        "remove the NUL byte",
+                    )
+                )
+                pending += text[: col - 1]
+                pending_line = pending_line or number
+                continue
+            if pending:
+                text, number = pending + text, pending_line
+                pending, pending_line = "", 0
+            self._line(text, number)
+        if pending:
+            self._line(pending, pending_line)
+        self._report_crlf()
+
+    def _decode_lines(self, data: bytes) -> list[str]:
+        """Decode once for the whole file; only an invalid file is decoded line by line."""
+        try:
+            self._whole = data.decode("utf-8")
+            texts = self._whole.split("\n")
+        except UnicodeDecodeError:
+            texts = [self._decode(raw, n) for n, raw in enumerate(data.split(b"\n"), start=1)]
+            self._whole = "\n".join(texts)
+        if texts and texts[-1] == "":
+            texts.pop()
+        return texts
+
+    def _decode(self, raw: bytes, number: int) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if self.bad_utf8_reported < 5:
+                self.bad_utf8_reported += 1
+                self.findings.append(
+                    LexFinding(
+                        "DN016",
+                        number,
+                        len(raw[: exc.start].decode("utf-8", "replace")) + 1,
+                        f"byte 0x{raw[exc.start]:02x} is not valid UTF-8",
+                        "save the file as UTF-8 (or plain ASCII)",
+                    )
+                )
+            return raw.decode("utf-8", "replace")
+
+    def _report_crlf(self) -> None:
+        if not self.crlf_lines:
+            return
+        self.findings.append(
+            LexFinding(
+                "DN013",
+                self.first_crlf,
+                self.first_crlf_column,
+                f"{self.crlf_lines} line(s) end in CRLF; the original Darknet keeps the '\\r', so "
+                "'[net]\\r' is not [net] and string values gain a '\\r' (AlexeyAB's fork "
+                "strips it)",
+                "convert the file to LF line endings (dos2unix)",
+                # the forks that strip it read the file as written: a portability note
+                by_dialect={Dialect.PJ: Severity.ERROR, Dialect.AB: Severity.INFO,
+                            Dialect.HANK: Severity.INFO},
+            )
+        )
+
+    def _line(self, text: str, number: int) -> None:
+        spaced = _spaced_option(text) if self.sections else None
+        if spaced is not None:
+            key, value, key_column, value_column = spaced
+            self.sections[-1].add(Option(key, value, number, key_column, value_column, text))
+            return
+        self._line_general(text, number)
+
+    def _line_general(self, text: str, number: int) -> None:
+        """Any line: what Darknet's strip() and read_option make of it, with every finding."""
+        plain = " " not in text and "\t" not in text and "\r" not in text
+        stripped = text if plain else _strip(text)
+        if not stripped:
+            return
+        first = stripped[0]
+        if first in "#;":
+            self.comments.append(Comment(number, text.strip()))
+        elif first == "[":
+            self._header(text, stripped, number)
+        elif plain:
+            self._plain_option(text, number)
+        else:
+            self._option(text, stripped, number)
+
+    def _plain_option(self, text: str, number: int) -> None:
+        """A line without whitespace (CR aside): positions come for free."""
+        key, _, value = text.partition("=")
+        if not (key and value and self.sections):
+            self._option(text, text, number)
+            return
+        comment_at = _comment_at(value) if "#" in value or ";" in value else -1
+        self.sections[-1].add(Option(key, value, number, 1, len(key) + 2, text, comment_at))
+
+    def _header(self, text: str, stripped: str, number: int) -> None:
+        column = text.index("[") + 1
+        close = stripped.find("]")
+        name = stripped[1:close] if close > 0 else stripped[1:]
+        section = Section(name, number, column)
+        self.sections.append(section)
+        if close < 0:
+            self._bad_header(section, f"section header '{stripped}' has no closing ']'")
+        elif not name:
+            self._bad_header(section, "section header '[]' names no section")
+        elif close != len(stripped) - 1:
+            trailing = stripped[close + 1 :]
+            self._bad_header(
+                section,
+                f"text '{trailing}' after ']': Darknet takes the whole line '{stripped}' as the "
+                "section name, which matches no layer type (hank-ai's Darknet ignores the text)",
+                hint=f"put comments on a line of their own above [{name}]",
+            )
+        elif text.strip().replace(" ", "").replace("\t", "") != text.strip():
+            self.findings.append(
+                LexFinding(
+                    "DN024",
+                    number,
+                    column,
+                    f"whitespace inside the section header; Darknet deletes it and reads [{name}] "
+                    "(hank-ai's Darknet keeps it and rejects the name)",
+                    f"write [{name}]",
+                    by_dialect={Dialect.HANK: Severity.ERROR},
+                )
+            )
+
+    def _bad_header(self, section: Section, message: str, hint: str | None = None) -> None:
+        section.header_ok = False
+        self.findings.append(LexFinding("DN019", section.line, section.column, message, hint))
+
+    def _option(self, text: str, stripped: str, number: int) -> None:
+        key_column = len(text) - len(text.lstrip(" \t")) + 1
+        eq = stripped.find("=")
+        raw_eq = text.find("=")
+        value_column = _value_column(text, raw_eq)
+        if eq < 0:
+            option = Option(stripped, None, number, key_column, key_column, text)
+        else:
+            key, value = stripped[:eq], stripped[eq + 1 :]
+            option = Option(key, value, number, key_column, value_column, text, _comment_at(value))
+        if not self.sections:
+            if self.option_before_section:
+                return
+            self.option_before_section = True
+            self.findings.append(
+                LexFinding(
+                    "DN002",
+                    number,
+                    key_column,
+                    f"option '{stripped}' comes before any [section]; Darknet dereferences a "
+                    "NULL section here (segmentation fault)",
+                    "start the file with [net]",
+                )
+            )
+            return
+        if eq >= 0 and option.value == "":
+            self.findings.append(
+                LexFinding(
+                    "DN007",
+                    number,
+                    key_column,
+                    f"option '{option.key}' has an empty value; Darknet drops the line "
+                    "('Config file error') and uses the default",
+                    f"give {option.key} a value or delete the line",
+                )
+            )
+            return
+        self._check_whitespace(text, raw_eq, number)
+        self.sections[-1].add(option)
+
+
+    def _glued_numbers(self, part: str, gap: int, number: int, column: int) -> None:
+        left = part[:gap].rstrip(" \t").split(",")[-1].split()[-1]
+        right = part[gap:].lstrip(" \t").split(",")[0].split()[0]
+        self.findings.append(
+            LexFinding(
+                "DN028",
+                number,
+                column,
+                f"'{left} {right}': Darknet deletes the space and reads the single number "
+                f"'{left}{right}' (a missing comma?)",
+                f"write '{left},{right}' if these are two numbers",
+            )
+        )
+
+    def _check_whitespace(self, text: str, raw_eq: int, number: int) -> None:
+        """L4: Darknet's strip() deletes whitespace anywhere, gluing the pieces together."""
+        if " " not in text and "\t" not in text:
+            return
+        key_part = text[:raw_eq] if raw_eq >= 0 else text
+        value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
+        cut = min((p for p in (value_part.find("#"), value_part.find(";")) if p >= 0), default=-1)
+        if cut >= 0:
+            value_part = value_part[:cut]
+        for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
+            gap = _inner_gap(part)
+            if gap >= 0:
+                glued = _strip(part)
+                if _joins_numbers(part, gap):
+                    self._glued_numbers(part, gap, number, offset + gap + 1)
+                    return
+                self.findings.append(
+                    LexFinding(
+                        "DN010",
+                        number,
+                        offset + gap + 1,
+                        f"whitespace inside '{part.strip()}': Darknet deletes it and reads "
+                        f"'{glued}' (hank-ai's Darknet keeps it)",
+                        f"write '{glued}' if that is what you mean",
+                        by_dialect={Dialect.HANK: Severity.ERROR},
+                    )
+                )
+                return
+
+
+def _strip(text: str) -> str:
+    """Darknet's strip(): every space, tab, CR and LF deleted (three C-level passes are far
+    cheaper than str.translate with a deletion table)."""
+    return text.replace(" ", "").replace("\t", "").replace("\r", "").replace("\n", "")
+
+
+def _comment_at(value: str) -> int:
+    if "#" not in value and ";" not in value:
+        return -1
+    positions = [p for p in (value.find("#", 1), value.find(";", 1)) if p > 0]
+    return min(positions) if positions else -1
+
+
+def _joins_numbers(part: str, gap: int) -> bool:
+    before = part[:gap].rstrip(" \t")[-1:]
+    after = part[gap:].lstrip(" \t")[:1]
+    return before.isdigit() and (after.isdigit() or after in "-.")
+
+
+def _value_column(text: str, raw_eq: int) -> int:
+    if raw_eq < 0:
+        return 1
+    rest = text[raw_eq + 1 :]
+    return raw_eq + 2 + (len(rest) - len(rest.lstrip(" \t")))
+
+
+def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
+    """``key = value`` or ``key=1, 2``: (key, value, key column, value column) when the line's
+    whitespace lies only at its ends, around '=' and next to commas, where Darknet's strip()
+    deletes it without gluing anything together; else ``None`` (the general path decides).
+
+    Plain string operations, linear in the line: the regex this replaces backtracked
+    exponentially on ``key= , , , ,#``.
+    """
+    eq = text.find("=")
+    if eq <= 0:
+        return None
+    key = text[:eq].strip(" \t")
+    if not key or key[0] in "#;[" or _has_any(key, " \t\r\n"):
+        return None
+    rest = text[eq + 1 :]
+    body = rest.strip(" \t")
+    if not body or _has_any(body, "#;\r\n"):
+        return None
+    value = body
+    if " " in body or "\t" in body:
+        for piece in body.split(","):
+            inner = piece.strip(" \t")
+            if " " in inner or "\t" in inner:
+                return None  # whitespace inside an item: a gap the general path reports
+        value = body.replace(" ", "").replace("\t", "")
+    key_column = len(text) - len(text.lstrip(" \t")) + 1
+    value_column = eq + 2 + len(rest) - len(rest.lstrip(" \t"))
+    return key, value, key_column, value_column
+
+
+def _has_any(text: str, characters: str) -> bool:
+    return any(character in text for character in characters)
+
+
+# whitespace between two characters that are not separators: 'a b' is a gap, '1, 2' is not
+_INNER_GAP = re.compile(r"[^ \t,=][ \t]+[^ \t,=]")
+
+
+def _inner_gap(part: str) -> int:
+    """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
+    match = _INNER_GAP.search(part.rstrip(" \t\r"))
+    return match.start() + 1 if match else -1
+
+
+def _check_structure(doc: CfgDocument) -> None:
+    if not doc.sections:
+        doc.findings.append(
+            LexFinding("DN003", 1, 1, "file has no [section]: a cfg starts with [net]", None)
+        )
+        doc.fatal = True
+        return
+    first = doc.sections[0]
+    if first.name not in ("net", "network"):
+        doc.findings.append(
+            LexFinding(
+                "DN004",
+                first.line,
+                first.column,
+                f"first section is [{first.name}]; Darknet stops with 'First section must be "
+                "[net] or [network]'",
+                "start the file with a [net] section",
+            )
+        )
+        doc.fatal = True
+        return
+    seen: dict[str, Option] = {}
+    for section in doc.sections:
+        if not section.odd:
+            continue  # every key once, each with '=' and a value: nothing to look at
+        seen.clear()
+        for option in section.options:
+            key = option.key
+            if key and key not in seen and option.value is not None:
+                seen[key] = option  # the common case: a first key=value line
+            else:
+                _check_option_shape(option, section, seen, doc.findings)
+
+
+def _check_option_shape(
+    option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
+) -> None:
+    if option.value is None:
+        findings.append(
+            LexFinding(
+                "DN006",
+                option.line,
+                option.column,
+                f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
+                "ignores it and lets it hide any later line with the same key",
+                "write key=value",
+            )
+        )
+    elif option.key == "":
+        findings.append(
+            LexFinding(
+                "DN008",
+                option.line,
+                option.column,
+                f"option '={option.value}' has no key; Darknet ignores it",
+                "write key=value",
+            )
+        )
+    first = seen.get(option.key)
+    if first is None:
+        seen[option.key] = option
+        return
+    if option.key:
+        findings.append(
+            LexFinding(
+                "DN009",
+                option.line,
+                option.column,
+                f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
+                "Darknet uses the first one and ignores this",
+                "delete one of the two lines",
+            )
+        )

@@ -1,0 +1,254 @@
+"""Suppression directives: ``# dnlint: ACTION=CODE[,CODE]`` on a comment line of its own.
+
+Darknet deletes all whitespace on a line and keeps a trailing ``# ...`` as part of the value
+(§lines), so a directive may only stand on its own ``#``/``;`` comment line:
+
+- ``disable-next-line=CODES``: the next line that is not blank or a comment;
+- ``disable=CODES`` ... ``enable=CODES``: a range (to the end of the file without ``enable``);
+- ``disable-file=CODES``: the whole file; only before the first section.
+
+CODES are rule codes or prefixes (``DN2``, ``DN203``), comma-separated; ``-- reason`` may
+follow. This module only parses; :mod:`dnlint.run.policy` applies directives and tracks use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.read.darknet_reader import CfgDocument
+from dnlint.run.selectors import is_syntax_error, normalize, selector_matches
+
+ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
+_DIRECTIVE = re.compile(r"^[#;]+\s*dnlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)
+# codes: first to last non-space character ('\S(?:.*\S)?'; a lazy '.*?\s*$' was quadratic)
+_ACTION = re.compile(r"^(?P<action>[A-Za-z-]+)\s*(?:=\s*(?P<codes>\S(?:.*\S)?))?\s*$")
+_TRAILING = re.compile(r"[#;]\s*dnlint\s*:", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def is_known(selector: str) -> bool:
+    """True when ``selector`` is a code or prefix of at least one registered rule."""
+    from dnlint.rules import all_rules
+
+    return any(r.code.startswith(selector) for r in all_rules())
+
+
+@lru_cache(maxsize=1024)
+def _selects_only_syntax_errors(selector: str) -> bool:
+    from dnlint.rules import all_rules
+
+    return all(is_syntax_error(r.code, r.severity) for r in all_rules()
+               if r.code.startswith(selector))
+
+
+@dataclass
+class Scope:
+    """One selector of one directive and the lines it covers (``end`` inclusive)."""
+
+    selector: str
+    line: int
+    column: int
+    start: int
+    end: int
+    used: bool = False
+
+    def covers(self, diagnostic: Diagnostic) -> bool:
+        if not selector_matches(self.selector, diagnostic.code):
+            return False
+        if self.start == 0:  # disable-file: also file-level diagnostics without a line
+            return True
+        return diagnostic.line is not None and self.start <= diagnostic.line <= self.end
+
+
+@dataclass
+class Directives:
+    scopes: list[Scope] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class _Parsed:
+    line: int
+    action: str
+    codes: list[tuple[str, int]]  # (selector, column)
+
+
+def parse_directives(doc: CfgDocument, path: str = "") -> Directives:
+    """Every directive of ``doc`` as scopes, plus DN901-DN904 problems on the directives."""
+    result = Directives()
+    last_line = len(doc.lines)
+    first_section = doc.sections[0].line if doc.sections else last_line + 1
+    comment_lines = {c.line for c in doc.comments}
+    next_code = _NextCodeLine(doc.lines, comment_lines)
+    open_ranges: dict[str, list[Scope]] = {}
+    for comment in doc.comments:
+        parsed = _parse_comment(doc, comment.line, comment.text, result, path)
+        if parsed is None:
+            continue
+        if parsed.action == "enable":
+            _close(parsed, open_ranges, result, path)
+            continue
+        for selector, column in parsed.codes:
+            scope = _scope(parsed, selector, column, last_line, next_code, first_section)
+            if scope is None:
+                result.problems.append(_problem(
+                    "DN903", parsed.line, 1, "'disable-file' after the first section is ignored",
+                    "move it above the first [section]", path))
+                break
+            result.scopes.append(scope)
+            if parsed.action == "disable":
+                open_ranges.setdefault(selector, []).append(scope)
+    _check_trailing(doc, comment_lines, result, path)
+    return result
+
+
+def _scope(parsed: _Parsed, selector: str, column: int, last_line: int,
+           next_code: _NextCodeLine, first_section: int) -> Scope | None:
+    if parsed.action == "disable-file":
+        if parsed.line > first_section:
+            return None
+        return Scope(selector, parsed.line, column, 0, last_line)
+    if parsed.action == "disable":
+        return Scope(selector, parsed.line, column, parsed.line + 1, last_line)
+    target = next_code.after(parsed.line)
+    return Scope(selector, parsed.line, column, target, target)
+
+
+class _NextCodeLine:
+    """The next line that is neither blank nor a comment, for directives in line order.
+
+    Asked in increasing line order, so one cursor that only moves forward serves them all:
+    a run of N directive lines costs N steps, not N * N.
+    """
+
+    def __init__(self, lines: list[str], comment_lines: set[int]) -> None:
+        self._lines = lines
+        self._comment_lines = comment_lines
+        self._cursor = 0  # the last code line found (0: none yet)
+        self._exhausted = False
+
+    def after(self, line: int) -> int:
+        if self._exhausted:
+            return line + 1  # no code line left: the directive covers the line below it
+        if self._cursor > line:
+            return self._cursor
+        lines, comments = self._lines, self._comment_lines
+        for number in range(line + 1, len(lines) + 1):
+            if number not in comments and lines[number - 1].strip():
+                self._cursor = number
+                return number
+        self._exhausted = True
+        return line + 1
+
+
+def _close(parsed: _Parsed, open_ranges: dict[str, list[Scope]], result: Directives,
+           path: str) -> None:
+    for selector, column in parsed.codes:
+        # keyed by selector: the distinct selectors are few (each names a rule or a prefix)
+        closing = [opened for opened in open_ranges if opened.startswith(selector)]
+        if not closing:
+            result.problems.append(_problem(
+                "DN903", parsed.line, column, f"'enable={selector}' without an open "
+                f"'disable' of it", "delete the line or add '# dnlint: disable=...' above",
+                path))
+        for opened in closing:
+            for scope in open_ranges.pop(opened):
+                scope.end = parsed.line - 1
+
+
+def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
+                   path: str) -> _Parsed | None:
+    match = _DIRECTIVE.match(text)
+    if match is None:
+        return None
+    body = match.group("body").split(" --", 1)[0].strip()
+    found = _ACTION.match(body)
+    action = found.group("action").lower() if found else ""
+    if action not in ACTIONS:
+        result.problems.append(_problem(
+            "DN903", line, 1, f"unknown dnlint directive '{body}'",
+            "use disable-next-line=, disable=, enable= or disable-file=", path))
+        return None
+    raw_codes = (found.group("codes") or "") if found else ""
+    if not raw_codes.strip():
+        result.problems.append(_problem(
+            "DN903", line, 1, f"'{action}' names no rule", f"write {action}=DN...", path))
+        return None
+    source = doc.lines[line - 1]
+    distinct = _without_repeats(_split_codes(raw_codes, source), line, result, path)
+    codes = [(sel, col) for sel, col in distinct if _valid_code(sel, col, line, result, path)]
+    return _Parsed(line, action, codes)
+
+
+def _without_repeats(codes: Iterable[tuple[str, int]], line: int, result: Directives,
+                     path: str) -> list[tuple[str, int]]:
+    """Each selector once; one DN901 per repeated selector, however often it is repeated."""
+    first: dict[str, int] = {}
+    repeats: dict[str, tuple[int, int]] = {}  # selector -> (column of the first repeat, count)
+    for selector, column in codes:
+        if selector not in first:
+            first[selector] = column
+        elif selector in repeats:
+            repeats[selector] = (repeats[selector][0], repeats[selector][1] + 1)
+        else:
+            repeats[selector] = (column, 1)
+    for selector, (column, count) in repeats.items():
+        times = "once more" if count == 1 else f"{count} more times"
+        result.problems.append(_problem(
+            "DN901", line, column, f"{selector} is repeated {times} in this directive; "
+            "a repeat suppresses nothing", "name each code once", path))
+    return list(first.items())
+
+
+def _split_codes(raw: str, source: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    start = source.find(raw, max(source.find("="), 0))
+    offset = 0
+    for piece in raw.split(","):
+        stripped = piece.strip()
+        if stripped:
+            inner = piece.index(stripped[0])
+            column = (start + offset + inner + 1) if start >= 0 else 1
+            out.append((normalize(stripped), column))
+        offset += len(piece) + 1
+    return out
+
+
+def _valid_code(selector: str, column: int, line: int, result: Directives, path: str) -> bool:
+    if not is_known(selector):
+        result.problems.append(_problem(
+            "DN902", line, column, f"'{selector}' matches no dnlint rule",
+            "see dnlint --list-rules", path))
+        return False
+    if _selects_only_syntax_errors(selector):
+        result.problems.append(_problem(
+            "DN903", line, column, f"'{selector}' is a syntax error, which cannot be "
+            "suppressed", "fix the line instead", path))
+        return False
+    return True
+
+
+def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directives,
+                    path: str) -> None:
+    # one C-level search of the whole text first: most files hold no directive at all, and a
+    # match across a line break only sends the file through the exact per-line loop below
+    if _TRAILING.search("\n".join(doc.lines)) is None:
+        return
+    for number, text in enumerate(doc.lines, start=1):
+        if number in comment_lines:
+            continue
+        found = _TRAILING.search(text)
+        if found:
+            result.problems.append(_problem(
+                "DN904", number, found.start() + 1, "dnlint directive after an option or "
+                "section is not applied; Darknet reads it as part of the line",
+                "put the directive on a comment line of its own above", path))
+
+
+def _problem(code: str, line: int, column: int, message: str, hint: str | None,
+             path: str) -> Diagnostic:
+    return new_diagnostic(code, line, column, message, hint, path)

@@ -1,0 +1,539 @@
+"""The run: command-line paths in, one finished :class:`FileResult` at a time out.
+
+A run plans first from paths alone (which weights file goes with which cfg), then handles one
+job at a time: lint the cfg, check its weights files, apply the policy, hand the results to
+the caller, and keep nothing. Reports stream and memory stays flat in the number of files.
+
+Nothing stops a run but a bad configuration: a path that cannot be read is a diagnostic of
+that path (DN029), a weights file without a cfg is one too (DN519), and a bug in dnlint while
+handling one file is a DN000 for that file; every other file is still checked.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NamedTuple
+
+from dnlint.clean import shown_path
+from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.dialects import Dialect, parse_dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.result import FileResult
+from dnlint.run.config import Config, ConfigError, ConfigFinder
+from dnlint.run.inputs import (
+    MAX_CFG_BYTES,
+    Input,
+    InputError,
+    collect_inputs,
+    file_identity,
+    read_input,
+    require_regular_file,
+)
+from dnlint.run.policy import Policy, apply_policy, selection_for
+
+if TYPE_CHECKING:
+    from dnlint.run.excludes import ExcludeRules
+
+__all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
+
+# Findings about a path rather than its content (exit status 2), and dnlint's own failure (3):
+# counted before the policy could hide them.
+PATH_PROBLEMS = frozenset({"DN029", "DN519"})
+INTERNAL_ERROR = "DN000"
+
+
+class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
+    """The command line's share of :class:`~dnlint.run.excludes.ExcludeRules` (None: ask the
+    configuration, then the default)."""
+
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool | None = None
+    force_exclude: bool | None = None
+
+    def rules(self, config: Config | None) -> ExcludeRules:
+        from dnlint.run.excludes import DEFAULT_EXCLUDES, ExcludeRules
+
+        exclude = self.exclude
+        if exclude is None:
+            exclude = config.exclude if config and config.exclude is not None else None
+        return ExcludeRules(
+            exclude=DEFAULT_EXCLUDES if exclude is None else exclude,
+            extend_exclude=(config.extend_exclude if config else ()) + self.extend_exclude,
+            respect_gitignore=_first(self.respect_gitignore,
+                                     config.respect_gitignore if config else None, True),
+            force_exclude=_first(self.force_exclude, config.force_exclude if config else None,
+                                 False),
+            root=str(config.root) if config and config.path else "",
+        )
+
+
+class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
+    dialect: Dialect | None = None
+    weights: tuple[str, ...] = ()
+    cfg: str | None = None
+    scan: bool = False
+    data: str | None = None
+    verbose: bool = False
+    targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
+    excludes: ExcludeOptions = ExcludeOptions()
+    weights_beside: bool = False  # also check each given cfg against the weights files beside it
+    stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
+    fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
+    unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
+
+
+def _first(*values: bool | None) -> bool:
+    return next(v for v in values if v is not None)
+
+
+class Unpaired:
+    """Why a weights file has no cfg to be checked against. (A plain class: a frozen dataclass
+    costs about 1 ms of every run's start-up to create, for a value only weights runs make.)"""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class Job:
+    """One cfg (or one path that cannot be handled) and the weights files checked against it."""
+
+    __slots__ = ("companion", "item", "weights")
+
+    def __init__(self, item: Input, companion: bool = False) -> None:
+        self.item = item
+        self.weights: list[str] = []
+        self.companion = companion  # a cfg not asked for, linted only for its weights files
+
+
+class Run:
+    """One invocation's files. Iterate :meth:`results` once; ``notes`` and ``inputs_read`` fill
+    as it goes (``inputs_read`` only when ``track_inputs``, for the safe-output check)."""
+
+    def __init__(self, paths: tuple[str, ...], options: RunOptions,
+                 finder: ConfigFinder | None = None, policy: Policy | None = None,
+                 dialect_given: bool = True, track_inputs: bool = False) -> None:
+        self.paths = paths
+        self.options = options
+        self.finder = finder if finder is not None else ConfigFinder(disabled=True)
+        self.policy = policy if policy is not None else Policy()
+        self.dialect_given = dialect_given
+        self.notes: list[str] = []
+        self.inputs_read: set[tuple[int, int]] | None = set() if track_inputs else None
+        self.unreadable = 0  # paths that could not be read or paired (exit status 2)
+        self.internal_errors = 0  # files dnlint failed on (exit status 3)
+        self.current = ""  # the path being handled, for a message if dnlint fails
+        self._data_ok = True
+
+    def results(self) -> Iterator[FileResult]:
+        """Every file's result, policy applied, in command-line order (walks sorted)."""
+        config = self.finder.for_path(os.path.join(os.curdir, "."))
+        rules = self.options.excludes.rules(config) if self._excludes_apply(config) else None
+        inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        jobs = plan_jobs(inputs, self.options)
+        with cycle_gc_paused():
+            if self.options.data:
+                yield from self._check_data_path(self.options.data)
+            for job in jobs:
+                yield from self._finished(job)
+
+    def _excludes_apply(self, config: Config | None) -> bool:
+        """Whether any exclusion can matter: a directory to walk, or --force-exclude."""
+        forced = self.options.excludes.force_exclude or (config is not None
+                                                         and config.force_exclude)
+        return bool(forced) or any(p != "-" and os.path.isdir(p) for p in self.paths)
+
+    def _finished(self, job: Job) -> list[FileResult]:
+        self.current = job.item.path
+        try:
+            results = self._handle(job)
+            for result in results:
+                self._count(result)
+                config = self.finder.for_path(result.path)
+                apply_policy(result, selection_for(result.path, self.policy, config))
+        except ConfigError:
+            raise  # a bad configuration stops the run (exit status 2)
+        except RecursionError:
+            results = [failed(job.item.path, "the file nests too deeply to analyse")]
+            self._count(results[0])
+        except Exception as exc:  # a bug in dnlint must not hide the other files' results
+            results = [failed(job.item.path, f"dnlint failed on this file "
+                                             f"({type(exc).__name__}: {exc})")]
+            self._count(results[0])
+        return results
+
+    def _count(self, result: FileResult) -> None:
+        """Count what decides the exit status before the policy can hide it."""
+        for diagnostic in result.diagnostics:
+            if diagnostic.code in PATH_PROBLEMS:
+                self.unreadable += 1
+            elif diagnostic.code == INTERNAL_ERROR:
+                self.internal_errors += 1
+
+    def _handle(self, job: Job) -> list[FileResult]:
+        item = job.item
+        if item.kind == "problem":
+            return [unreadable(item.path, item.reason)]
+        if item.kind == "unpaired":
+            return [path_result(item.path, "DN519", item.reason)]
+        cfg_result = self._lint_cfg(item, fix=not job.companion)
+        results = [cfg_result]
+        for weights_path in job.weights:
+            entry = _entry_for(results, cfg_result, weights_path)
+            entry.add(self._check_weights(entry, weights_path))
+        if job.companion:
+            _weights_findings_only(cfg_result)
+        return results
+
+    def _lint_cfg(self, item: Input, fix: bool = True) -> FileResult:
+        """One cfg with the dialect of its nearest configuration, and --data; with --fix,
+        fixed unless it was linted only for its weights files (``fix`` False)."""
+        config = self.finder.for_path(item.display or item.path)
+        chosen = self._options_for(config)
+        self._remember(item.path)
+        if self.options.fix and fix and item.kind == "cfg":
+            result = self._fixed(item, chosen, config)
+        else:
+            result = lint_input(item, chosen)
+        _check_targets(result, self.options.targets, config)
+        if self.options.data and self._data_ok and result.network is not None:
+            check_data(result, self.options.data)
+        if chosen is not self.options and config is not None and result.dialect is not None:
+            result.dialect_reason = f"set in {config.path}"
+        return result
+
+    def _fixed(self, item: Input, chosen: RunOptions, config: Config | None) -> FileResult:
+        """--fix / --diff: fix what the file's policy selects; a refused write is counted
+        with the paths that could not be handled (exit status 2)."""
+        selection = selection_for(item.display or item.path, self.policy, config)
+
+        def kept(result: FileResult) -> list[Diagnostic]:
+            probe = copy.copy(result)  # apply_policy replaces the list: the result stays whole
+            apply_policy(probe, selection)
+            return probe.diagnostics
+
+        result = fix_input(item, chosen, kept)
+        if "fix_error" in result.extra:
+            self.unreadable += 1
+        return result
+
+    def _options_for(self, config: Config | None) -> RunOptions:
+        if self.dialect_given or config is None or config.dialect is None:
+            return self.options
+        return self.options._replace(dialect=parse_dialect(config.dialect))
+
+    def _check_weights(self, entry: FileResult, path: str) -> list[Diagnostic]:
+        try:
+            require_regular_file(path)
+            self._remember(path)
+            return check_weights_path(entry, path, self.options.scan)
+        except InputError as exc:
+            return [new_diagnostic("DN029", None, None, exc.reason, None, path)]
+
+    def _check_data_path(self, path: str) -> Iterator[FileResult]:
+        try:
+            require_regular_file(path)
+        except InputError as exc:
+            self._data_ok = False
+            self.unreadable += 1
+            yield unreadable(path, f"{exc.reason} (--data)")
+            return
+        self._remember(path)
+
+    def _remember(self, path: str) -> None:
+        if self.inputs_read is not None and path != "-":
+            identity = file_identity(path)
+            if identity is not None:
+                self.inputs_read.add(identity)
+
+
+def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config | None) -> None:
+    """--target and the configuration's ``target``; the target modules load only when used."""
+    chosen = targets + tuple(t for t in (config.target if config else ()) if t not in targets)
+    if chosen:
+        from dnlint.targets import check_targets
+
+        check_targets(result, chosen)
+
+
+def _weights_findings_only(result: FileResult) -> None:
+    """A cfg linted only for its weights files reports what concerns them: their own findings
+    and the cfg's weights rules (DN5xx). Its other findings belong to a run that names it (the
+    cfg hook of pre-commit), not to every weights file's."""
+    result.given = False
+    result.diagnostics = [d for d in result.diagnostics
+                          if d.path != result.path or d.code.startswith("DN5")]
+
+
+def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
+    """One job per cfg (or unreadable path), each weights file attached to its cfg's job.
+
+    Pairing reads no file. A weights file named on the command line goes with ``--cfg``, else
+    with the only cfg given, else with the given cfg of the same stem, else with the cfg beside
+    it (:func:`dnlint.weights.pairing.find_cfg`); one found by a walk goes with the cfg beside
+    it, else with the only walked cfg of its stem. When none fits, it becomes a DN519 job.
+    With ``weights_beside``, each given cfg also takes the weights files named after it beside
+    it (:func:`dnlint.weights.pairing.weights_beside`).
+    """
+    jobs = [Job(item) for item in inputs if item.kind != "weights"]
+    given = [job for job in jobs if job.item.kind in ("cfg", "stdin")]
+    explicit = dict.fromkeys([*options.weights,
+                              *(i.path for i in inputs if i.kind == "weights" and i.explicit)])
+    walked = dict.fromkeys(i.path for i in inputs if i.kind == "weights" and not i.explicit)
+    if options.weights_beside:
+        from dnlint.weights.pairing import weights_beside
+
+        for job in given:
+            if job.item.explicit and job.item.kind == "cfg":
+                job.weights += [w for w in weights_beside(job.item.path)
+                                if w not in explicit and w not in walked]
+    if not explicit and not walked:
+        return jobs
+    by_path: dict[str, Job] = {}
+    for job in given:
+        by_path.setdefault(_real(job.item.path), job)
+    extra: list[Job] = []
+    pairings = [(path, _pair(path, given, options.cfg)) for path in explicit]
+    pairings += [(path, _pair_walked(path, given)) for path in walked if path not in explicit]
+    for path, target in pairings:
+        if isinstance(target, Job):
+            target.weights.append(path)
+        elif isinstance(target, Unpaired):
+            extra.append(Job(Input(path, "unpaired", reason=target.reason)))
+        else:
+            found = by_path.get(_real(target))
+            if found is None:
+                found = by_path[_real(target)] = Job(Input(target, "cfg"), companion=True)
+                extra.append(found)
+            found.weights.append(path)
+    return jobs + extra
+
+
+def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | str | Unpaired:
+    """The job of the cfg ``weights_path`` belongs to, else the path of its cfg, else why not."""
+    if cfg_option:
+        return cfg_option
+    if len(given) == 1:
+        return given[0]
+    same = _same_stem(weights_path, given)
+    if len(same) == 1:
+        return same[0]
+    if given:
+        return Unpaired("several cfgs were given and none has its name; check one pair at a time, "
+                        "or name the cfg with --cfg")
+    return _beside(weights_path)
+
+
+def _pair_walked(weights_path: str, walked: list[Job]) -> Job | str | Unpaired:
+    """A weights file a walk found: the cfg beside it, else the only walked cfg of its stem."""
+    beside = _beside(weights_path)
+    if not isinstance(beside, Unpaired):
+        return beside
+    same = _same_stem(weights_path, walked)
+    return same[0] if len(same) == 1 else beside
+
+
+def _same_stem(weights_path: str, jobs: list[Job]) -> list[Job]:
+    # the weights package is imported only by runs that have a weights file (start-up)
+    from pathlib import Path
+
+    from dnlint.weights.pairing import cfg_stems
+
+    stems = cfg_stems(weights_path)
+    return [job for job in jobs if Path(job.item.path).stem in stems]
+
+
+def _beside(weights_path: str) -> str | Unpaired:
+    from dnlint.weights.pairing import find_cfg
+
+    match = find_cfg(weights_path)
+    if match.cfg is None:
+        listed = f" ({', '.join(match.candidates)})" if match.candidates else ""
+        return Unpaired(f"which cfg does it belong to? {match.reason}{listed}; name it with "
+                        "--cfg FILE (or give the cfg too)")
+    return match.cfg
+
+
+def _real(path: str) -> str:
+    return path if path == "-" else os.path.realpath(path)
+
+
+def _entry_for(results: list[FileResult], cfg_result: FileResult,
+               weights_path: str) -> FileResult:
+    """The entry a weights file's findings go to: its cfg's, or a new one for a further file
+    (path = the weights file, with the same prediction)."""
+    report = cfg_result.weights
+    if report is None or report.path is None:  # the first weights file of this cfg
+        return cfg_result
+    extra = FileResult(weights_path, cfg_result.dialect, cfg_result.dialect_reason, [],
+                       cfg_result.network, cfg_result.document, given=False)
+    extra.weights = report.fresh()
+    results.append(extra)
+    return extra
+
+
+def check_weights_path(result: FileResult, path: str, scan: bool = False) -> list[Diagnostic]:
+    """Check ``path`` against ``result``'s prediction (and scan it); the new diagnostics.
+
+    Raises :class:`InputError` when the file cannot be read.
+    """
+    from dnlint.weights import alternatives
+    from dnlint.weights.check import check_file, diagnostic
+
+    report = result.weights
+    if report is None:
+        return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
+                           "nothing to compare the file with", path)]
+    try:
+        found = check_file(report, path, alternatives(result))
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
+        from dnlint.weights.scan import scan_weights
+
+        found += scan_weights(report)
+    return found
+
+
+# a file the scan cannot walk: not weights, or no usable header
+_UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
+
+
+# what a fix keeps of a result: the diagnostics its policy selects (suppressions too)
+Keep = Callable[[FileResult], list[Diagnostic]]
+
+
+def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
+    """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
+    ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
+    ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
+    not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
+    from dnlint.fixes.run import fix_bytes, unified_diff
+    from dnlint.run.outputs import OutputError, write_fixed
+
+    display = _display(item)
+    data = _read_cfg(item, display)
+    if isinstance(data, FileResult):
+        return data  # unreadable, or too large to be a cfg: nothing to fix
+    fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
+    result = fixed.result
+    if options.fix == "diff":
+        result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
+    elif fixed.changed:
+        try:
+            write_fixed(item.path, fixed.data)
+        except (OutputError, OSError) as exc:
+            result = fixed.first
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            result.extra["fix_error"] = f"{shown_path(display)}: {reason}"
+            return result
+    result.extra["fixed"] = fixed.fixed
+    return result
+
+
+def lint_input(item: Input, options: RunOptions) -> FileResult:
+    """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
+    display = _display(item)
+    data = _read_cfg(item, display)
+    if isinstance(data, FileResult):
+        return data
+    try:
+        with cycle_gc_paused():
+            result = lint_cfg_bytes(data, display, options.dialect)
+        _mark_fixes(result, data)
+        return result
+    except RecursionError:
+        return failed(display, "the file nests too deeply to analyse")
+    except Exception as exc:  # a bug in dnlint must not hide the other files' results
+        return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+def _display(item: Input) -> str:
+    """The name a cfg's findings carry: --stdin-filename's, ``<stdin>``, or its path."""
+    return item.display or ("<stdin>" if item.kind == "stdin" else item.path)
+
+
+def _read_cfg(item: Input, display: str) -> bytes | FileResult:
+    """The bytes of a cfg, or the result that says why there are none to lint: it cannot be
+    read (DN029), or it is larger than any cfg (DN023)."""
+    try:
+        data = read_input(item.path)
+    except InputError as exc:
+        return unreadable(display, exc.reason)
+    if len(data) > MAX_CFG_BYTES:
+        return _too_large(display)
+    return data
+
+
+def _mark_fixes(result: FileResult, data: bytes) -> None:
+    """Hang on each diagnostic the fix its rule has here, so that reports can mark it (the
+    fixers load only when a finding has one; a clean file loads not even the rule registry)."""
+    if not result.diagnostics:
+        return
+    from dnlint.rules import get_rule
+
+    if any(get_rule(d.code).fix for d in result.diagnostics):
+        from dnlint.fixes import attach_fixes
+
+        attach_fixes(result, data)
+
+
+@contextmanager
+def cycle_gc_paused() -> Iterator[None]:
+    """Pause the cycle collector while files are linted (nested uses are free).
+
+    A lint builds many small acyclic objects (options, layers, blocks) that reference counting
+    frees as soon as the file's result is dropped; the cycle collector would only rescan them,
+    which doubled the time of a 100k-layer cfg.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def check_data(result: FileResult, data_path: str) -> None:
+    """``--data obj.data``: its classes and names file against every detection head."""
+    if result.network is None:
+        return
+    from pathlib import Path
+
+    from dnlint.checks.data import check_data_file
+    from dnlint.diagnostics import Sink
+
+    sink = Sink(result.path)
+    check_data_file(result.network, Path(data_path), sink)
+    result.add(sink.items)
+
+
+def path_result(path: str, code: str, message: str) -> FileResult:
+    """A result that is one file-level finding about ``path`` itself."""
+    return FileResult(path, None, "", [new_diagnostic(code, None, None, message, None, path)])
+
+
+def unreadable(path: str, reason: str) -> FileResult:
+    return path_result(path, "DN029", reason)
+
+
+def failed(path: str, message: str) -> FileResult:
+    diagnostic = new_diagnostic("DN000", 1, 1, message + "; please report it with the file",
+                                None, path)
+    return FileResult(path, None, "", [diagnostic])
+
+
+def _too_large(path: str) -> FileResult:
+    message = (
+        f"file is larger than {MAX_CFG_BYTES // (1024 * 1024)} MiB: not a cfg (a weights file "
+        "passed as the cfg?)"
+    )
+    diagnostic = new_diagnostic("DN023", 1, 1, message, None, path)
+    return FileResult(path, None, "", [diagnostic])

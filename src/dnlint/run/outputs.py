@@ -1,0 +1,161 @@
+"""Writing files without losing any: no output is ever one of the run's inputs, and an existing
+file is replaced atomically (a temporary file in the same directory, renamed over it), never
+truncated first.
+
+Identity is compared by device and inode, so ``./m.cfg``, ``../dir/m.cfg`` and links to it are
+all caught.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from typing import TextIO
+
+from dnlint.clean import shown_path
+from dnlint.run.inputs import file_identity
+
+TEMP_PREFIX = ".dnlint-"
+TEMP_SUFFIX = ".tmp"  # never .cfg or .weights: a directory walk must not pick it up
+
+
+class OutputError(Exception):
+    """An output that must not or cannot be written; its message names the path."""
+
+
+def refuse_input(path: str, inputs: Iterable[tuple[int, int]], what: str) -> None:
+    """Raise :class:`OutputError` when ``path`` is (a link to, another name of) an input."""
+    identity = file_identity(path)
+    if identity is not None and identity in set(inputs):
+        raise OutputError(f"{shown_path(path)}: {what} would overwrite an input of this run; "
+                          "nothing written")
+
+
+def identities(paths: Iterable[str]) -> set[tuple[int, int]]:
+    """The identities of those ``paths`` that exist (directories included: a walk reads below
+    them, and an output may not replace one)."""
+    found = set()
+    for path in paths:
+        identity = file_identity(path) if path != "-" else None
+        if identity is not None:
+            found.add(identity)
+    return found
+
+
+class AtomicOutput:
+    """A text file written under a temporary name and renamed over ``path`` on :meth:`commit`;
+    :meth:`discard` removes it. The destination is untouched until the rename.
+
+    A destination that exists and is not a regular file (``/dev/stdout``, a FIFO, a terminal)
+    is written directly: renaming over it would replace the device, not write to it.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.temp: str | None = None
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            info = None
+        try:
+            if info is not None and stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(errno.EISDIR, "is a directory")
+            if info is not None and not stat.S_ISREG(info.st_mode):
+                self.stream: TextIO = open(path, "w", encoding="utf-8",  # noqa: SIM115
+                                           errors="backslashreplace", newline="\n")
+                return
+            fd, self.temp = _temp_beside(path)
+        except OSError as exc:
+            raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
+        self.stream = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace",
+                                newline="\n")
+
+    def commit(self, inputs: Iterable[tuple[int, int]] = ()) -> None:
+        """Rename the finished file over ``path``, unless ``path`` is now one of ``inputs``."""
+        try:
+            self.stream.close()
+            if self.temp is None:
+                return
+            refuse_input(self.path, inputs, "the output")
+            _move_into_place(self.temp, self.path)
+            self.temp = None
+        except OSError as exc:
+            self.discard()
+            raise OutputError(f"{shown_path(self.path)}: cannot write: "
+                              f"{exc.strerror or exc}") from None
+        except OutputError:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        with suppress(OSError):
+            self.stream.close()
+        if self.temp is not None:
+            with suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None
+
+
+@contextmanager
+def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = ()) -> Iterator[TextIO]:
+    """Write ``path`` atomically: committed when the block ends normally, discarded if not."""
+    output = AtomicOutput(path)
+    try:
+        yield output.stream
+    except BaseException:
+        output.discard()
+        raise
+    output.commit(inputs)
+
+
+def write_fixed(path: str, data: bytes) -> None:
+    """``--fix``: replace ``path`` with ``data`` (:func:`replace_bytes`). A symbolic link is
+    refused: renaming over it would replace the link, and writing its target would change a
+    file under another path."""
+    if os.path.islink(path):
+        raise OutputError("is a symbolic link: not fixed (fix the file it points to)")
+    replace_bytes(path, data)
+
+
+def replace_bytes(path: str, data: bytes) -> None:
+    """Replace the regular file ``path`` with ``data`` atomically (``--fix``): a temporary
+    file in the same directory, renamed over it, the permissions kept. Raises OSError."""
+    fd, temp = _temp_beside(path)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        _move_into_place(temp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def _temp_beside(path: str) -> tuple[int, str]:
+    """A new temporary file in ``path``'s directory (so that the rename is atomic): its
+    descriptor and name. Raises OSError."""
+    import tempfile  # here: it costs 2-3 ms of start-up (random, shutil), and writes are rare
+
+    directory = os.path.dirname(os.path.abspath(path))
+    return tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
+
+
+def _move_into_place(temp: str, path: str) -> None:
+    """Rename the finished ``temp`` over ``path``, with ``path``'s permissions."""
+    _keep_mode(path, temp)
+    os.replace(temp, path)
+
+
+def _keep_mode(path: str, temp: str) -> None:
+    """A replaced file keeps its permissions; a new one gets the usual 0666 less the umask
+    (mkstemp creates 0600)."""
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temp, mode)
