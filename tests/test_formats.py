@@ -236,6 +236,42 @@ def test_sarif_clean_run(cwd: Path) -> None:
     assert code == 0 and json.loads(out)["runs"][0]["results"] == []
 
 
+def _metadata_with(urls: list[str]) -> Any:
+    from email.message import Message
+
+    message = Message()
+    for url in urls:
+        message["Project-URL"] = url
+    return lambda name: message
+
+
+def test_sarif_help_uri_points_at_each_rules_heading(cwd: Path, monkeypatch: Any) -> None:
+    from importlib import metadata
+
+    page = "https://example.org/dnlint/blob/main/docs/rules.md"
+    monkeypatch.setattr(metadata, "metadata", _metadata_with(
+        ["Source, https://example.org/dnlint", f"Rules, {page}"]))
+    log = json.loads(run("--format", "sarif", "m.cfg")[1])
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[1]["id"] == "DN001"
+    assert rules[1]["helpUri"] == page + "#dn001-empty-file"
+    headings = (Path(__file__).parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    for rule in rules:  # the anchor is GitHub's slug of the rule's heading in docs/rules.md
+        code, name = rule["helpUri"].split("#")[1].split("-", 1)
+        assert f"\n### {code.upper()} {name}\n" in headings
+
+
+def test_sarif_without_a_published_rules_page_has_no_help_uri(cwd: Path,
+                                                                monkeypatch: Any) -> None:
+    from importlib import metadata
+
+    monkeypatch.setattr(metadata, "metadata", _metadata_with(["Source, https://example.org/x"]))
+    log = json.loads(run("--format", "sarif", "m.cfg")[1])
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert not any("helpUri" in rule for rule in rules)
+    assert all(rule["help"]["text"] for rule in rules)
+
+
 # --- JUnit, --output --------------------------------------------------------------------------
 
 def test_junit(cwd: Path) -> None:

@@ -87,7 +87,7 @@ def render() -> str:
         "| Code | Name | Severity | Fix | Summary |",
         "|------|------|----------|-----|---------|",
     ]
-    lines += [f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity.value} | "
+    lines += [f"| [{r.code}](#{r.anchor}) | {r.name} | {r.severity.value} | "
               f"{r.fix or ''} | {_cell(r.summary)} |" for r in rules]
     lines.append("")
     family = None

@@ -34,7 +34,7 @@ def sarif_head() -> dict[str, Any]:
             "tool": {"driver": {
                 "name": "dnlint",
                 "version": __version__,
-                "rules": [_rule(r) for r in all_rules()],
+                "rules": [_rule(r, rules_page_url()) for r in all_rules()],
             }},
             "columnKind": "unicodeCodePoints",
             "results": _RESULTS,
@@ -84,8 +84,25 @@ def _invocation(exit_status: int | None) -> dict[str, Any]:
     return invocation
 
 
-def _rule(rule: Any) -> dict[str, Any]:
-    return {
+def rules_page_url() -> str | None:
+    """Where docs/rules.md is published: the ``Rules`` entry of ``[project.urls]`` in the
+    installed distribution's metadata, or None while the project declares none (then the
+    rules carry their whole text in ``help`` and no ``helpUri``)."""
+    from importlib import metadata
+
+    try:
+        entries = metadata.metadata("dnlint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "rules" and url.strip():
+            return url.strip()
+    return None
+
+
+def _rule(rule: Any, page: str | None) -> dict[str, Any]:
+    described: dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
@@ -93,6 +110,9 @@ def _rule(rule: Any) -> dict[str, Any]:
         "help": {"text": rule.explanation()},
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
     }
+    if page:
+        described["helpUri"] = f"{page.split('#')[0]}#{rule.anchor}"
+    return described
 
 
 def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:

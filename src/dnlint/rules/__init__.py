@@ -49,6 +49,11 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
     fix: FixKind | None = None
 
     @property
+    def anchor(self) -> str:
+        """This rule's heading anchor in docs/rules.md (GitHub's slug of "DN001 empty-file")."""
+        return f"{self.code.lower()}-{self.name}"
+
+    @property
     def fix_note(self) -> str:
         """What --fix does for this rule, in words (--explain, --list-rules, docs/rules.md)."""
         if self.fix == "safe":
