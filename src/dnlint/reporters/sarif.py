@@ -91,7 +91,7 @@ def rules_page_url() -> str | None:
     from importlib import metadata
 
     try:
-        entries = metadata.metadata("dnlint").get_all("Project-URL") or []
+        entries: list[str] = metadata.metadata("dnlint").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         return None
     for entry in entries:
