@@ -242,6 +242,47 @@ def test_watch_lints_again_after_a_change(tmp_path: Path) -> None:
     assert b"m.cfg:3:14: DN103 warning: " in out and b"m.cfg:6:1: DN201 error: " in out
 
 
+def test_watch_follows_what_the_run_reads(tmp_path: Path) -> None:
+    """A new cfg in a walked directory is a change; a cfg in an excluded .venv/ is not."""
+    write(tmp_path / "d" / "a.cfg", WARN)
+    (tmp_path / "d" / ".venv").mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch",
+                             "--format", "concise", "d"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+        write(tmp_path / "d" / ".venv" / "x.cfg", BAD)
+        time.sleep(1.2)  # more than two polls
+        write(tmp_path / "d" / "new.cfg", BAD)
+        assert proc.stderr.readline() == b"[a file changed: linting again]\n"
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert err == b""
+    assert out.count(b"d/a.cfg:3:14: DN103") == 2 and out.count(b"d/new.cfg:6:1: DN201") == 1
+    assert b"x.cfg" not in out
+
+
+def test_watch_polls_the_weights_paired_with_a_cfg(tmp_path: Path) -> None:
+    """--weights-beside pairs m_best.weights with m.cfg: writing it is a change to lint."""
+    tiny(tmp_path, "m.cfg")
+    proc = subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch",
+                             "--weights-beside", "--format", "concise", "m.cfg"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+        write_weights(tmp_path / "m_best.weights", L0 + L1 - 10)
+        assert proc.stderr.readline() == b"[a file changed: linting again]\n"
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    assert out.count(b"m_best.weights: DN514 error") == 1
+
+
 # --- formats -----------------------------------------------------------------------------------
 
 def _truncated_pair(repo: Path) -> None:

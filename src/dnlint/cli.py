@@ -9,6 +9,7 @@ Per file: the nearest configuration (:mod:`dnlint.run.config`) may name the dial
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
@@ -285,8 +286,19 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
     if args.watch:
         from dnlint.run.watch import watch
 
-        watch(lambda: _run_once(paths, args), paths, args)
+        watch(lambda: _run_once(paths, args), lambda: _files_read(paths, args))
     sys.exit(_run_once(paths, args))
+
+
+def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
+    """What a run with these flags reads: every cfg and weights file its plan names (the same
+    walk, excludes and pairing) and the other files given by name."""
+    named = [p for p in (*paths, *args.weights, args.cfg, args.data, args.config_file)
+             if p and p != "-" and not os.path.isdir(p)]
+    with contextlib.suppress(SystemExit):  # a broken configuration: watch what was named
+        for job in _new_run(paths, args, track_inputs=False).plan():
+            named += [path for path in (job.item.path, *job.weights) if path != "-"]
+    return named
 
 
 def _policy(args: Flags) -> Policy:
@@ -298,25 +310,34 @@ def _policy(args: Flags) -> Policy:
                   _per_file_ignores(args.per_file_ignores))
 
 
-def _run_once(paths: tuple[str, ...], args: Flags) -> int:
-    """One run of the command: the exit status."""
+def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
+    """The run these flags describe (exits with a usage error on a broken configuration)."""
     from dnlint.run.engine import ExcludeOptions
 
     excludes = ExcludeOptions(_comma_list(args.exclude) or None, _comma_list(args.extend_exclude),
                               args.respect_gitignore, True if args.force_exclude else None)
-    fix_mode = "diff" if args.diff else "fix" if args.fix or args.fix_only else None
     options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
                          args.scan, args.data, args.verbose, _targets(args.target), excludes,
-                         args.weights_beside, args.stdin_filename, fix=fix_mode,
+                         args.weights_beside, args.stdin_filename, fix=_fix_mode(args),
                          unsafe_fixes=args.unsafe_fixes)
     try:
         finder = _finder(args.config_file, args.no_config)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
+    return Run(paths, options, finder, _policy(args), dialect_given=args.dialect is not None,
+               track_inputs=track_inputs)
+
+
+def _fix_mode(args: Flags) -> str | None:
+    return "diff" if args.diff else "fix" if args.fix or args.fix_only else None
+
+
+def _run_once(paths: tuple[str, ...], args: Flags) -> int:
+    """One run of the command: the exit status."""
+    fix_mode = _fix_mode(args)
     outputs = [(path, what) for path, what in ((args.output_file, "the output"),
                                                (args.graph_file, "the graph")) if path]
-    run = Run(paths, options, finder, _policy(args), dialect_given=args.dialect is not None,
-              track_inputs=bool(outputs))
+    run = _new_run(paths, args, track_inputs=bool(outputs))
     given = (*paths, *args.weights,
              *(p for p in (args.cfg, args.data, args.config_file) if p))
     _refuse_given_inputs(outputs, given)

@@ -131,12 +131,17 @@ class Run:
         self.current = ""  # the path being handled, for a message if dnlint fails
         self._data_ok = True
 
-    def results(self) -> Iterator[FileResult]:
-        """Every file's result, policy applied, in command-line order (walks sorted)."""
+    def plan(self) -> list[Job]:
+        """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
+        cfg or weights file read (``--watch`` polls the files they name)."""
         config = self.finder.for_path(os.path.join(os.curdir, "."))
         rules = self.options.excludes.rules(config) if self._excludes_apply(config) else None
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
-        jobs = plan_jobs(inputs, self.options)
+        return plan_jobs(inputs, self.options)
+
+    def results(self) -> Iterator[FileResult]:
+        """Every file's result, policy applied, in command-line order (walks sorted)."""
+        jobs = self.plan()
         with cycle_gc_paused():
             if self.options.data:
                 yield from self._check_data_path(self.options.data)
