@@ -3,43 +3,45 @@
 
 from dnlint.rules import AB, CONV, HANK, NET, PJ, E, W, rule
 
+THREE = "anchors=10,13, 16,30, 33,23\nnum=3\n"
+SIX = "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\n"
+ROUTE_BACK = "\n[route]\nlayers=-3\n"  # a second head on the layer before the first
+FOUR_HALVINGS = "\n[maxpool]\nsize=2\nstride=2\n" * 4
+EMBEDDING_48 = "\n[convolutional]\nfilters=48\n"  # the embedding a [yolo] head can name
+CONTRASTIVE = "\n[route]\nlayers=-3\n\n[contrastive]\nclasses=1\nyolo_layer=-2\n"
+
+
+def yolo(filters: int, classes: int, mask: str = "0,1,2", anchors: str = THREE,
+         extra: str = "") -> str:
+    """An example's 1x1 linear convolution with ``filters`` and the [yolo] head it feeds."""
+    return (f"\n[convolutional]\nfilters={filters}\nactivation=linear\n\n[yolo]\nmask={mask}\n"
+            f"{anchors}classes={classes}\n{extra}")
+
+
 rule("DN401", "head-size-mismatch", E,
      summary="A detection head does not receive the number of values its options describe.",
      darknet="parse_yolo/parse_region/parse_Gaussian_yolo compare the head's outputs with its "
              "inputs: the original Darknet asserts (abort), AlexeyAB's stops with 'filters= in "
              "the [convolutional]-layer doesn't correspond to classes= or mask='. [detection] and "
              "[iseg] assert the same relation.",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=20\n"),
-     good=NET + ("\n[convolutional]\nfilters=75\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=20\n"),
-     reference="S15, S19", fix="safe")
+     bad=NET + yolo(255, 20), good=NET + yolo(75, 20), reference="S15, S19", fix="safe")
 rule("DN402", "mask-out-of-range", E,
      summary="A mask value is not an anchor index in [0, num).",
      darknet="Mask values are never range-checked: Darknet reads anchor pairs outside the "
              "anchor array (out-of-bounds reads).",
-     bad=NET + ("\n[convolutional]\nfilters=340\nactivation=linear\n\n[yolo]\nmask=0,1,2,3\n"
-                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17")
+     bad=NET + yolo(340, 80, mask="0,1,2,3"), good=NET + yolo(255, 80), reference="S17")
 rule("DN403", "duplicate-mask", W,
      summary="The same anchor index appears twice in one head's mask.",
      darknet="Accepted: the head predicts the same anchor twice per cell.",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,1\n"
-                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17")
+     bad=NET + yolo(255, 80, mask="0,1,1"), good=NET + yolo(255, 80), reference="S17")
 rule("DN404", "anchors-count", E,
      summary="The anchors list does not hold exactly 2*num values.",
      darknet="The anchor array has 2*num slots, all 0.5 at first. Missing values stay 0.5; extra "
              "values overflow the heap in the original Darknet's [yolo]/[region] and in every "
              "[Gaussian_yolo], and are silently ignored by AlexeyAB's [yolo]/[region] (a warning "
              "there, unless a mask index reaches them: an error).",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23, 30,61\nnum=3\nclasses=80\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
-                 "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-                 "classes=80\n"), reference="S16, S17",
+     bad=NET + yolo(255, 80, anchors="anchors=10,13, 16,30, 33,23, 30,61\nnum=3\n"),
+     good=NET + yolo(255, 80), reference="S16, S17",
      stock="cspx-p7-mish.cfg gives 20 anchors with num=16 in every head: the first four "
            "heads' masks stay below 16, so AlexeyAB's Darknet ignoring the last 4 pairs changes "
            "nothing there (warnings); the last head's mask 16..19 reads past the array (an "
@@ -50,76 +52,45 @@ rule("DN405", "max-boxes-over-truth-slot", E,
      darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "
              "30), but the detector loads max boxes per image and get_next_batch copies them "
              "all into that slot (heap overflow); the [yolo] loss also loops to max.",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\nmax=200\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"
-                 "max=90\n"), reference="S18",
+     bad=NET + yolo(255, 80, extra="max=200\n"), good=NET + yolo(255, 80, extra="max=90\n"),
+     reference="S18",
      dialects=(PJ,))
 rule("DN406", "counters-per-class-length", E,
      summary="counters_per_class does not have one count per class.",
      darknet="get_classes_multipliers stops with 'number of values in counters_per_class "
              "doesn't match with classes'.",
-     bad=NET + ("\n[convolutional]\nfilters=24\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=3\ncounters_per_class=100,200\n"),
-     good=NET + ("\n[convolutional]\nfilters=24\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=3\n"
-                 "counters_per_class=100,200,50\n"), reference="S33",
+     bad=NET + yolo(24, 3, extra="counters_per_class=100,200\n"),
+     good=NET + yolo(24, 3, extra="counters_per_class=100,200,50\n"), reference="S33",
      dialects=(AB, HANK))
 rule("DN407", "unknown-head-kind", E,
      summary="An unknown iou_loss, iou_thresh_kind, nms_kind or yolo_point value.",
      darknet="AlexeyAB's parse_yolo compares the string with a fixed list and falls back "
              "silently (iou_loss becomes IOU, yolo_point center) or with a message "
              "(nms_kind default, iou_thresh_kind iou); hank-ai's Darknet stops with an error.",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\niou_loss=cio\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
-                 "[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\n"
-                 "num=3\nclasses=80\niou_loss=ciou\n"), reference="L13, §enums",
+     bad=NET + yolo(255, 80, extra="iou_loss=cio\n"),
+     good=NET + yolo(255, 80, extra="iou_loss=ciou\n"), reference="L13, §enums",
      dialects=(AB, HANK))
 rule("DN408", "head-classes-differ", E,
      summary="Detection heads of one network disagree on classes.",
      darknet="AlexeyAB's detector stops at detection time when [yolo] layers have different "
              "classes; one network predicts one label set.",
-     bad=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=3,4,5\n"
-                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=80\n"
-                       "\n[route]\nlayers=-3\n\n[convolutional]\nfilters=75\nactivation=linear\n"
-                       "\n[yolo]\nmask=0,1,2\n"
-                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=20\n"),
-     good=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
-                        "[yolo]\nmask=3,4,5\n"
-                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
-                        "num=6\nclasses=80\n\n[route]\nlayers=-3\n\n"
-                        "[convolutional]\nfilters=255\nactivation=linear\n\n"
-                        "[yolo]\nmask=0,1,2\n"
-                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
-                        "num=6\nclasses=80\n"), reference="S32")
+     bad=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK) + yolo(75, 20, "0,1,2", SIX),
+     good=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK) + yolo(255, 80, "0,1,2", SIX),
+     reference="S32")
 rule("DN409", "mask-shared-between-heads", W,
      summary="Two heads use the same anchor.",
      darknet="Accepted: both scales predict boxes for that anchor.",
-     bad=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=3,4,5\n"
-                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=80\n"
-                       "\n[route]\nlayers=-3\n\n[convolutional]\nfilters=255\nactivation=linear\n"
-                       "\n[yolo]\nmask=1,2,3\n"
-                       "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\nclasses=80\n"),
-     good=NET + CONV + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n"
-                        "[yolo]\nmask=3,4,5\n"
-                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
-                        "num=6\nclasses=80\n\n[route]\nlayers=-3\n\n"
-                        "[convolutional]\nfilters=255\nactivation=linear\n\n"
-                        "[yolo]\nmask=0,1,2\n"
-                        "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\n"
-                        "num=6\nclasses=80\n"), reference="S17",
+     bad=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK) + yolo(255, 80, "1,2,3", SIX),
+     good=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK) + yolo(255, 80, "0,1,2", SIX),
+     reference="S17",
      stock="the shipped yolov4-tiny cfgs give anchor 3 to both heads (and anchor 0 to none, "
            "DN410): an upstream slip copied into most custom tiny models, so it is worth "
            "knowing, but Darknet trains with it, hence a warning and not an error.")
 rule("DN410", "anchor-unused", W,
      summary="An anchor that no head's mask uses.",
      darknet="Accepted: the anchor is parsed and never predicted.",
-     bad=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-                "anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\nclasses=80\n"),
-     good=NET + ("\n[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\n"
-                 "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S17",
+     bad=NET + yolo(255, 80, anchors="anchors=10,13, 16,30, 33,23, 30,61, 62,45, 59,119\nnum=6\n"),
+     good=NET + yolo(255, 80), reference="S17",
      stock="the shipped yolov4-tiny cfgs never predict anchor 0 (see DN409): the anchor was "
            "computed for the data set and is wasted, a warning because training still works.")
 rule("DN411", "input-not-multiple-of-32", W,
@@ -131,12 +102,8 @@ rule("DN411", "input-not-multiple-of-32", W,
              "next layer stops, the others assert. A size that builds but is no multiple of the "
              "head's stride makes a grid that does not cover the image evenly (AlexeyAB's "
              "Darknet warns); hank-ai's stops unless both are multiples of 32 and >= 32.",
-     bad=("[net]\nwidth=40\nheight=40\nchannels=3\n\n" + "[maxpool]\nsize=2\nstride=2\n\n" * 4
-          + "[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-          "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"),
-     good=(NET + "\n" + "[maxpool]\nsize=2\nstride=2\n\n" * 4
-           + "[convolutional]\nfilters=255\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-           "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=80\n"), reference="S31",
+     bad="[net]\nwidth=40\nheight=40\nchannels=3\n" + FOUR_HALVINGS + yolo(255, 80),
+     good=NET + FOUR_HALVINGS + yolo(255, 80), reference="S31",
      dialects=(AB, HANK))
 rule("DN412", "data-classes-mismatch", E,
      summary="The .data file's classes differ from a head's classes.",
@@ -163,34 +130,22 @@ rule("DN415", "contrastive-yolo-layer", E,
      darknet="parse_contrastive dereferences a NULL layer when yolo_layer is missing or 0 "
              "(segmentation fault) and stops with an error when it is not a [yolo].",
      bad=NET + CONV + "\n[contrastive]\nclasses=1\n",
-     good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
-                 "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-                 "classes=1\nembedding_layer=-2\n\n[route]\nlayers=-3\n\n[contrastive]\n"
-                 "classes=1\nyolo_layer=-2\n"),
+     good=NET + EMBEDDING_48 + yolo(18, 1, extra="embedding_layer=-2\n") + CONTRASTIVE,
      reference="R7",
      dialects=(AB, HANK))
 rule("DN416", "embedding-size-mismatch", E,
      summary="[contrastive] and its [yolo] layer disagree on the embedding size.",
      darknet="make_contrastive_layer stops with '[contrastive] embedding_size isn't equal to "
              "[yolo] embedding_size. They should use the same [convolutional] layer'.",
-     bad=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
-                "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-                "classes=1\n\n[route]\nlayers=-3\n\n[contrastive]\nclasses=1\nyolo_layer=-2\n"),
-     good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
-                 "activation=linear\n\n[yolo]\nmask=0,1,2\n"
-                 "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=1\n"
-                 "embedding_layer=-2\n\n[route]\nlayers=-3\n\n[contrastive]\n"
-                 "classes=1\nyolo_layer=-2\n"), reference="R7",
+     bad=NET + EMBEDDING_48 + yolo(18, 1) + CONTRASTIVE,
+     good=NET + EMBEDDING_48 + yolo(18, 1, extra="embedding_layer=-2\n") + CONTRASTIVE,
+     reference="R7",
      dialects=(AB, HANK))
 rule("DN417", "embedding-not-divisible", W,
      summary="The embedding layer's filters are not a multiple of the head's anchors.",
      darknet="AlexeyAB's Darknet prints a warning and floors the embedding size; hank-ai's "
              "stops with an error.",
-     bad=NET + ("\n[convolutional]\nfilters=50\n\n[convolutional]\nfilters=18\n"
-                "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-                "classes=1\nembedding_layer=-2\n"),
-     good=NET + ("\n[convolutional]\nfilters=48\n\n[convolutional]\nfilters=18\n"
-                 "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=10,13, 16,30, 33,23\nnum=3\n"
-                 "classes=1\nembedding_layer=-2\n"),
+     bad=NET + "\n[convolutional]\nfilters=50\n" + yolo(18, 1, extra="embedding_layer=-2\n"),
+     good=NET + EMBEDDING_48 + yolo(18, 1, extra="embedding_layer=-2\n"),
      reference="§layer-yolo",
      dialects=(AB, HANK))
