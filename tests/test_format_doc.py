@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from dnlint.build.layers import all_types
 from dnlint.docgen.coverage import row_ids
 from dnlint.docgen.format_tables import render, replace_block
+from dnlint.network.layers import all_types
 from dnlint.rules import all_rules
 
 PAGE = ROOT / "docs" / "darknet-format.md"

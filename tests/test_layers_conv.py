@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import codes, lint_text
-from dnlint.build.layers.base import Layer
 from dnlint.dialects import Dialect
+from dnlint.network.layers.base import Layer
 from dnlint.run.engine import Input, RunOptions, lint_input
 
 PJ, AB = Dialect.PJ, Dialect.AB

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import codes, lint_text
-from dnlint.build.layers.base import Layer
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult
+from dnlint.network.layers.base import Layer
 
 FLAT = """\
 [net]

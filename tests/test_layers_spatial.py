@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import codes, lint_text
-from dnlint.build.layers.base import Layer
 from dnlint.dialects import Dialect
+from dnlint.network.layers.base import Layer
 
 PJ, AB, HANK = Dialect.PJ, Dialect.AB, Dialect.HANK
 

@@ -123,7 +123,7 @@ HOSTILE_VALUES = ["nan", "-nan", "inf", "-inf", "1e309", "-1e309", "1" * 5000, "
 
 def _hostile_cases() -> list[tuple[Dialect, str, str]]:
     """Every option of every section type in every dialect that has it: (dialect, header, key)."""
-    from dnlint.build.layers import all_types
+    from dnlint.network.layers import all_types
     from dnlint.options.net_section import NET_OPTIONS
 
     cases = [(d, "net", o.name) for o in NET_OPTIONS for d in sorted(o.dialects)]

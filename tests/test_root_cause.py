@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, codes, lint_text, need_shared
-from dnlint.build.network import Network
 from dnlint.checks.input_size import compute_multiples, joins_different_sizes
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
+from dnlint.network.build import Network
 from dnlint.result import FileResult
 
 # Two paths that merge at layer 5: the one through layer 3 went down to 1/4 and came back up, so

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dnlint.build.network import Network, build_network
 from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.whole_network import check_network
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.network.build import Network, build_network
 from dnlint.options.dialect_guess import Detection, detect_dialect
 from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult

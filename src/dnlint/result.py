@@ -10,7 +10,7 @@ from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
     from dnlint.read.darknet_reader import CfgDocument
     from dnlint.weights.layout import WeightsReport
 

@@ -16,12 +16,12 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dnlint.build.layers.base import Layer
 from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 NET = -1  # the index that stands for [net], the input of layer 0
 

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dnlint.build.layers.base import Layer
 from dnlint.checks.head_agreement import heads, line_of
 from dnlint.diagnostics import Sink
+from dnlint.network.layers.base import Layer
 from dnlint.options.convert import c_atoi
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 # Defaults of AlexeyAB's detector.c / the original's examples/detector.c
 DEFAULT_CLASSES = 20

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from dnlint.build.layers.base import Layer
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
+from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 # Layer types that predict boxes (their info carries classes, num, and for yolo kinds the mask).
 HEAD_TYPES = ("yolo", "gaussian_yolo", "region", "detection")

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from math import gcd, lcm
 from typing import TYPE_CHECKING
 
-from dnlint.build.layers.base import Layer
 from dnlint.checks.cascade import NET, LineMap, analyse, layer_inputs
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 # The shape errors a merge of mismatched sizes reports, and the warning of a stride that
 # does not divide the size (both only repeat a wrong input size).

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dnlint.build.layers.base import Layer
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
+from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 _SHIFTS = (-1, 1, -2, 2)
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dnlint.build.layers.route import FLAT_TYPES
 from dnlint.checks.head_agreement import check_classes_agree, check_masks
 from dnlint.checks.input_size import check_input_size
 from dnlint.checks.shifted import check_shifted_shares
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.network.layers.route import FLAT_TYPES
 from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 
 def check_network(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:

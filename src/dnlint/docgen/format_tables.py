@@ -16,9 +16,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dnlint.build.layers import all_types
-from dnlint.build.layers.base import LayerType
 from dnlint.dialects import Dialect
+from dnlint.network.layers import all_types
+from dnlint.network.layers.base import LayerType
 from dnlint.options.net_section import NET_OPTIONS
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Opt
 

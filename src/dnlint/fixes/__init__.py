@@ -19,7 +19,7 @@ from dnlint.fixes.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 
 if TYPE_CHECKING:
-    from dnlint.build.layers.base import Layer
+    from dnlint.network.layers.base import Layer
     from dnlint.read.darknet_reader import Section
 
 

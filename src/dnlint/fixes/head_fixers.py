@@ -5,12 +5,12 @@ value is right when the heads disagree, are choices: never fixed."""
 
 from __future__ import annotations
 
-from dnlint.build.layers.base import Layer
 from dnlint.checks.head_agreement import heads
 from dnlint.diagnostics import Diagnostic
 from dnlint.fixes import FixContext, fixer
 from dnlint.fixes.edits import Edit
 from dnlint.fixes.text import value_body
+from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import Option
 
 # parse_yolo / parse_gaussian_yolo: (classes + extra) * len(mask) channels per cell

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dnlint.build.layers import by_section, section_dialects
-from dnlint.build.layers.base import LayerType
 from dnlint.dialects import Dialect
+from dnlint.network.layers import by_section, section_dialects
+from dnlint.network.layers.base import LayerType
 from dnlint.options.net_section import NET_OPTIONS
 from dnlint.options.schema import Kind, Opt
 from dnlint.read.darknet_reader import CfgDocument

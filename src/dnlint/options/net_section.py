@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dnlint.build.layers.base import NetInfo
 from dnlint.checks.net_values import check_net
 from dnlint.diagnostics import Sink
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
+from dnlint.network.layers.base import NetInfo
 from dnlint.options.convert import OptionTable, Values, type_section
 from dnlint.options.schema import Enum, Float, FloatList, Int, IntList, Opt
 from dnlint.read.darknet_reader import Section

@@ -14,9 +14,9 @@ import subprocess
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from dnlint.build.layers.base import Layer
 from dnlint.clean import shown_path
 from dnlint.diagnostics import Severity
+from dnlint.network.layers.base import Layer
 from dnlint.reporters.table import geometry
 from dnlint.result import FileResult
 from dnlint.run.outputs import AtomicOutput, atomic_text, refuse_input

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dnlint.build.layers.base import Layer
 from dnlint.clean import shown_path
+from dnlint.network.layers.base import Layer
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult
 

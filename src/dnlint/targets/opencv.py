@@ -1,5 +1,5 @@
 """``--target opencv``: the DN6xx diagnostics, from :mod:`dnlint.targets.opencv_model`'s
-import of the cfg compared with the network Darknet builds (:mod:`dnlint.build.network`)."""
+import of the cfg compared with the network Darknet builds (:mod:`dnlint.network.build`)."""
 
 from __future__ import annotations
 

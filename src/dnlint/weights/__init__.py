@@ -43,7 +43,7 @@ def attach_prediction(result: FileResult) -> WeightsReport | None:
 
 def alternatives(result: FileResult) -> list[WeightsReport]:
     """The same cfg's prediction in the other fork, when its layout differs there."""
-    from dnlint.build.network import build_network
+    from dnlint.network.build import build_network
 
     if result.document is None or result.dialect is None or result.weights is None:
         return []

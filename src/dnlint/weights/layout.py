@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dnlint.build.layers.base import Block, Layer, total_floats
 from dnlint.diagnostics import Diagnostic
 from dnlint.dialects import Dialect
+from dnlint.network.layers.base import Block, Layer, total_floats
 from dnlint.options.convert import Values
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, Header
 
 if TYPE_CHECKING:
-    from dnlint.build.network import Network
+    from dnlint.network.build import Network
 
 FLOAT = 4
 

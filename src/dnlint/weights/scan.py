@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
-from dnlint.build.layers.base import Block
 from dnlint.diagnostics import Diagnostic
+from dnlint.network.layers.base import Block
 from dnlint.weights.check import diagnostic
 from dnlint.weights.header import WRITTEN_HEADER_BYTES, parse_header
 from dnlint.weights.layout import FLOAT, LayerLayout, WeightsReport

@@ -1,9 +1,9 @@
 """What a layer type is made of: its options, its shape rule and its weight blocks.
 
-Each module of :mod:`dnlint.build.layers` declares one or a few :class:`LayerType` objects. The shape
-pass (:mod:`dnlint.build.network`) hands every layer section to its type's ``build`` function with a
-:class:`LayerContext`, which carries the input shape, the typed options, the layers built so
-far and a way to report diagnostics at the right line.
+Each module of :mod:`dnlint.network.layers` declares one or a few :class:`LayerType` objects.
+The shape pass (:mod:`dnlint.network.build`) hands every layer section to its type's ``build``
+function with a :class:`LayerContext`, which carries the input shape, the typed options, the
+layers built so far and a way to report diagnostics at the right line.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from dnlint.dialects import AB_ONLY
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Block, LayerContext, LayerType
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Block, LayerContext, LayerType
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Float, Int
 
 HISTORY_OPTIONS = (

@@ -10,10 +10,10 @@ the gru and lstm sub-layers in different orders (same totals), and differ in rnn
 from __future__ import annotations
 
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_AND_AB, PJ_ONLY
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Block, LayerContext, LayerType
-from dnlint.build.layers.connected import connected_record
-from dnlint.build.layers.convolutional import conv_out, conv_record
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Block, LayerContext, LayerType
+from dnlint.network.layers.connected import connected_record
+from dnlint.network.layers.convolutional import conv_out, conv_record
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Activation, Float, Int
 
 # --- records ----------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ parse_normalization, parse_l2norm and their make_*_layer functions."""
 from __future__ import annotations
 
 from dnlint.dialects import Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Block, LayerContext, LayerType
-from dnlint.build.layers.passthrough import keep_carried
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Block, LayerContext, LayerType
+from dnlint.network.layers.passthrough import keep_carried
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Float, Int
 
 NORMALIZATION_OPTIONS = (

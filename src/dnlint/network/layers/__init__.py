@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from dnlint.dialects import Dialect
-from dnlint.build.layers.base import LayerType
+from dnlint.network.layers.base import LayerType
 
 _TYPES: list[LayerType] = []
 
@@ -23,17 +23,17 @@ def register(layer_type: LayerType) -> LayerType:
 def all_types() -> tuple[LayerType, ...]:
     # Importing a layer module registers its types (register()); plain imports, so that a
     # reader and a tool can follow them, done here so that importing the package stays cheap.
-    import dnlint.build.layers.convolutional  # noqa: I001 - registration order is the table order
-    import dnlint.build.layers.connected
-    import dnlint.build.layers.pooling
-    import dnlint.build.layers.reshape
-    import dnlint.build.layers.route
-    import dnlint.build.layers.shortcut
-    import dnlint.build.layers.normalization
-    import dnlint.build.layers.passthrough
-    import dnlint.build.layers.detection
-    import dnlint.build.layers.recurrent
-    import dnlint.build.layers.misc  # noqa: F401
+    import dnlint.network.layers.convolutional  # noqa: I001 - registration order is the table order
+    import dnlint.network.layers.connected
+    import dnlint.network.layers.pooling
+    import dnlint.network.layers.reshape
+    import dnlint.network.layers.route
+    import dnlint.network.layers.shortcut
+    import dnlint.network.layers.normalization
+    import dnlint.network.layers.passthrough
+    import dnlint.network.layers.detection
+    import dnlint.network.layers.recurrent
+    import dnlint.network.layers.misc  # noqa: F401
     return tuple(_TYPES)
 
 

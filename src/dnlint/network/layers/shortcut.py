@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Block, Layer, LayerContext, LayerType
-from dnlint.build.layers.route import already_reported, reference
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Block, Layer, LayerContext, LayerType
+from dnlint.network.layers.route import already_reported, reference
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Activation, Enum, Float, Int, Ref
 
 _AB_WEIGHTS = ("none", "per_feature", "per_layer", "per_channel")

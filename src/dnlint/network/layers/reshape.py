@@ -5,8 +5,8 @@ parse_crop and their make_*_layer functions)."""
 from __future__ import annotations
 
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import LayerContext, LayerType, cdiv
+from dnlint.network.layers import register
+from dnlint.network.layers.base import LayerContext, LayerType, cdiv
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Float, Int
 
 UPSAMPLE_OPTIONS = (

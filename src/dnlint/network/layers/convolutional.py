@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dnlint.dialects import ALL, Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Block, LayerContext, LayerType
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Block, LayerContext, LayerType
 from dnlint.options.schema import (
     AB_AND_HANK,
     GENERIC_LAYER_OPTIONS,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import LayerContext, LayerType
-from dnlint.build.layers.route import already_reported
+from dnlint.network.layers import register
+from dnlint.network.layers.base import LayerContext, LayerType
+from dnlint.network.layers.route import already_reported
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Activation, Enum, Float, Int, Str
 
 DROPOUT_OPTIONS = (

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dnlint.dialects import AB_AND_HANK, ALL
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Layer, LayerContext, LayerType, cdiv
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Layer, LayerContext, LayerType, cdiv
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Int, Ref
 
 OPTIONS = (

@@ -4,8 +4,8 @@ parse_avgpool and make_maxpool_layer/make_avgpool_layer of both forks."""
 from __future__ import annotations
 
 from dnlint.dialects import AB_AND_HANK, ALL, Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import LayerContext, LayerType
+from dnlint.network.layers import register
+from dnlint.network.layers.base import LayerContext, LayerType
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Int, Opt
 
 _POOL_OPTIONS: tuple[Opt, ...] = (

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
-from dnlint.build.layers import register
-from dnlint.build.layers.base import Layer, LayerContext, LayerType
-from dnlint.options.value_checks import suggest
+from dnlint.network.layers import register
+from dnlint.network.layers.base import Layer, LayerContext, LayerType
 from dnlint.options.schema import (
     GENERIC_LAYER_OPTIONS,
     Float,
@@ -26,6 +25,7 @@ from dnlint.options.schema import (
     Ref,
     Str,
 )
+from dnlint.options.value_checks import suggest
 
 FLT_MAX = 3.4028234663852886e38
 PJ_AND_AB = frozenset({Dialect.PJ, Dialect.AB})
