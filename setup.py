@@ -33,7 +33,7 @@ COMPILED = [
     "dnlint/options/convert.py",
     "dnlint/options/value_checks.py",
     "dnlint/options/schema.py",
-    "dnlint/options/dialect_guess.py",
+    "dnlint/network/dialect_guess.py",
     "dnlint/network/build.py",
     "dnlint/options/net_section.py",
     "dnlint/lint.py",

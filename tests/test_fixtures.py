@@ -12,8 +12,8 @@ import pytest
 
 from conftest import FIXTURES, Fixture, codes, read_fixture
 from dnlint.dialects import Dialect
-from dnlint.lint import lint_cfg_bytes
-from dnlint.weights import alternatives, attach_prediction
+from dnlint.lint import attach_prediction, lint_cfg_bytes
+from dnlint.weights import alternatives
 from dnlint.weights.check import check_file
 from dnlint.weights.scan import scan_weights
 
@@ -30,7 +30,9 @@ def lint_fixture(fixture: Fixture) -> list[tuple[str, int | None]]:
     if fixture.weights is not None:
         report = attach_prediction(result)
         assert report is not None, "the cfg of a weights fixture must build"
-        diagnostics = check_file(report, fixture.weights, alternatives(result))
+        assert result.document is not None and result.dialect is not None
+        others = alternatives(result.document, result.dialect, report)
+        diagnostics = check_file(report, fixture.weights, others)
         if fixture.scan:
             diagnostics += scan_weights(report)
         found += [(d.code, d.line) for d in diagnostics]

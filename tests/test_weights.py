@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from conftest import lint_text
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
-from dnlint.lint import FileResult
-from dnlint.weights import alternatives, attach_prediction
+from dnlint.lint import FileResult, attach_prediction
+from dnlint.weights import alternatives
 from dnlint.weights.check import check_file
 from dnlint.weights.header import parse_header, seen_bytes
 from dnlint.weights.layout import WeightsReport
@@ -82,7 +82,8 @@ def check(tmp_path: Path, floats: int | np.ndarray, text: str = TINY,
           dialect: Dialect = Dialect.AB, **header: object) -> list[Diagnostic]:
     result, report = predicted(text, dialect)
     path = write_weights(tmp_path / "m.weights", floats, **header)  # type: ignore[arg-type]
-    return check_file(report, path, alternatives(result))
+    assert result.document is not None and result.dialect is not None
+    return check_file(report, path, alternatives(result.document, result.dialect, report))
 
 
 # --- prediction ---------------------------------------------------------------------------

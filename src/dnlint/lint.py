@@ -8,15 +8,20 @@ see a :class:`FileResult`.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from dnlint.checks.cascade import suppress_cascades
+from dnlint.checks.net_values import check_net
 from dnlint.checks.whole_network import check_network
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.network.build import Network, build_network
-from dnlint.options.dialect_guess import Detection, detect_dialect
+from dnlint.network.dialect_guess import Detection, detect_dialect
 from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
+
+if TYPE_CHECKING:
+    from dnlint.weights.layout import WeightsReport
 
 __all__ = ["FileResult", "lint_cfg_bytes"]
 
@@ -44,6 +49,7 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
                     override)
     network = build_network(doc, chosen, sink)
     if network is not None:
+        check_net(network.net_values, chosen, sink)
         check_network(network, doc, chosen, sink)
         suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
     diagnostics = sink.sorted()
@@ -51,10 +57,21 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         diagnostics = _say_guessed(diagnostics, data, chosen)
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
     if network is not None and _load_flags(network, chosen):
-        from dnlint.weights import attach_prediction
-
         attach_prediction(result)  # what those flags do to every weights file (DN502-DN506)
     return result
+
+
+def attach_prediction(result: FileResult) -> WeightsReport | None:
+    """Predict ``result``'s weights layout, store it in ``result.weights`` and add the cfg-level
+    weights findings (DN502-DN506) to ``result.diagnostics``. ``None`` when the cfg did not build.
+    """
+    from dnlint.weights.check import check_layout
+
+    report = result.weights  # predicted on first use
+    if report is not None and not result.extra.get("layout_checked"):
+        result.extra["layout_checked"] = True
+        result.add(check_layout(report))
+    return report
 
 
 _LOAD_FLAGS = ("dontload", "dontloadscales", "dontsave")

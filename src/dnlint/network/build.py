@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.network.layers import by_section, section_dialects
-from dnlint.network.layers.base import INT32_MAX, Layer, LayerContext, LayerType, NetInfo
+from dnlint.network.layers.base import INT32_MAX, Layer, LayerContext, LayerType
 from dnlint.options.convert import Values, type_section
-from dnlint.options.net_section import parse_net
+from dnlint.options.net_section import NetInfo, parse_net
 from dnlint.options.value_checks import suggest
 from dnlint.read.darknet_reader import CfgDocument, Section
 

@@ -1,11 +1,12 @@
-"""``[net]``/``[network]``: its options (parse_net_options of each fork) and their checks."""
+"""``[net]``/``[network]``: its options (parse_net_options of each fork), typed, and what the
+layers receive from them."""
 
 from __future__ import annotations
 
-from dnlint.checks.net_values import check_net
+from dataclasses import dataclass
+
 from dnlint.diagnostics import Sink
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
-from dnlint.network.layers.base import NetInfo
 from dnlint.options.convert import OptionTable, Values, type_section
 from dnlint.options.schema import Enum, Float, FloatList, Int, IntList, Opt
 from dnlint.read.darknet_reader import Section
@@ -96,6 +97,18 @@ NET_OPTIONS: tuple[Opt, ...] = (
 _NET_TABLES: dict[Dialect, OptionTable] = {}
 
 
+@dataclass
+class NetInfo:
+    """What layers need from [net]: the derived batch and the input geometry."""
+
+    width: int
+    height: int
+    channels: int
+    inputs: int
+    batch: int
+    time_steps: int
+
+
 def net_table(dialect: Dialect) -> OptionTable:
     """The [net] options of ``dialect`` (computed once per dialect)."""
     table = _NET_TABLES.get(dialect)
@@ -107,9 +120,9 @@ def net_table(dialect: Dialect) -> OptionTable:
 
 
 def parse_net(section: Section, dialect: Dialect, sink: Sink) -> tuple[NetInfo, Values]:
-    """Type the [net] options, run the [net] checks and derive what the layers receive."""
+    """Type the [net] options and derive what the layers receive (the checks across [net]
+    options are a later stage: :mod:`dnlint.checks.net_values`)."""
     values = type_section(section, net_table(dialect), sink)
-    check_net(values, dialect, sink)
     width, height, channels = values.int("width"), values.int("height"), values.int("channels")
     inputs = values.int("inputs") if values.given("inputs") else width * height * channels
     batch, subdivisions = values.int("batch"), values.int("subdivisions")

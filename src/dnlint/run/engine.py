@@ -396,7 +396,9 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
         return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
                            "nothing to compare the file with", path)]
     try:
-        found = check_file(report, path, alternatives(result))
+        others = (alternatives(result.document, result.dialect, report)
+                  if result.document is not None and result.dialect is not None else [])
+        found = check_file(report, path, others)
     except OSError as exc:
         raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
     if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):

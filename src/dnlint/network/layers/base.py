@@ -15,6 +15,7 @@ from typing import Any
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.options.convert import OptionTable, Values
+from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
 
 INT32_MAX = 2**31 - 1
@@ -68,18 +69,6 @@ def _without_empty(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
         if not block.floats:
             return tuple([b for b in blocks if b.floats])
     return blocks  # the common case: nothing to drop, no copy
-
-
-@dataclass
-class NetInfo:
-    """What layers need from [net]: the derived batch and the input geometry."""
-
-    width: int
-    height: int
-    channels: int
-    inputs: int
-    batch: int
-    time_steps: int
 
 
 @dataclass(frozen=True)
