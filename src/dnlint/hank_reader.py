@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
+from dnlint.cnumbers import HANK_NUMBER_CHARS, hank_stof
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.hank_numbers import HANK_NUMBER_CHARS, hank_stof
 from dnlint.reader import (
     CfgDocument,
     Comment,

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dnlint.checks.heads import heads, line_of
+from dnlint.cnumbers import c_atoi
 from dnlint.diagnostics import Sink
 from dnlint.layers.base import Layer
-from dnlint.options import c_atoi
 
 if TYPE_CHECKING:
     from dnlint.network import Network

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from dnlint.cnumbers import FLT_MAX
 from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
 from dnlint.layers import register
@@ -27,7 +28,6 @@ from dnlint.schema import (
     Str,
 )
 
-FLT_MAX = 3.4028234663852886e38
 PJ_AND_AB = frozenset({Dialect.PJ, Dialect.AB})
 
 # The strings parse_yolo/parse_gaussian_yolo compare against (src/parser.c of AlexeyAB's fork),
