@@ -31,6 +31,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "dnlint/reader.py",
     "dnlint/options.py",
+    "dnlint/cnumbers.py",
     "dnlint/option_checks.py",
     "dnlint/schema.py",
     "dnlint/detect.py",
