@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dnlint.cnumbers import (
     HANK_NUMBER_CHARS,
@@ -29,12 +31,15 @@ from dnlint.cnumbers import (
     c_strtol,
     fits_c_float,
     hank_float,
+    hank_int,
     hank_list,
     hank_stof,
     hank_stoi,
     stof_prefix,
     to_float32,
 )
+from dnlint.options import _plain_decimal
+from dnlint.options_hank import _short_decimal, _small_int
 
 HERE = Path(__file__).parent / "cbehaviour"
 SOURCE = HERE / "cnumbers.c"
@@ -153,6 +158,23 @@ def test_list_walks(row: dict[str, str]) -> None:
     assert same_items([to_float32(item) for item in hank_floats],
                       items(row["hank_floats"], float.fromhex))
     assert (float_stop or "") == unescape(row["hank_float_stop"])
+
+
+PLAIN_DECIMALS = st.from_regex(r"-?[0-9]{1,40}(\.[0-9]{0,12})?", fullmatch=True)
+
+
+@given(PLAIN_DECIMALS)
+def test_fast_paths_read_as_the_emulation(text: str) -> None:
+    """The option stage reads plain decimals with int()/float() directly, for speed: whatever
+    it accepts there must be what atoi/atof (and hank-ai's stof) give."""
+    number = _plain_decimal(text, False)
+    assert number is None or (type(number) is int and number == c_atoi(text))
+    number_f = _plain_decimal(text, True)
+    assert number_f is None or same_double(number_f, c_atof(text).hex())
+    small = _small_int(text)
+    assert small is None or small == hank_int(text)
+    short = _short_decimal(text)
+    assert short is None or short == hank_stof(text)
 
 
 def _can_regenerate() -> str | None:

@@ -1,6 +1,9 @@
 """How Darknet turns text into numbers: glibc's ``atoi``/``atof``/``strtol`` as the C forks call
 them, the C++ ``std::stof``/``std::stoi`` of hank-ai's parser, and how each dialect cuts a
-comma list into items. Nothing else in dnlint converts option text to numbers.
+comma list into items. Everything in dnlint that reads option text as a number uses them,
+except the option stage's fast paths for short plain ASCII decimals (``_plain_decimal`` in
+options.py, ``_small_int``/``_short_decimal`` in options_hank.py), which
+tests/test_cnumbers.py checks against these functions.
 
 Every function here is checked against the C behaviour table, tests/cbehaviour/c_numbers.tsv
 and c_lists.tsv, which a small C program (tests/cbehaviour/cnumbers.c) prints from glibc
