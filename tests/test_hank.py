@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import codes, lint_text
+from dnlint.cnumbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult
-from dnlint.options.hank_numbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
 from dnlint.read.hank_reader import _header_end, _key_value
 
 HANK, AB = Dialect.HANK, Dialect.AB

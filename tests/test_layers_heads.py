@@ -219,7 +219,8 @@ def test_contrastive_matches_yolo_embedding() -> None:
     contrastive = result.network.layers[4]
     assert (contrastive.type, contrastive.output, contrastive.outputs) == (
         "contrastive", (0, 0, 0), 32 * 32 * 96)
-    assert result.network.layers[2].info["embedding_size"] == 32
+    head = result.network.layers[2].head
+    assert head is not None and head.embedding_size == 32
 
 
 def test_embedding_not_divisible() -> None:

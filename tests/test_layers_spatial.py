@@ -478,7 +478,7 @@ def test_pj_shortcut_reads_one_from() -> None:
     body = CONV.format(f=8, s=1) + CONV.format(f=8, s=1) + "[shortcut]\nfrom=-2,-1\n"
     layers, found = build(body, PJ)
     assert found == [("DN204", 19)]
-    assert layers[2].info["layers"] == [0]
+    assert layers[2].refs == [0]
 
 
 def test_dropblock_sizes() -> None:

@@ -135,6 +135,8 @@ def test_a_shape_difference_is_reported_where_it_starts_not_after() -> None:
 def test_cpp_stream_conversions() -> None:
     assert [cpp_int(t) for t in ("416", "3.5", "-2x", "abc", "99999999999")] == [
         416, 3, -2, 0, 2**31 - 1]
+    # more digits than Python's int() reads: saturated, not an internal error
+    assert [cpp_int("1" + "0" * 4400), cpp_int("-" + "9" * 4400)] == [2**31 - 1, -(2**31)]
     assert [cpp_float(t) for t in ("0.5", "1e2", "x", "-.5")] == [0.5, 100.0, 0.0, -0.5]
     assert cpp_fields("1,2,3,") == ["1", "2", "3"]
     assert cpp_fields("1,,3") == ["1", "", "3"]

@@ -43,8 +43,7 @@ MERGING = frozenset({"shortcut", "sam", "scale_channels"})
 
 def layer_inputs(layer: Layer) -> list[int]:
     """The layers whose outputs ``layer`` reads (NET for the network input)."""
-    referenced = [i for i in layer.info.get("layers", ()) if isinstance(i, int) and
-                  0 <= i < layer.index]
+    referenced = [i for i in layer.refs or () if 0 <= i < layer.index]
     if layer.type == "route":
         return referenced
     previous = layer.index - 1 if layer.index > 0 else NET
@@ -142,7 +141,7 @@ def _describe_root(network: Network, root: int) -> str:
     if root == NET:
         return "the network input, which [net] does not define"
     layer = network.layers[root]
-    why = ", which the input size breaks" if layer.info.get("size_root") else ""
+    why = ", which the input size breaks" if layer.size_root else ""
     return f"layer {root} ([{layer.section_name}], line {layer.line}){why}"
 
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dnlint.checks.head_agreement import heads, line_of
+from dnlint.checks.head_agreement import head_of, heads, line_of
+from dnlint.cnumbers import c_atoi
 from dnlint.diagnostics import Sink
 from dnlint.network.layers.base import Layer
-from dnlint.options.convert import c_atoi
 
 if TYPE_CHECKING:
     from dnlint.network.build import Network
@@ -187,7 +187,7 @@ def _compare_head(
     names: tuple[int, Path] | None,
     sink: Sink,
 ) -> None:
-    head_classes = layer.info["classes"]
+    head_classes = head_of(layer).classes
     line, column = line_of(layer, "classes")
     entry = data.get("classes")
     source = f"{data.path.name} line {entry[1]}" if entry else f"{data.path.name} (default)"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
+from dnlint.network.layers.facts import HeadInfo
 from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
@@ -21,7 +23,16 @@ MAX_SHOWN = 12
 
 
 def heads(network: Network) -> list[Layer]:
-    return [layer for layer in network.layers if layer.type in HEAD_TYPES and "head" in layer.info]
+    """The detection heads the builder completed (each has its :class:`HeadInfo`)."""
+    return [layer for layer in network.layers
+            if layer.type in HEAD_TYPES and layer.head is not None]
+
+
+def head_of(layer: Layer) -> HeadInfo:
+    """The head info of a layer that :func:`heads` lists."""
+    if layer.head is None:
+        raise ValueError(f"layer {layer.index} ([{layer.section_name}]) is not a built head")
+    return layer.head
 
 
 def line_of(layer: Layer, key: str) -> tuple[int, int]:
@@ -43,12 +54,13 @@ def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, si
     found = heads(network)
     if not found:
         return
-    counts = Counter(layer.info["classes"] for layer in found)
+    counts = Counter(head_of(layer).classes for layer in found)
+    first = head_of(found[0]).classes
     classes = max(counts, key=lambda value: (sum(_fits(layer, value) for layer in found),
-                                             counts[value], value == found[0].info["classes"]))
-    reference = next(layer for layer in found if layer.info["classes"] == classes)
+                                             counts[value], value == first))
+    reference = next(layer for layer in found if head_of(layer).classes == classes)
     for layer in found:
-        if layer.info["classes"] == classes:
+        if head_of(layer).classes == classes:
             continue
         line, column = line_of(layer, "classes")
         fits = _fits(layer, classes)
@@ -56,7 +68,7 @@ def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, si
             "DN408",
             line,
             column,
-            f"classes={layer.info['classes']} here but classes={classes} in "
+            f"classes={head_of(layer).classes} here but classes={classes} in "
             f"{describe(reference)}: every head of a network must predict the same classes",
             f"set classes={classes} (line {line})" + (
                 "" if fits else ", and the filters of the layer before to match"),
@@ -80,7 +92,7 @@ def _drop_counters_that_fit(network: Network, layer: Layer, classes: int, sink: 
 
 def _fits(layer: Layer, classes: int) -> bool:
     """Whether the channels this head receives fit ``classes`` (its filters need no change)."""
-    per_anchor = layer.info.get("per_anchor")
+    per_anchor = head_of(layer).per_anchor
     if per_anchor is None:
         return False
     n, extra = per_anchor
@@ -92,18 +104,19 @@ def check_masks(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
     groups: dict[int, list[Layer]] = {}
     for layer in heads(network):
         if layer.type in MASKED_TYPES:
-            groups.setdefault(layer.info["num"], []).append(layer)
+            groups.setdefault(head_of(layer).num, []).append(layer)
     for num, members in groups.items():
         _check_group(num, members, sink)
 
 
 def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
     """Heads with the same num index one anchor list (each head carries its own copy)."""
-    if any(len(layer.info["mask"]) > MAX_LISTED for layer in members):
+    if any(len(head_of(layer).mask) > MAX_LISTED for layer in members):
         return  # an absurd num, reported as a size mismatch already
     owner: dict[int, Layer] = {}
     for layer in members:
-        shared = sorted({m for m in layer.info["mask"] if m in owner and owner[m] is not layer})
+        mask = head_of(layer).mask
+        shared = sorted({m for m in mask if m in owner and owner[m] is not layer})
         if shared:
             line, column = line_of(layer, "mask")
             others = sorted({owner[m].line for m in shared})
@@ -116,12 +129,12 @@ def _check_group(num: int, members: list[Layer], sink: Sink) -> None:
                 f"{'s' if len(others) > 1 else ''} {', '.join(map(str, others))}: both heads "
                 "predict boxes for it",
             )
-        for m in layer.info["mask"]:
+        for m in mask:
             owner.setdefault(m, layer)
     count = num - len([m for m in owner if 0 <= m < num])
     if count > 0:
         first = members[0]
-        anchors = first.info["anchors"]
+        anchors = head_of(first).anchors
         line, column = line_of(first, "anchors")
         shown = _first_unowned(num, owner)
         pairs = ", ".join(f"{i} ({_anchor(anchors, 2 * i)},{_anchor(anchors, 2 * i + 1)})"
@@ -152,6 +165,6 @@ def _first_unowned(num: int, owner: dict[int, Layer]) -> list[int]:
     return shown
 
 
-def _anchor(anchors: list[float], index: int) -> str:
+def _anchor(anchors: Sequence[float], index: int) -> str:
     """An anchor value as Darknet holds it: the given one, else the 0.5 placeholder."""
     return f"{anchors[index] if index < len(anchors) else 0.5:g}"

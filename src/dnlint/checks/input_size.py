@@ -65,20 +65,16 @@ class Multiples:
     scales: list[Scale]
 
 
-def _declared_stride(layer: Layer) -> tuple[int, int] | None:
-    stride = layer.info.get("stride")
-    if isinstance(stride, tuple) and len(stride) == 2:
-        return int(stride[0]), int(stride[1])
-    if isinstance(stride, int):
-        return stride, stride
-    return None
+def _reverse(layer: Layer) -> bool:
+    """Whether a reorg runs backwards (depth-to-space), as parse_reorg reads it."""
+    return layer.values is not None and layer.values.int("reverse") != 0
 
 
 def _factor(layer: Layer) -> tuple[Ratio | None, Ratio | None]:
     """How much ``layer`` divides each axis (a ratio below 1 enlarges it)."""
     if layer.type in _SAME_SIZE:
         return ONE, ONE  # the size of the layer it reads (or adds to)
-    stride = _declared_stride(layer)
+    stride = layer.stride
     if stride is not None:
         sx, sy = stride
         if sx == sy == 1:
@@ -87,7 +83,7 @@ def _factor(layer: Layer) -> tuple[Ratio | None, Ratio | None]:
             return None, None
         if layer.type in _UPSAMPLING:
             return _up(sx), _up(sy)
-        if layer.type in _REORGS and layer.info.get("reverse"):
+        if layer.type in _REORGS and _reverse(layer):
             return (1, abs(sx)), (1, abs(sy))
         return (abs(sx), 1), (abs(sy), 1)
     (iw, ih, _), (ow, oh, _) = layer.input, layer.output
@@ -273,7 +269,7 @@ def _report_breaking_size(network: Network, multiples: Multiples, broken: list[B
     )
     merges = {merge.layer.index for merge in broken}
     for merge in broken:
-        merge.layer.info["size_root"] = True
+        merge.layer.size_root = True
         merge.layer.broken = True
     sink.items[:] = [
         d for d in sink.items

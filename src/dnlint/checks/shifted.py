@@ -26,16 +26,16 @@ def _shares_with(layer: Layer, other: Layer) -> bool:
     """Whether ``other`` is what ``layer`` meant to share: a convolution of the same filters and
     size (its input channels are not compared: the references that feed ``layer`` moved too)."""
     return (other.type == "convolutional"
-            and other.info.get("filters") == layer.info.get("filters")
-            and other.info.get("size") == layer.info.get("size"))
+            and other.filters == layer.filters
+            and other.size == layer.size)
 
 
 def check_shifted_shares(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
                          ) -> None:
     refused = []
     for layer in network.layers:
-        target = layer.info.get("shares")
-        if not isinstance(target, int) or layer.values is None:
+        target = layer.shares
+        if target is None or layer.values is None:
             continue
         line = layer.values.line_of("share_index")[0]
         found = next((d for d in sink.items if d.code == "DN304" and d.line == line), None)

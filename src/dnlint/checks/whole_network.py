@@ -77,12 +77,13 @@ def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink
     (connected, softmax, ...) can use it, anything else is an error."""
     layers = network.layers
     for layer in layers:
-        mismatch = layer.info.get("mismatch")
-        if not mismatch or layer.values is None:
+        mismatch = layer.route_mismatch
+        if mismatch is None or layer.values is None:
             continue
         after = layers[layer.index + 1] if layer.index + 1 < len(layers) else None
         flat = after is None or after.type in FLAT_TYPES
-        other, (first, fw, fh), (w, h) = mismatch[0]
+        other, w, h = mismatch.layer, mismatch.w, mismatch.h
+        first, fw, fh = mismatch.first, mismatch.first_w, mismatch.first_h
         line, column = layer.values.line_of("layers")
         consumer = f"the next layer ({after.type})" if after else "nothing"
         sink.report(

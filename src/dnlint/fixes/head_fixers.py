@@ -5,7 +5,7 @@ value is right when the heads disagree, are choices: never fixed."""
 
 from __future__ import annotations
 
-from dnlint.checks.head_agreement import heads
+from dnlint.checks.head_agreement import head_of, heads
 from dnlint.diagnostics import Diagnostic
 from dnlint.fixes import FixContext, fixer
 from dnlint.fixes.edits import Edit
@@ -21,7 +21,7 @@ def _head_at(ctx: FixContext, line: int) -> tuple[Layer, int] | None:
     """The head whose section holds ``line``, and its position among the network's layers."""
     section = ctx.section_at(line)
     found = ctx.layer_of(section) if section is not None else None
-    return found if found is not None and "head" in found[0].info else None
+    return found if found is not None and found[0].head is not None else None
 
 
 def _set_value(ctx: FixContext, option: Option, value: str) -> list[Edit] | None:
@@ -38,17 +38,17 @@ def _set_value(ctx: FixContext, option: Option, value: str) -> list[Edit] | None
 
 def _channels(head: Layer) -> int | None:
     """What the head needs from the layer before, per cell."""
-    info, values = head.info, head.values
-    classes = info.get("classes")
-    if not isinstance(classes, int) or values is None:
+    info, values = head.head, head.values
+    if info is None or values is None:
         return None
+    classes = info.classes
     if head.type in _PER_MASK:
-        mask, num = list(info.get("mask", ())), info.get("num", 0)
+        mask, num = list(info.mask), info.num
         if not mask or any(not 0 <= m < num for m in mask):
             return None  # the mask is wrong (DN402): the head's intent is unclear
         return (classes + _PER_MASK[head.type]) * len(mask)
     if head.type == "region":
-        return int(info.get("num", 0)) * (classes + values.int("coords") + 1)
+        return info.num * (classes + values.int("coords") + 1)
     return None
 
 
@@ -61,7 +61,7 @@ def filters_before_head(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] |
     if found is None or network is None or found[1] == 0:
         return None
     head, position = found
-    if len({layer.info.get("classes") for layer in heads(network)}) != 1:
+    if len({head_of(layer).classes for layer in heads(network)}) != 1:
         return None  # the heads disagree (DN408): which classes is a choice
     channels = _channels(head)
     before = network.layers[position - 1]

@@ -11,9 +11,21 @@ from __future__ import annotations
 import builtins
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from dnlint.cnumbers import (
+    FLT_MAX,
+    INT32_MAX,
+    INT32_MIN,
+    c_atof,
+    c_atoi,
+    c_int_of_float,
+    c_list,
+    c_strtol,
+    comma_items,
+    fits_c_float,
+)
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
 from dnlint.options.schema import Kind, Opt
@@ -21,69 +33,15 @@ from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import Option, Section
 
 MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
-_STRICT_INT = re.compile(r"[+-]?\d+\Z")
-# '\d+(\.\d*)?', not '\d+\.?\d*': the latter splits a run of digits in n ways (quadratic)
+# What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
+# [0-9], not \d, which matches other scripts' digits too; '[0-9]+(\.[0-9]*)?', not
+# '[0-9]+\.?[0-9]*': the latter splits a run of digits in n ways (quadratic).
+_STRICT_INT = re.compile(r"[+-]?[0-9]+\Z")
 # A number with a zero fraction ('1600.0', '16.'): atoi (and hank-ai's stof) reads it exactly.
-_ZERO_FRACTION = re.compile(r"[+-]?(\d+\.0*|\.0+)\Z")
-_STRICT_FLOAT = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
-_INT_PREFIX = re.compile(r"[ \t]*[+-]?\d+")
-_FLOAT_PREFIX = re.compile(r"[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-INT32_MAX = 2**31 - 1
-INT32_MIN = -(2**31)
-
-
-def saturating_int(digits: str) -> int:
-    """``int(digits)`` for blanks, a sign and ASCII digits of any length, saturated to a C
-    ``long`` as glibc's strtol does (``int()`` refuses strings of more than 4300 digits)."""
-    number = digits.strip(" \t")
-    if len(number.lstrip("+-").lstrip("0")) > 19:
-        return -(2**63) if number.startswith("-") else 2**63 - 1
-    return int(number)
-
-
-def c_atoi(text: str) -> int:
-    """C ``atoi``: optional sign and digits, stops at the first other character, never fails."""
-    match = _INT_PREFIX.match(text)
-    if not match:
-        return 0
-    value = saturating_int(match.group())
-    # atoi overflow is undefined; glibc's strtol saturates, then the int cast truncates.
-    value = max(-(2**63), min(2**63 - 1, value))
-    value &= 0xFFFFFFFF
-    return value - 2**32 if value >= 2**31 else value
-
-
-def c_atof(text: str) -> float:
-    """C ``atof`` on the prefix forms dnlint accepts (``inf``/``nan``/hex floats included)."""
-    if _STRICT_FLOAT.match(text):
-        return float(text)  # the common plain decimal: atof reads all of it
-    lowered = text.lower()
-    for word, value in (("infinity", math.inf), ("inf", math.inf), ("nan", math.nan)):
-        for sign, factor in (("", 1.0), ("+", 1.0), ("-", -1.0)):
-            if lowered.startswith(sign + word):
-                return factor * value
-    match = _FLOAT_PREFIX.match(text)
-    if not match:
-        return 0.0
-    try:
-        return float(match.group())
-    except OverflowError:  # pragma: no cover - float() returns inf rather than raising
-        return math.inf
-
-
-FLT_MAX = 3.4028234663852886e38
-
-
-def fits_c_float(value: float) -> bool:
-    """Whether a C ``float`` holds ``value`` (atof's double is narrowed on assignment)."""
-    return math.isfinite(value) and abs(value) <= FLT_MAX
-
-
-def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> list[Any]:
-    """Darknet's hand-made list parse: count commas, then convert each comma-separated piece."""
-    if stops_at_hash and "#" in value:
-        value = value[: value.index("#")]
-    return [convert(piece) for piece in _items(value)]
+_ZERO_FRACTION = re.compile(r"[+-]?([0-9]+\.0*|\.0+)\Z")
+_STRICT_FLOAT = re.compile(r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
+_INT_PREFIX = re.compile(r"[ \t]*[+-]?[0-9]+")
+_FLOAT_PREFIX = re.compile(r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 NUMBER_FLOAT, NUMBER_RANGED = 1, 2
@@ -170,8 +128,8 @@ class Values:
         value = self.get(name, default)
         if value is None:
             return 0
-        if type(value) is builtins.float and not math.isfinite(value):
-            return INT32_MIN  # C's (int) of inf/nan: what x86's conversion gives
+        if type(value) is builtins.float:
+            return c_int_of_float(value)
         return int(value)
 
     def float(self, name: str, default: float | None = None) -> float:
@@ -289,34 +247,12 @@ _INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
 def _plain_list(value: str, is_float: bool) -> list[Any] | None:
     """``10,13,16`` or ``-1,-4``: the items when every one is a plain decimal, else ``None``."""
     items: list[Any] = []
-    for piece in _items(value):
+    for piece in comma_items(value):
         number = _plain_decimal(piece, is_float)
         if number is None:
             return None
         items.append(number)
     return items
-
-
-# past this length a list's items are cut one at a time: split() made every piece a string at
-# once (about 50 bytes each, 17 times the bytes of a line like '-1,-1,...')
-_LONG_LIST = 4096
-
-
-def _items(value: str) -> Iterable[str]:
-    """The comma-separated pieces of ``value``: split() for a normal line, else lazily."""
-    return value.split(",") if len(value) < _LONG_LIST else _pieces(value)
-
-
-def _pieces(value: str) -> Iterator[str]:
-    """``value.split(",")``, one piece at a time."""
-    start = 0
-    while True:
-        end = value.find(",", start)
-        if end < 0:
-            yield value[start:]
-            return
-        yield value[start:end]
-        start = end + 1
 
 
 def _plain_decimal(value: str, is_float: bool) -> int | float | None:
@@ -333,7 +269,7 @@ def _plain_decimal(value: str, is_float: bool) -> int | float | None:
             return number_f if abs(number_f) <= FLT_MAX else None
         return None
     if digits.isdigit():
-        number = saturating_int(value)
+        number = c_strtol(value)
         return number if INT32_MIN <= number <= INT32_MAX else None
     return None
 
@@ -356,7 +292,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
     if not body_ok:
         _bad_int(option, value, result, sink)
         return result
-    if abs(saturating_int(body)) > INT32_MAX:
+    if abs(c_strtol(body)) > INT32_MAX:
         sink.report(
             "DN206",
             option.line,
@@ -531,7 +467,7 @@ def _check_list_items(
 ) -> None:
     pattern = _STRICT_FLOAT if is_float else _STRICT_INT
     bad = []
-    for index, piece in enumerate(_items(body)):  # lazily: a list line can be megabytes
+    for index, piece in enumerate(comma_items(body)):  # lazily: a list line can be megabytes
         if piece and not pattern.match(piece):
             bad.append(piece)
         elif piece == "":
@@ -550,7 +486,7 @@ def _check_list_items(
         _report_bad_items(option, bad, is_float, sink)
         return
     if is_float:
-        overflowing = [piece for piece in _items(body) if not fits_c_float(c_atof(piece))]
+        overflowing = [piece for piece in comma_items(body) if not fits_c_float(c_atof(piece))]
         if overflowing:
             sink.report("DN206", option.line, option.value_column,
                         f"{_quoted(overflowing)} of {option.key} overflow"

@@ -12,17 +12,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from dnlint.diagnostics import Severity, Sink
-from dnlint.dialects import Dialect, names
-from dnlint.options.hank_numbers import (
+from dnlint.cnumbers import (
     INT32_MIN,
+    hank_float,
     hank_int,
     hank_list,
     hank_stof,
     is_hank_number,
     stof_prefix,
-    to_float32,
 )
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect, names
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import Option, Section
@@ -113,9 +113,8 @@ def _convert_int(option: Option, spec: Opt, sink: Sink) -> int:
             return 0  # std::stof threw while the file was read (DN213 from the reader)
         _not_numeric(option, sink)
         return 0
-    number = hank_stof(value) or 0.0
     prefix = stof_prefix(value)
-    narrowed = to_float32(number)
+    narrowed = hank_float(value) or 0.0
     if prefix != value:
         _trailing_text(option, prefix, sink)
     elif narrowed != int(narrowed):

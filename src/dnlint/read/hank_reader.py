@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
+from dnlint.cnumbers import HANK_NUMBER_CHARS, hank_stof
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.options.hank_numbers import HANK_NUMBER_CHARS, hank_stof
 from dnlint.read.darknet_reader import (
     CfgDocument,
     Comment,

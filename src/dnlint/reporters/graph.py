@@ -138,8 +138,7 @@ def _edges(prefix: str, layer: Layer) -> list[str]:
 def references(layer: Layer) -> list[int]:
     """The layers a route/shortcut/scale_channels/sam reads, as its builder resolved them
     (with Darknet's atoi and bounds); references the builder rejected draw nothing."""
-    listed = layer.info.get("layers", ())
-    return [i for i in listed if isinstance(i, int) and 0 <= i < layer.index]
+    return [i for i in layer.refs or () if 0 <= i < layer.index]
 
 
 def write_graph(dot: str, path: str, inputs: set[tuple[int, int]]) -> str | None:

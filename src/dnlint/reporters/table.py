@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from dnlint.clean import shown_path
 from dnlint.network.layers.base import Layer
 from dnlint.reporters import ReportContext
@@ -17,18 +15,16 @@ def _shape(shape: tuple[int, int, int]) -> str:
 
 def geometry(layer: Layer) -> str:
     """'16 3x3 /2' for a convolution, the indices for a route: what the layer does."""
-    info: dict[str, Any] = layer.info
     parts = []
-    if "filters" in info:
-        parts.append(str(info["filters"]))
-    if "size" in info:
-        parts.append(f"{info['size']}x{info['size']}")
-    stride = info.get("stride")
-    if stride is not None:
-        sx, sy = stride if isinstance(stride, tuple) else (stride, stride)
+    if layer.filters is not None:
+        parts.append(str(layer.filters))
+    if layer.size is not None:
+        parts.append(f"{layer.size}x{layer.size}")
+    if layer.stride is not None:
+        sx, sy = layer.stride
         parts.append(f"/{sx}" if sx == sy else f"/{sx}x{sy}")
-    if "layers" in info:
-        parts.append(" ".join(str(i) for i in info["layers"]))
+    if layer.refs is not None:
+        parts.append(" ".join(str(i) for i in layer.refs))
     return " ".join(parts)
 
 

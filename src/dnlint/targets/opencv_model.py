@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-INT32_MAX, INT32_MIN = 2**31 - 1, -(2**31)
+from dnlint.cnumbers import INT32_MAX, INT32_MIN, c_strtol
 
 _OUTSIDE = re.compile(r"[^!-z]+")  # escapeString keeps ' ' < c <= 'z'
-_INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 IMPORTED = frozenset({
@@ -91,11 +90,9 @@ class OcvNetwork:
 
 
 def cpp_int(text: str) -> int:
-    """``std::stringstream >> int``: a leading integer, 0 when there is none, saturated."""
-    match = _INT.match(text)
-    if match is None:
-        return 0
-    return max(INT32_MIN, min(INT32_MAX, int(match.group())))
+    """``std::stringstream >> int``: a leading integer, 0 when there is none, saturated (to a
+    C long first, as strtol does, then to an int: the same for any length of digits)."""
+    return max(INT32_MIN, min(INT32_MAX, c_strtol(text)))
 
 
 def cpp_float(text: str) -> float:

@@ -161,7 +161,7 @@ def predict(network: Network, dialect: Dialect, cfg_path: str = "") -> WeightsRe
 def _layout(layer: Layer, dialect: Dialect, save_at: int, load_at: int) -> LayerLayout:
     saved, loaded = layer.saved, layer.loaded
     notes: list[str] = []
-    if layer.info.get("shares") is not None:
+    if layer.shares is not None:
         # [ab] share_index: the loop skips a layer whose share_layer is set
         saved, loaded = (), ()
     dontsave = dialect is _PJ and _flag(layer, "dontsave")

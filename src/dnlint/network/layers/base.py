@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.network.layers.facts import HeadInfo, RouteMismatch
 from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
@@ -97,9 +97,10 @@ class LayerType:
 class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
-    __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
-                 "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
-                 "type", "unknown", "values")
+    __slots__ = ("bflops", "broken", "filters", "head", "index", "input", "inputs", "line",
+                 "loaded", "next_shape", "output", "outputs", "refs", "route_mismatch", "saved",
+                 "section_name", "shares", "size", "size_root", "stored_input", "stride", "type",
+                 "unknown", "values")
 
     def __init__(
         self,
@@ -123,15 +124,29 @@ class Layer:
         self.outputs = outputs
         self.saved: tuple[Block, ...] = ()
         self.loaded: tuple[Block, ...] = ()
-        self.info: dict[str, Any] = {}
+        # What the builder found that later stages read (typed fields, no dict per layer):
+        # kernel geometry (convolution-like and pooling layers; stride as x, y)
+        self.filters: int | None = None
+        self.size: int | None = None
+        self.stride: tuple[int, int] | None = None
+        # the layers a route, shortcut, scale_channels or sam reads, as its builder resolved them
+        self.refs: list[int] | None = None
+        # [ab] share_index: the layer whose weights this convolution uses (it stores none)
+        self.shares: int | None = None
+        # what a detection head predicts (None for every other layer, and a head not built)
+        self.head: HeadInfo | None = None
+        # [route] its first input whose size differs from the first one's (DN315)
+        self.route_mismatch: RouteMismatch | None = None
+        # set by the input-size check: this merge breaks only because of [net]'s size
+        self.size_root = False
         self.bflops = 0.0
         # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
         # (parse_network_cfg)
         self.next_shape: tuple[int, int, int, int] | None = None
         self.values = values
         self.broken = False
-        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not an
-        # info entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
+        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not a
+        # dict entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
         self.unknown = False
         # l.w, l.h, l.c as the constructor stores them, where that is not the input received
         # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
@@ -279,8 +294,12 @@ class LayerContext:
         self.layer.saved = saved
         self.layer.loaded = saved if loaded is None else _without_empty(loaded)
 
-    def describe(self, **info: Any) -> None:
-        self.layer.info.update(info)
+    def geometry(self, filters: int | None = None, size: int | None = None,
+                 stride: int | tuple[int, int] | None = None) -> None:
+        """The kernel geometry later stages read: the layer table, share_index, input sizes."""
+        layer = self.layer
+        layer.filters, layer.size = filters, size
+        layer.stride = (stride, stride) if isinstance(stride, int) else stride
 
     def need_image(self) -> bool:
         """'Layer before X must output image' (parse_convolutional and friends)."""

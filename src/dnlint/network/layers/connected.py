@@ -31,7 +31,6 @@ def build(ctx: LayerContext) -> None:
     v = ctx.v
     output = v.int("output")
     bn = bool(v.int("batch_normalize"))
-    ctx.describe(output=output)
     ctx.output(1, 1, output, outputs=output)
     record = connected_record(ctx.inputs, output, bn)
     loaded = record

@@ -142,9 +142,7 @@ def build(ctx: LayerContext) -> None:
         bn = bn or bool(d["cbn"])
         if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
             _check_deform(ctx, size)
-    info = ctx.layer.info
-    info["filters"], info["size"], info["stride"] = filters, size, (sx, sy)
-    info["groups"], info["dilation"] = groups, dilation
+    ctx.geometry(filters=filters, size=size, stride=(sx, sy))
     if not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)
@@ -222,8 +220,8 @@ def _shared(ctx: LayerContext, filters: int, size: int) -> None:
     other = ctx.target(target)
     same = (
         other.type == "convolutional"
-        and other.info.get("filters") == filters
-        and other.info.get("size") == size
+        and other.filters == filters
+        and other.size == size
         and other.input[2] == ctx.c
     )
     if not same:
@@ -233,7 +231,7 @@ def _shared(ctx: LayerContext, filters: int, size: int) -> None:
             "filters differ; AlexeyAB's Darknet stops with an error",
             "share_index",
         )
-    ctx.describe(shares=target)
+    ctx.layer.shares = target
 
 
 register(
@@ -266,7 +264,7 @@ def build_deconvolutional(ctx: LayerContext) -> None:
     v = ctx.v
     filters, size, stride = v.int("filters"), v.int("size"), v.int("stride")
     pad = size // 2 if v.int("pad") else v.int("padding")
-    ctx.describe(filters=filters, size=size, stride=stride)
+    ctx.geometry(filters=filters, size=size, stride=stride)
     if not ctx.need_image():
         return
     if size % 2 == 0 and v.int("pad"):
@@ -302,7 +300,7 @@ def build_local(ctx: LayerContext) -> None:
     """parse_local + make_local_layer: unshared weights for every output location."""
     v = ctx.v
     filters, size, stride, pad = v.int("filters"), v.int("size"), v.int("stride"), v.int("pad")
-    ctx.describe(filters=filters, size=size, stride=stride)
+    ctx.geometry(filters=filters, size=size, stride=stride)
     if not ctx.need_image():
         return
     if pad and size != 2 * pad + 1:

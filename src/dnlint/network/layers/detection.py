@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from dnlint.cnumbers import FLT_MAX
 from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Layer, LayerContext, LayerType
+from dnlint.network.layers.facts import HeadInfo
 from dnlint.options.schema import (
     GENERIC_LAYER_OPTIONS,
     Float,
@@ -27,7 +29,6 @@ from dnlint.options.schema import (
 )
 from dnlint.options.value_checks import suggest
 
-FLT_MAX = 3.4028234663852886e38
 PJ_AND_AB = frozenset({Dialect.PJ, Dialect.AB})
 
 # The strings parse_yolo/parse_gaussian_yolo compare against (src/parser.c of AlexeyAB's fork),
@@ -396,7 +397,7 @@ def _check_kinds(ctx: LayerContext, gaussian: bool) -> None:
 
 
 # --- [yolo] and [Gaussian_yolo] ---------------------------------------------------------------
-def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> None:
+def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> HeadInfo:
     """make_yolo_layer / make_gaussian_yolo_layer: w x h x n*(classes + coords + 1)."""
     v = ctx.v
     classes, num = v.int("classes"), v.int("num")
@@ -413,15 +414,18 @@ def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> None:
     if not ctx.pj:
         _check_counters(ctx, classes)
     _check_kinds(ctx, gaussian)
-    ctx.describe(classes=classes, num=num, mask=mask, anchors=anchors, head=True,
-                 per_anchor=(n, coords + 1))
+    head = ctx.layer.head = HeadInfo(classes, num, mask, anchors, (n, coords + 1))
+    return head
 
 
 def build_yolo(ctx: LayerContext) -> None:
-    _yolo_like(ctx, 4, gaussian=False)
+    head = _yolo_like(ctx, 4, gaussian=False)
     _check_max_boxes(ctx, 90)
     if not ctx.pj:
-        _embedding(ctx, len(ctx.layer.info["mask"]))
+        size = _embedding(ctx, len(head.mask))
+        if size is not None:
+            ctx.layer.head = HeadInfo(head.classes, head.num, head.mask, head.anchors,
+                                      head.per_anchor, embedding_size=size)
 
 
 def _check_max_boxes(ctx: LayerContext, slot: int) -> None:
@@ -438,19 +442,18 @@ def _check_max_boxes(ctx: LayerContext, slot: int) -> None:
         )
 
 
-def _embedding(ctx: LayerContext, n: int) -> None:
-    """[ab] ``embedding_layer``: embedding_size = filters of that layer / n (parse_yolo)."""
+def _embedding(ctx: LayerContext, n: int) -> int | None:
+    """[ab] ``embedding_layer``: embedding_size = filters of that layer / n (parse_yolo);
+    ``None`` when there is none to compute."""
     if not ctx.v.given("embedding_layer"):
-        return
+        return None
     target = ctx.resolve(ctx.v.int("embedding_layer"), "embedding_layer")
     if target is None:
         ctx.layer.broken = True
-        return
-    other = ctx.target(target)
-    filters = other.info.get("filters")
-    if not isinstance(filters, int) or n <= 0:
-        return
-    ctx.describe(embedding_size=filters // n)
+        return None
+    filters = ctx.target(target).filters
+    if filters is None or n <= 0:
+        return None
     if filters % n:
         ctx.report(
             "DN417",
@@ -459,6 +462,7 @@ def _embedding(ctx: LayerContext, n: int) -> None:
             "embedding_layer",
             severity=Severity.ERROR if ctx.dialect is Dialect.HANK else None,
         )
+    return filters // n
 
 
 def build_gaussian_yolo(ctx: LayerContext) -> None:
@@ -480,8 +484,7 @@ def build_region(ctx: LayerContext) -> None:
     )
     anchors = _check_anchors(ctx, num, overflows=ctx.pj)
     _check_max_boxes(ctx, 30)
-    ctx.describe(classes=classes, num=num, mask=range(max(num, 0)), anchors=anchors, head=True,
-                 per_anchor=(num, coords + 1))
+    ctx.layer.head = HeadInfo(classes, num, range(max(num, 0)), anchors, (num, coords + 1))
 
 
 # --- [detection] ----------------------------------------------------------------------------
@@ -492,7 +495,7 @@ def build_detection(ctx: LayerContext) -> None:
     expected = side * side * ((1 + coords) * num + classes)
     ctx.layer.stored_input = (side, side, 0)  # make_detection_layer stores w = h = side, c = 0
     ctx.output(0, 0, 0, outputs=ctx.inputs)
-    ctx.describe(classes=classes, num=num, head=True)
+    ctx.layer.head = HeadInfo(classes, num)
     if expected == ctx.inputs:
         return
     ctx.layer.broken = True
@@ -531,7 +534,6 @@ def build_iseg(ctx: LayerContext) -> None:
         alternative = f"set classes={ctx.c - ids} (line {ctx.v.line_of('classes')[0]})"
     _check_channels(ctx, f"classes={classes} and ids={ids} ({classes}+{ids})", channels,
                     alternative)
-    ctx.describe(classes=classes)
 
 
 # --- [contrastive] (AlexeyAB's) -------------------------------------------------------------
@@ -541,12 +543,13 @@ def build_contrastive(ctx: LayerContext) -> None:
     yolo = _contrastive_yolo(ctx)
     if yolo is None:
         return
-    n = len(yolo.info.get("mask", ())) or 1
+    head = yolo.head
+    n = (len(head.mask) if head is not None else 0) or 1
     cells = n * ctx.h * ctx.w
     size = ctx.div(ctx.inputs, cells, f"inputs/(anchors*h*w) = {ctx.inputs}/({n}*{ctx.h}*{ctx.w})")
     if not cells:
         return
-    theirs = yolo.info.get("embedding_size", 0)
+    theirs = head.embedding_size if head is not None else 0
     if size != theirs:
         ctx.report(
             "DN416",

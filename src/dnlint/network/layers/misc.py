@@ -33,7 +33,6 @@ def build_history(ctx: LayerContext) -> None:
         )
         ctx.layer.broken = True
     ctx.output(ctx.w, ctx.h, ctx.c * size)
-    ctx.describe(history_size=size)
 
 
 def build_implicit(ctx: LayerContext) -> None:
@@ -41,7 +40,7 @@ def build_implicit(ctx: LayerContext) -> None:
     filters, atoms = ctx.v.int("filters"), ctx.v.int("atoms")
     ctx.layer.stored_input = (1, 1, 1)  # make_implicit_layer stores w = h = c = 1
     ctx.output(1, atoms, filters)
-    ctx.describe(filters=filters, atoms=atoms)
+    ctx.geometry(filters=filters)
     ctx.weights(Block("weights", atoms * filters if atoms > 0 and filters > 0 else 0))
 
 

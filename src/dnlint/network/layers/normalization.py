@@ -32,7 +32,7 @@ def build_batchnorm(ctx: LayerContext) -> None:
 
 def build_normalization(ctx: LayerContext) -> None:
     """make_normalization_layer: local response normalization over the carried dims."""
-    ctx.describe(size=ctx.v.int("size"))
+    ctx.geometry(size=ctx.v.int("size"))
     ctx.output(ctx.w, ctx.h, ctx.c)
 
 

@@ -81,7 +81,6 @@ def build_dropout(ctx: LayerContext) -> None:
         ctx.layer.broken = True
     if not ctx.pj:
         _check_dropblock_sizes(ctx)
-    ctx.describe(probability=probability)
     keep_carried(ctx)
 
 
@@ -131,12 +130,10 @@ def build_softmax(ctx: LayerContext) -> None:
             "groups",
         )
         ctx.layer.broken = True
-    ctx.describe(groups=groups)
     ctx.output(0, 0, 0, outputs=ctx.inputs)
 
 
 def build_cost(ctx: LayerContext) -> None:
-    ctx.describe(cost=ctx.v.str("type"))
     ctx.output(0, 0, 0, outputs=ctx.inputs)
 
 

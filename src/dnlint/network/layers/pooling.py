@@ -71,7 +71,7 @@ def build_pool(ctx: LayerContext, avgpool: bool) -> None:
     size, sx, sy, padding = _pool_params(ctx)
     depth = 0 if ctx.pj or avgpool else v.int("maxpool_depth")
     antialiasing = 0 if ctx.pj or avgpool else v.int("antialiasing")
-    ctx.describe(size=size, stride=(sx, sy), padding=padding)
+    ctx.geometry(size=size, stride=(sx, sy))
     if not ctx.need_image():
         return
     run_sx, run_sy = (1, 1) if antialiasing else (sx, sy)
@@ -101,7 +101,6 @@ def _blur(ctx: LayerContext, antialiasing: int, out_w: int, out_h: int, out_c: i
     next_w = cdiv_out(ctx, out_w, blur_pad, blur_size, sx, "width")
     next_h = cdiv_out(ctx, out_h, blur_pad, blur_size, sy, "height")
     ctx.layer.next_shape = (next_w, next_h, out_c, next_w * next_h * out_c)
-    ctx.describe(antialiasing=antialiasing)
 
 
 def cdiv_out(ctx: LayerContext, extent: int, pad: int, size: int, stride: int, axis: str) -> int:

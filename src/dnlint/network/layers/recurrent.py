@@ -122,7 +122,6 @@ def build_rnn(ctx: LayerContext) -> None:
                 f"output={output})",
                 hint=f"add hidden={output}",
             )
-    ctx.describe(output=output, hidden=hidden)
     ctx.weights(
         *fc_record("input_layer", ctx.inputs, hidden, bn),
         *fc_record("self_layer", hidden, hidden, bn),
@@ -137,7 +136,6 @@ def build_gru(ctx: LayerContext) -> None:
     output, bn = v.int("output"), bool(v.int("batch_normalize"))
     _stores_no_image(ctx)
     ctx.output(0, 0, 0, outputs=output)
-    ctx.describe(output=output)
     state = [fc_record(f"w{g}", output, output, bn) for g in "zrh"]
     inputs = [fc_record(f"u{g}", ctx.inputs, output, bn) for g in "zrh"]
     # save_weights_upto: the original writes wz, wr, wh, uz, ur, uh; AlexeyAB's writes
@@ -156,7 +154,6 @@ def build_lstm(ctx: LayerContext) -> None:
         ctx.output(0, 0, 0, outputs=output)
     else:
         ctx.output(1, 1, output)
-    ctx.describe(output=output)
     gates = "ifog" if ctx.pj else "figo"  # save_weights_upto's gate order in each fork
     ctx.weights(
         *(b for g in gates for b in fc_record(f"w{g}", output, output, bn)),
@@ -194,7 +191,7 @@ def _crnn_pj(ctx: LayerContext) -> None:
     bn = bool(v.int("batch_normalize"))
     _flat_input(ctx)
     ctx.output(ctx.h, ctx.w, out_f)
-    ctx.describe(filters=out_f, hidden=hid_f, size=3, stride=(1, 1))
+    ctx.geometry(filters=out_f, size=3, stride=(1, 1))
     if ctx.w != ctx.h:
         ctx.report(
             "DN370",
@@ -243,7 +240,7 @@ def _crnn_ab(ctx: LayerContext) -> None:
     flat = _flat_input(ctx)
     out_w, out_h = _spatial_out(ctx, size, stride, padding)
     ctx.output(out_w, out_h, out_f)
-    ctx.describe(filters=out_f, hidden=hid_f, size=size, stride=(stride, stride), groups=groups)
+    ctx.geometry(filters=out_f, size=size, stride=stride)
     if not flat and hid_f and (out_w, out_h) != (ctx.w, ctx.h):
         ctx.report(
             "DN371",
@@ -283,7 +280,7 @@ def build_conv_lstm(ctx: LayerContext) -> None:
     flat = _flat_input(ctx)
     out_w, out_h = _spatial_out(ctx, size, stride, padding)
     ctx.output(out_w, out_h, out_f)
-    ctx.describe(filters=out_f, size=size, stride=(stride, stride), groups=groups)
+    ctx.geometry(filters=out_f, size=size, stride=stride)
     if not flat and (out_w, out_h) != (ctx.w, ctx.h):
         ctx.report(
             "DN372",

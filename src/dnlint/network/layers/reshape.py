@@ -38,7 +38,7 @@ def build_upsample(ctx: LayerContext) -> None:
     """make_upsample_layer: w*s x h*s, or w/|s| x h/|s| for a negative stride. No image check."""
     stride = ctx.v.int("stride")
     w, h, c = ctx.w, ctx.h, ctx.c
-    ctx.describe(stride=stride)
+    ctx.geometry(stride=stride)
     if stride == 0:
         ctx.report(
             "DN307",
@@ -74,7 +74,7 @@ def build_reorg(ctx: LayerContext) -> None:
     """make_reorg_layer / make_reorg_old_layer: space-to-depth (or its reverse)."""
     v = ctx.v
     stride, reverse = v.int("stride"), v.int("reverse")
-    ctx.describe(stride=stride, reverse=bool(reverse))
+    ctx.geometry(stride=stride)
     if not ctx.need_image():
         return
     w, h, c = ctx.w, ctx.h, ctx.c
@@ -106,7 +106,6 @@ def build_crop(ctx: LayerContext) -> None:
     """make_crop_layer: crop_width x crop_height x c. Nothing checks that the crop fits."""
     v = ctx.v
     cw, ch = v.int("crop_width"), v.int("crop_height")
-    ctx.describe(crop=(cw, ch))
     if not ctx.need_image():
         return
     too_big = [(k, size, have) for k, size, have in (("crop_width", cw, ctx.w),

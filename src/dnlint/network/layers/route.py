@@ -5,6 +5,7 @@ from __future__ import annotations
 from dnlint.dialects import AB_AND_HANK, ALL
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Layer, LayerContext, LayerType, cdiv
+from dnlint.network.layers.facts import RouteMismatch
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Int, Ref
 
 OPTIONS = (
@@ -64,14 +65,13 @@ def build(ctx: LayerContext) -> None:
         return
     read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    ctx.describe(layers=[_index(read[raw], raw) for raw in refs])
+    ctx.layer.refs = [_index(read[raw], raw) for raw in refs]
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
     outputs = sum(shapes[id(read[raw])][3] for raw in refs)
     if groups != 1:
         _check_groups(ctx, groups, group_id, list(shapes.values()))
         outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
         out_c = cdiv(out_c, groups) if groups else 0
-        ctx.describe(groups=groups, group_id=group_id)
     ctx.output(out_w, out_h, out_c, outputs=outputs)
 
 
@@ -126,8 +126,9 @@ def _concat(ctx: LayerContext, refs: list[int], read: dict[int, Layer | None],
             continue
         out_w = out_h = out_c = 0
         # bad references are DN302 already; DN315 names the first mismatch only
-        if first is not None and layer is not None and "mismatch" not in ctx.layer.info:
-            ctx.layer.info["mismatch"] = [(layer.index, (first.index, first_w, first_h), (w, h))]
+        if first is not None and layer is not None and ctx.layer.route_mismatch is None:
+            ctx.layer.route_mismatch = RouteMismatch(layer.index, w, h, first.index, first_w,
+                                                     first_h)
     return out_w, out_h, out_c
 
 

@@ -58,7 +58,7 @@ def build_shortcut(ctx: LayerContext) -> None:
                 _check_ab_size(ctx, source)
     if not sources:
         ctx.layer.broken = True  # DN211 already reported: Darknet segfaults
-    ctx.describe(layers=[s.index for s in sources if s is not None])
+    ctx.layer.refs = [s.index for s in sources if s is not None]
     ctx.output(w, h, c)
     if not ctx.pj:
         _shortcut_weights(ctx, len(sources))
@@ -171,7 +171,7 @@ def build_scale_channels(ctx: LayerContext) -> None:
     _check_activation(ctx)
     if not already_reported(ctx, source):
         _check_scale_channels(ctx, source.output if source else (0, 0, 0))
-    ctx.describe(layers=[source.index] if source else [])
+    ctx.layer.refs = [source.index] if source else []
     ctx.output(*(source.output if source else (0, 0, 0)))
 
 
@@ -200,7 +200,7 @@ def build_sam(ctx: LayerContext) -> None:
         w2, h2, c2 = shape
         _scale_mismatch(ctx, f"the from-layer is {w2}x{h2}x{c2}, the input "
                              f"{ctx.w}x{ctx.h}x{ctx.c}")
-    ctx.describe(layers=[source.index] if source else [])
+    ctx.layer.refs = [source.index] if source else []
     ctx.output(*shape)
 
 
