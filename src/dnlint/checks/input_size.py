@@ -42,15 +42,21 @@ Ratio = tuple[int, int]  # numerator, denominator (reduced): a Fraction is ten t
 ONE: Ratio = (1, 1)
 
 
-@dataclass
 class Scale:
     """Per axis: how many input pixels one pixel of this layer spans (None: the size does not
-    depend on the input), and the multiple the input must be for the way here to divide."""
+    depend on the input), and the multiple the input must be for the way here to divide.
 
-    x: Ratio | None
-    y: Ratio | None
-    need_x: int = 1
-    need_y: int = 1
+    (A plain class, not a dataclass: one is made per layer, and a dataclass's generated
+    ``__init__`` stays interpreted Python even when this module is compiled.)"""
+
+    __slots__ = ("need_x", "need_y", "x", "y")
+
+    def __init__(self, x: Ratio | None, y: Ratio | None, need_x: int = 1,
+                 need_y: int = 1) -> None:
+        self.x = x
+        self.y = y
+        self.need_x = need_x
+        self.need_y = need_y
 
 
 @dataclass
