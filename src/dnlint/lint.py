@@ -18,7 +18,7 @@ from dnlint.network import Network, build_network
 from dnlint.reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
 
-__all__ = ["FileResult", "lint_cfg_bytes"]
+__all__ = ["FileResult", "lint_cfg_bytes", "lint_document"]
 
 
 def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
@@ -36,25 +36,33 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         _report_detection(detection, doc, sink)
     else:
         chosen, reason, guessed = dialect, "chosen with --dialect", False
-    for finding in doc.findings:
-        if finding.only is not None and chosen not in finding.only:
-            continue
-        override = finding.by_dialect.get(chosen) if finding.by_dialect else None
-        sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
-                    override)
-    network = build_network(doc, chosen, sink)
-    if network is not None:
-        check_network(network, doc, chosen, sink)
-        suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
+    network = lint_document(doc, chosen, sink)
     diagnostics = sink.sorted()
     if guessed and _may_depend_on_dialect(diagnostics):
-        diagnostics = _say_guessed(diagnostics, data, chosen)
+        diagnostics = _say_guessed(diagnostics, doc, chosen)
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
     if network is not None and _load_flags(network, chosen):
         from dnlint.weights import attach_prediction
 
         attach_prediction(result)  # what those flags do to every weights file (DN502-DN506)
     return result
+
+
+def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+    """Everything after reading, in ``dialect``: the reader's findings that hold there, the
+    network and the cross-layer checks. The document is only read, never changed, so one
+    document serves both forks (:func:`_say_guessed`)."""
+    for finding in doc.findings:
+        if finding.only is not None and dialect not in finding.only:
+            continue
+        override = finding.by_dialect.get(dialect) if finding.by_dialect else None
+        sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
+                    override)
+    network = build_network(doc, dialect, sink)
+    if network is not None:
+        check_network(network, doc, dialect, sink)
+        suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
+    return network
 
 
 _LOAD_FLAGS = ("dontload", "dontloadscales", "dontsave")
@@ -90,12 +98,22 @@ def _may_depend_on_dialect(diagnostics: list[Diagnostic]) -> bool:
                for d in diagnostics)
 
 
-def _say_guessed(diagnostics: list[Diagnostic], data: bytes, guess: Dialect) -> list[Diagnostic]:
+def _say_guessed(diagnostics: list[Diagnostic], doc: CfgDocument,
+                 guess: Dialect) -> list[Diagnostic]:
     """Errors that hold only in the guessed dialect say so: the same file may be one the other
-    fork builds (the original's resnet cfgs, which AlexeyAB's refuses)."""
+    fork builds (the original's resnet cfgs, which AlexeyAB's refuses).
+
+    The other fork's errors come from the stages after reading, run again on the same
+    document: both forks read a file with the same lexer (hank-ai's own is used only when
+    named with --dialect), and detection has nothing to say there."""
     other = Dialect.PJ if guess is not Dialect.PJ else Dialect.AB
-    there = lint_cfg_bytes(data, "", other).diagnostics
-    refused = {(d.code, d.line) for d in there if d.severity is Severity.ERROR}
+    sink = Sink()
+    there = FileResult("", other, "", sink.items, lint_document(doc, other, sink), doc)
+    if there.network is not None and _load_flags(there.network, other):
+        from dnlint.weights import attach_prediction
+
+        attach_prediction(there)  # a fork's loader may refuse the file too (DN502, DN503)
+    refused = {(d.code, d.line) for d in there.diagnostics if d.severity is Severity.ERROR}
     builds = not refused
     result = []
     for diag in diagnostics:
