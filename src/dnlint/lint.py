@@ -71,6 +71,7 @@ _LOAD_FLAGS = ("dontload", "dontloadscales", "dontsave")
 def _load_flags(network: Network, dialect: Dialect) -> bool:
     """Whether the weights layout has something to say about this cfg alone (check_layout):
     a load/save flag, or an original-Darknet deconvolutional layer its loader crashes on."""
+    pj = dialect is Dialect.PJ  # once: an Enum member is a slow class attribute on 3.11
     for layer in network.layers:
         values = layer.values
         if values is None:
@@ -80,7 +81,7 @@ def _load_flags(network: Network, dialect: Dialect) -> bool:
             values.given(flag) for flag in _LOAD_FLAGS
         ):
             return True
-        if dialect is Dialect.PJ and layer.type == "deconvolutional":
+        if pj and layer.type == "deconvolutional":
             return True
     return False
 
