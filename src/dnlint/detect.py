@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from dnlint.dialects import Dialect
 from dnlint.layers import by_section, section_dialects
 from dnlint.layers.base import LayerType
@@ -21,13 +19,20 @@ _SENSITIVE = {
 }
 
 
-@dataclass
 class Detection:
-    dialect: Dialect
-    reason: str
-    ambiguous: list[str] = field(default_factory=list)
-    conflicting: bool = False
-    guessed: bool = False  # nothing in the file is specific to one fork
+    """The dialect chosen for a file, and why.
+
+    (A plain class, not a dataclass: creating a dataclass costs every run's start-up.)"""
+
+    __slots__ = ("ambiguous", "conflicting", "dialect", "guessed", "reason")
+
+    def __init__(self, dialect: Dialect, reason: str, ambiguous: list[str] | None = None,
+                 conflicting: bool = False, guessed: bool = False) -> None:
+        self.dialect = dialect
+        self.reason = reason
+        self.ambiguous: list[str] = [] if ambiguous is None else ambiguous
+        self.conflicting = conflicting
+        self.guessed = guessed  # nothing in the file is specific to one fork
 
 
 def detect_dialect(doc: CfgDocument) -> Detection:

@@ -13,9 +13,8 @@ line, and the merge's own shape error is dropped (the cascade pass then notes wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import gcd, lcm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from dnlint.checks.cascade import NET, LineMap, analyse, layer_inputs
 from dnlint.diagnostics import Severity, Sink
@@ -31,10 +30,11 @@ if TYPE_CHECKING:
 MERGE_ERRORS = frozenset({"DN315", "DN317", "DN318", "DN321"})
 SIZE_WARNINGS = frozenset({"DN328"})
 # Layers whose output size does not depend on their input size (flat or global).
-_UPSAMPLING = frozenset({"upsample", "deconvolutional"})
-_REORGS = frozenset({"reorg", "reorg_old", "reorg3d"})
-_SAME_SIZE = frozenset({"route", "shortcut", "sam", "scale_channels"})
-_HEADS = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
+# (Final: C statics under mypyc, not a globals dict look-up per layer)
+_UPSAMPLING: Final = frozenset({"upsample", "deconvolutional"})
+_REORGS: Final = frozenset({"reorg", "reorg_old", "reorg3d"})
+_SAME_SIZE: Final = frozenset({"route", "shortcut", "sam", "scale_channels"})
+_HEADS: Final = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
 _HANK_MULTIPLE = 32  # hank-ai's Darknet refuses other sizes for [yolo]/[region] networks
 
 
@@ -59,16 +59,21 @@ class Scale:
         self.need_y = need_y
 
 
-@dataclass
 class Multiples:
     """What the input size must be a multiple of: for the merges to agree (``merge_*``), and
-    for every head's grid to cover the image evenly as well (``grid_*``)."""
+    for every head's grid to cover the image evenly as well (``grid_*``).
 
-    merge_x: int
-    merge_y: int
-    grid_x: int
-    grid_y: int
-    scales: list[Scale]
+    (A plain class, not a dataclass: creating a dataclass costs every run's start-up.)"""
+
+    __slots__ = ("grid_x", "grid_y", "merge_x", "merge_y", "scales")
+
+    def __init__(self, merge_x: int, merge_y: int, grid_x: int, grid_y: int,
+                 scales: list[Scale]) -> None:
+        self.merge_x = merge_x
+        self.merge_y = merge_y
+        self.grid_x = grid_x
+        self.grid_y = grid_y
+        self.scales = scales
 
 
 def _declared_stride(layer: Layer) -> tuple[int, int] | None:
@@ -180,16 +185,21 @@ def compute_multiples(network: Network) -> Multiples:
         before = scale_of(inputs[0]) if inputs else Scale(None, None)
         if layer.type in ("sam", "scale_channels") and len(inputs) > 1:
             before = scale_of(inputs[1])  # the output has the from-layer's size
-        scales.append(_through(before, *_factor(layer)))
+        fx, fy = _factor(layer)
+        scales.append(_through(before, fx, fy))
         if layer.type in _HEADS:
             grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
     return Multiples(merge_x, merge_y, lcm(merge_x, grid_x), lcm(merge_y, grid_y), scales)
 
 
-@dataclass
 class BrokenMerge:
-    layer: Layer
-    sizes: tuple[tuple[int, int], tuple[int, int]]
+    """A merge refused only because of the input size, and the two sizes it joins."""
+
+    __slots__ = ("layer", "sizes")
+
+    def __init__(self, layer: Layer, sizes: tuple[tuple[int, int], tuple[int, int]]) -> None:
+        self.layer = layer
+        self.sizes = sizes
 
 
 def _joined_sizes(network: Network, layer: Layer) -> list[tuple[int, int]]:
