@@ -1,3 +1,3 @@
-from dnlint.cli import main
+from dnlint.cli import run
 
-main()
+run()
