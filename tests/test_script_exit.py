@@ -1,4 +1,4 @@
-"""The console script ends with os._exit after flushing (dnlint.cli.run, for start-up): the
+"""The console script ends with os._exit after flushing (dnlint.script.run, for start-up): the
 report, the exit status and an output file must be exactly what main() gives in process."""
 
 from __future__ import annotations

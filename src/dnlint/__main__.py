@@ -1,3 +1,3 @@
-from dnlint.cli import run
+from dnlint.script import run
 
 run()

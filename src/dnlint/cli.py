@@ -504,25 +504,3 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-
-
-def run() -> NoReturn:
-    """The ``dnlint`` console script and ``python -m dnlint``: :func:`main`, then an exit that
-    skips the interpreter's teardown (module clean-up and collections: a tenth of a one-file
-    run), as mypy's ``hard_exit`` does. Everything dnlint writes is written, closed or
-    committed by then; only the standard streams are left to flush. An exit status that is
-    not a number takes the interpreter's ordinary way out."""
-    try:
-        main()
-    except SystemExit as exc:
-        if exc.code is not None and not isinstance(exc.code, int):
-            raise
-        status = exc.code or 0
-    else:
-        status = 0
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(status)  # the interpreter's own exit says what it always said
-    os._exit(status)
