@@ -160,36 +160,40 @@ def compute_multiples(network: Network) -> Multiples:
     start = Scale(ONE, ONE)
     scales: list[Scale] = []
     merge_x = merge_y = grid_x = grid_y = 1
-
-    def scale_of(index: int) -> Scale:
-        return start if index == NET else scales[index]
-
+    before = start  # the scale of the layer before ([net]'s for the first)
     for layer in network.layers:
-        if layer.type not in _SAME_SIZE:  # reads the layer before only: the common case
-            before = scales[-1] if scales else start
+        kind = layer.type
+        if kind not in _SAME_SIZE:  # reads the layer before only: the common case
             fx, fy = _factor(layer)
-            scales.append(before if fx is ONE and fy is ONE else _through(before, fx, fy))
-            if layer.type in _HEADS:
-                grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+            if fx != ONE or fy != ONE:  # by value: compiled, a Ratio is a new tuple each time
+                before = _through(before, fx, fy)
+            scales.append(before)
+            if kind in _HEADS:
+                grid_x, grid_y = lcm(grid_x, before.need_x), lcm(grid_y, before.need_y)
             continue
-        joined = [scale_of(i) for i in merged_inputs(layer)]
-        spatial = [s for s in joined if s.x is not None and s.y is not None]
+        spatial = [s for s in (_scale_at(scales, start, i) for i in merged_inputs(layer))
+                   if s.x is not None and s.y is not None]
         if len(spatial) > 1:
-            need_x = lcm(*(s.need_x for s in spatial))
-            need_y = lcm(*(s.need_y for s in spatial))
+            need_x = need_y = 1
+            for joined in spatial:
+                need_x, need_y = lcm(need_x, joined.need_x), lcm(need_y, joined.need_y)
             merge_x, merge_y = lcm(merge_x, need_x), lcm(merge_y, need_y)
-            first = scale_of(layer_inputs(layer)[0]) if layer.type == "route" else spatial[0]
-            scales.append(Scale(first.x, first.y, need_x, need_y))
-            continue
-        inputs = layer_inputs(layer)
-        before = scale_of(inputs[0]) if inputs else Scale(None, None)
-        if layer.type in ("sam", "scale_channels") and len(inputs) > 1:
-            before = scale_of(inputs[1])  # the output has the from-layer's size
-        fx, fy = _factor(layer)
-        scales.append(_through(before, fx, fy))
-        if layer.type in _HEADS:
-            grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+            first = (_scale_at(scales, start, layer_inputs(layer)[0]) if kind == "route"
+                     else spatial[0])
+            before = Scale(first.x, first.y, need_x, need_y)
+        else:
+            inputs = layer_inputs(layer)
+            source = _scale_at(scales, start, inputs[0]) if inputs else Scale(None, None)
+            if kind in ("sam", "scale_channels") and len(inputs) > 1:
+                source = _scale_at(scales, start, inputs[1])  # the from-layer's size
+            fx, fy = _factor(layer)
+            before = _through(source, fx, fy)
+        scales.append(before)
     return Multiples(merge_x, merge_y, lcm(merge_x, grid_x), lcm(merge_y, grid_y), scales)
+
+
+def _scale_at(scales: list[Scale], start: Scale, index: int) -> Scale:
+    return start if index == NET else scales[index]
 
 
 class BrokenMerge:
