@@ -1,8 +1,8 @@
-"""The policy's quick look for "dnlint" before parsing directives: it must never skip one.
+"""The policy's quick look for "dnlint:" before parsing directives: it must never skip one.
 
-A file whose text does not spell "dnlint" in any case skips the directive parse; ASCII text is
-lowered and searched, other text goes through the same IGNORECASE regex the directives use, which
-also folds non-ASCII letters such as the dotless ``ı``.
+A file whose text does not spell "dnlint", optional whitespace and ":" in any case skips the
+directive parse; ASCII text is lowered and searched, other text goes through an IGNORECASE regex
+as the directives' own, which also folds non-ASCII letters such as the dotless ``ı``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.run.policy import Policy, _may_hold_directives, apply_policy, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"
 CONV = "\n[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n"
@@ -39,3 +39,18 @@ def test_every_spelling_the_directive_regex_accepts_still_suppresses(spelling: s
 def test_a_trailing_directive_in_non_ascii_text_is_still_reported() -> None:
     cfg = "# café\n" + NET.replace("subdivisions=24", "subdivisions=24 # dnlint: disable=DN103")
     assert (4, "DN904") in found(cfg + CONV)
+
+
+@pytest.mark.parametrize("spacing", ["", " ", "\t \x0b\x0c", " " * 100])
+def test_whitespace_before_the_colon_still_suppresses(spacing: str) -> None:
+    cfg = NET.replace("subdivisions", f"# dnlint{spacing}: disable-next-line=DN103\n"
+                      "subdivisions") + CONV
+    assert found(cfg) == []
+    assert found(cfg.replace("dnlint", "dnlınt")) == []
+
+
+@pytest.mark.parametrize("text", ["# written for dnlint's examples", "# dnlint dnlint",
+                                  "# dnlınt and café", "# see dnlint.toml: x=1"])
+def test_naming_dnlint_without_a_colon_skips_the_directive_parse(text: str) -> None:
+    assert not _may_hold_directives([text, "[net]"])
+    assert _may_hold_directives([text, "# dnlint: disable=DN1"])

@@ -18,7 +18,9 @@ import pytest
 HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTree",
          # each costs a few ms, needed only with a configuration file, -o, a misspelling or
          # a weights file (issue 13: start-up)
-         "pathlib", "tempfile", "difflib", "dnlint.weights")
+         "pathlib", "tempfile", "difflib", "dnlint.weights",
+         # only for a file that spells "dnlint:" (a directive, or a misplaced one)
+         "dnlint.run.directives")
 PROBE = """
 import json, sys
 sys.argv = ["dnlint", *json.loads(sys.argv[1])]
@@ -81,3 +83,11 @@ def test_colour_loads_rich_and_a_config_loads_the_toml_parser(cwd: Path) -> None
 def test_pyproject_without_our_table_does_not_load_the_toml_parser(cwd: Path) -> None:
     (cwd / "pyproject.toml").write_text('[project]\nname = "x"\n')
     assert loaded(["--no-color", "m.cfg"], cwd) == []
+
+
+def test_a_comment_that_names_dnlint_does_not_load_the_directive_parser(cwd: Path) -> None:
+    """As the bundled example's first line does ("written for dnlint's examples")."""
+    (cwd / "m.cfg").write_text("# checked by dnlint; DNLINT's examples\n" + CFG)
+    assert loaded(["--no-color", "m.cfg"], cwd) == []
+    (cwd / "m.cfg").write_text("# DNLint \t: disable=DN2\n" + CFG)
+    assert loaded(["--no-color", "m.cfg"], cwd) == ["dnlint.run.directives"]

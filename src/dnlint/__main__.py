@@ -1,3 +1,3 @@
-from dnlint.cli import main
+from dnlint.script import run
 
-main()
+run()

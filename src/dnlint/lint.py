@@ -23,7 +23,7 @@ from dnlint.result import FileResult
 if TYPE_CHECKING:
     from dnlint.weights.layout import WeightsReport
 
-__all__ = ["FileResult", "lint_cfg_bytes"]
+__all__ = ["FileResult", "lint_cfg_bytes", "lint_document"]
 
 
 def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
@@ -41,24 +41,32 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Fi
         _report_detection(detection, doc, sink)
     else:
         chosen, reason, guessed = dialect, "chosen with --dialect", False
-    for finding in doc.findings:
-        if finding.only is not None and chosen not in finding.only:
-            continue
-        override = finding.by_dialect.get(chosen) if finding.by_dialect else None
-        sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
-                    override)
-    network = build_network(doc, chosen, sink)
-    if network is not None:
-        check_net(network.net_values, chosen, sink)
-        check_network(network, doc, chosen, sink)
-        suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
+    network = lint_document(doc, chosen, sink)
     diagnostics = sink.sorted()
     if guessed and _may_depend_on_dialect(diagnostics):
-        diagnostics = _say_guessed(diagnostics, data, chosen)
+        diagnostics = _say_guessed(diagnostics, doc, chosen)
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
     if network is not None and _load_flags(network, chosen):
         attach_prediction(result)  # what those flags do to every weights file (DN502-DN506)
     return result
+
+
+def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+    """Everything after reading, in ``dialect``: the reader's findings that hold there, the
+    network and the cross-layer checks. The document is only read, never changed, so one
+    document serves both forks (:func:`_say_guessed`)."""
+    for finding in doc.findings:
+        if finding.only is not None and dialect not in finding.only:
+            continue
+        override = finding.by_dialect.get(dialect) if finding.by_dialect else None
+        sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
+                    override)
+    network = build_network(doc, dialect, sink)
+    if network is not None:
+        check_net(network.net_values, dialect, sink)
+        check_network(network, doc, dialect, sink)
+        suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
+    return network
 
 
 def attach_prediction(result: FileResult) -> WeightsReport | None:
@@ -80,6 +88,7 @@ _LOAD_FLAGS = ("dontload", "dontloadscales", "dontsave")
 def _load_flags(network: Network, dialect: Dialect) -> bool:
     """Whether the weights layout has something to say about this cfg alone (check_layout):
     a load/save flag, or an original-Darknet deconvolutional layer its loader crashes on."""
+    pj = dialect is Dialect.PJ  # once: an Enum member is a slow class attribute on 3.11
     for layer in network.layers:
         values = layer.values
         if values is None:
@@ -89,7 +98,7 @@ def _load_flags(network: Network, dialect: Dialect) -> bool:
             values.given(flag) for flag in _LOAD_FLAGS
         ):
             return True
-        if dialect is Dialect.PJ and layer.type == "deconvolutional":
+        if pj and layer.type == "deconvolutional":
             return True
     return False
 
@@ -107,12 +116,20 @@ def _may_depend_on_dialect(diagnostics: list[Diagnostic]) -> bool:
                for d in diagnostics)
 
 
-def _say_guessed(diagnostics: list[Diagnostic], data: bytes, guess: Dialect) -> list[Diagnostic]:
+def _say_guessed(diagnostics: list[Diagnostic], doc: CfgDocument,
+                 guess: Dialect) -> list[Diagnostic]:
     """Errors that hold only in the guessed dialect say so: the same file may be one the other
-    fork builds (the original's resnet cfgs, which AlexeyAB's refuses)."""
+    fork builds (the original's resnet cfgs, which AlexeyAB's refuses).
+
+    The other fork's errors come from the stages after reading, run again on the same
+    document: both forks read a file with the same lexer (hank-ai's own is used only when
+    named with --dialect), and detection has nothing to say there."""
     other = Dialect.PJ if guess is not Dialect.PJ else Dialect.AB
-    there = lint_cfg_bytes(data, "", other).diagnostics
-    refused = {(d.code, d.line) for d in there if d.severity is Severity.ERROR}
+    sink = Sink()
+    there = FileResult("", other, "", sink.items, lint_document(doc, other, sink), doc)
+    if there.network is not None and _load_flags(there.network, other):
+        attach_prediction(there)  # a fork's loader may refuse the file too (DN502, DN503)
+    refused = {(d.code, d.line) for d in there.diagnostics if d.severity is Severity.ERROR}
     builds = not refused
     result = []
     for diag in diagnostics:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dnlint.diagnostics import Diagnostic, Severity
@@ -15,18 +14,30 @@ if TYPE_CHECKING:
     from dnlint.weights.layout import WeightsReport
 
 
-@dataclass
 class FileResult:
-    path: str
-    dialect: Dialect | None
-    dialect_reason: str
-    diagnostics: list[Diagnostic]
-    network: Network | None = None
-    document: CfgDocument | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    given: bool = True  # False for a cfg linted only to check the weights files that need it
-    _weights: WeightsReport | None = field(default=None, repr=False)
-    _predicted: bool = field(default=False, repr=False)
+    """One file's lint: its diagnostics, and what the reporters and later stages read.
+
+    (A plain class, not a dataclass: every run creates the class at start-up, where a
+    dataclass's generated methods cost about 1 ms.)"""
+
+    def __init__(self, path: str, dialect: Dialect | None, dialect_reason: str,
+                 diagnostics: list[Diagnostic], network: Network | None = None,
+                 document: CfgDocument | None = None, extra: dict[str, Any] | None = None,
+                 given: bool = True) -> None:
+        self.path = path
+        self.dialect = dialect
+        self.dialect_reason = dialect_reason
+        self.diagnostics = diagnostics
+        self.network = network
+        self.document = document
+        self.extra: dict[str, Any] = {} if extra is None else extra
+        self.given = given  # False for a cfg linted only to check the weights files that need it
+        self._weights: WeightsReport | None = None
+        self._predicted = False
+
+    def __repr__(self) -> str:
+        return (f"FileResult(path={self.path!r}, dialect={self.dialect!r}, "
+                f"diagnostics={self.diagnostics!r})")
 
     @property
     def weights(self) -> WeightsReport | None:

@@ -13,8 +13,7 @@ For each root one note (DN390) says how many layers could not be checked and why
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.network.layers.base import Layer
@@ -23,7 +22,7 @@ from dnlint.read.darknet_reader import CfgDocument
 if TYPE_CHECKING:
     from dnlint.network.build import Network
 
-NET = -1  # the index that stands for [net], the input of layer 0
+NET: Final = -1  # the index that stands for [net], the input of layer 0
 
 # Findings that follow from the shapes a layer receives: a consequence once its input is broken.
 CONSEQUENCES = frozenset({
@@ -38,7 +37,7 @@ NET_REPEATS = {"DN106": "DN027"}
 # Every code that can make a layer (or [net]) a root in analyse().
 ROOT_CODES = CONSEQUENCES | NET_ROOTS | {"DN302"}
 # Layers that add or join other layers to their input (their "layers" info lists them).
-MERGING = frozenset({"shortcut", "sam", "scale_channels"})
+MERGING: Final = frozenset({"shortcut", "sam", "scale_channels"})
 
 
 def layer_inputs(layer: Layer) -> list[int]:
@@ -50,13 +49,17 @@ def layer_inputs(layer: Layer) -> list[int]:
     return [previous, *referenced] if layer.type in MERGING else [previous]
 
 
-@dataclass
 class Taint:
     """Per layer: whether it is broken itself (a root), or reads a broken layer (tainted), and
-    for tainted layers the root they depend on (NET for [net])."""
+    for tainted layers the root they depend on (NET for [net]).
 
-    dead: dict[int, bool]
-    root: dict[int, int]  # tainted layer -> its root
+    (A plain class, not a dataclass: creating a dataclass costs every run's start-up.)"""
+
+    __slots__ = ("dead", "root")
+
+    def __init__(self, dead: dict[int, bool], root: dict[int, int]) -> None:
+        self.dead = dead
+        self.root = root  # tainted layer -> its root
 
     def tainted(self, index: int) -> bool:
         return index in self.root

@@ -13,9 +13,8 @@ line, and the merge's own shape error is dropped (the cascade pass then notes wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import gcd, lcm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from dnlint.checks.cascade import NET, LineMap, analyse, layer_inputs
 from dnlint.diagnostics import Severity, Sink
@@ -31,10 +30,11 @@ if TYPE_CHECKING:
 MERGE_ERRORS = frozenset({"DN315", "DN317", "DN318", "DN321"})
 SIZE_WARNINGS = frozenset({"DN328"})
 # Layers whose output size does not depend on their input size (flat or global).
-_UPSAMPLING = frozenset({"upsample", "deconvolutional"})
-_REORGS = frozenset({"reorg", "reorg_old", "reorg3d"})
-_SAME_SIZE = frozenset({"route", "shortcut", "sam", "scale_channels"})
-_HEADS = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
+# (Final: C statics under mypyc, not a globals dict look-up per layer)
+_UPSAMPLING: Final = frozenset({"upsample", "deconvolutional"})
+_REORGS: Final = frozenset({"reorg", "reorg_old", "reorg3d"})
+_SAME_SIZE: Final = frozenset({"route", "shortcut", "sam", "scale_channels"})
+_HEADS: Final = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
 _HANK_MULTIPLE = 32  # hank-ai's Darknet refuses other sizes for [yolo]/[region] networks
 
 
@@ -42,27 +42,38 @@ Ratio = tuple[int, int]  # numerator, denominator (reduced): a Fraction is ten t
 ONE: Ratio = (1, 1)
 
 
-@dataclass
 class Scale:
     """Per axis: how many input pixels one pixel of this layer spans (None: the size does not
-    depend on the input), and the multiple the input must be for the way here to divide."""
+    depend on the input), and the multiple the input must be for the way here to divide.
 
-    x: Ratio | None
-    y: Ratio | None
-    need_x: int = 1
-    need_y: int = 1
+    (A plain class, not a dataclass: one is made per layer, and a dataclass's generated
+    ``__init__`` stays interpreted Python even when this module is compiled.)"""
+
+    __slots__ = ("need_x", "need_y", "x", "y")
+
+    def __init__(self, x: Ratio | None, y: Ratio | None, need_x: int = 1,
+                 need_y: int = 1) -> None:
+        self.x = x
+        self.y = y
+        self.need_x = need_x
+        self.need_y = need_y
 
 
-@dataclass
 class Multiples:
     """What the input size must be a multiple of: for the merges to agree (``merge_*``), and
-    for every head's grid to cover the image evenly as well (``grid_*``)."""
+    for every head's grid to cover the image evenly as well (``grid_*``).
 
-    merge_x: int
-    merge_y: int
-    grid_x: int
-    grid_y: int
-    scales: list[Scale]
+    (A plain class, not a dataclass: creating a dataclass costs every run's start-up.)"""
+
+    __slots__ = ("grid_x", "grid_y", "merge_x", "merge_y", "scales")
+
+    def __init__(self, merge_x: int, merge_y: int, grid_x: int, grid_y: int,
+                 scales: list[Scale]) -> None:
+        self.merge_x = merge_x
+        self.merge_y = merge_y
+        self.grid_x = grid_x
+        self.grid_y = grid_y
+        self.scales = scales
 
 
 def _reverse(layer: Layer) -> bool:
@@ -145,41 +156,50 @@ def compute_multiples(network: Network) -> Multiples:
     start = Scale(ONE, ONE)
     scales: list[Scale] = []
     merge_x = merge_y = grid_x = grid_y = 1
-
-    def scale_of(index: int) -> Scale:
-        return start if index == NET else scales[index]
-
+    before = start  # the scale of the layer before ([net]'s for the first)
     for layer in network.layers:
-        if layer.type not in _SAME_SIZE:  # reads the layer before only: the common case
-            before = scales[-1] if scales else start
+        kind = layer.type
+        if kind not in _SAME_SIZE:  # reads the layer before only: the common case
             fx, fy = _factor(layer)
-            scales.append(before if fx is ONE and fy is ONE else _through(before, fx, fy))
-            if layer.type in _HEADS:
-                grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+            if fx != ONE or fy != ONE:  # by value: compiled, a Ratio is a new tuple each time
+                before = _through(before, fx, fy)
+            scales.append(before)
+            if kind in _HEADS:
+                grid_x, grid_y = lcm(grid_x, before.need_x), lcm(grid_y, before.need_y)
             continue
-        joined = [scale_of(i) for i in merged_inputs(layer)]
-        spatial = [s for s in joined if s.x is not None and s.y is not None]
+        spatial = [s for s in (_scale_at(scales, start, i) for i in merged_inputs(layer))
+                   if s.x is not None and s.y is not None]
         if len(spatial) > 1:
-            need_x = lcm(*(s.need_x for s in spatial))
-            need_y = lcm(*(s.need_y for s in spatial))
+            need_x = need_y = 1
+            for joined in spatial:
+                need_x, need_y = lcm(need_x, joined.need_x), lcm(need_y, joined.need_y)
             merge_x, merge_y = lcm(merge_x, need_x), lcm(merge_y, need_y)
-            first = scale_of(layer_inputs(layer)[0]) if layer.type == "route" else spatial[0]
-            scales.append(Scale(first.x, first.y, need_x, need_y))
-            continue
-        inputs = layer_inputs(layer)
-        before = scale_of(inputs[0]) if inputs else Scale(None, None)
-        if layer.type in ("sam", "scale_channels") and len(inputs) > 1:
-            before = scale_of(inputs[1])  # the output has the from-layer's size
-        scales.append(_through(before, *_factor(layer)))
-        if layer.type in _HEADS:
-            grid_x, grid_y = lcm(grid_x, scales[-1].need_x), lcm(grid_y, scales[-1].need_y)
+            first = (_scale_at(scales, start, layer_inputs(layer)[0]) if kind == "route"
+                     else spatial[0])
+            before = Scale(first.x, first.y, need_x, need_y)
+        else:
+            inputs = layer_inputs(layer)
+            source = _scale_at(scales, start, inputs[0]) if inputs else Scale(None, None)
+            if kind in ("sam", "scale_channels") and len(inputs) > 1:
+                source = _scale_at(scales, start, inputs[1])  # the from-layer's size
+            fx, fy = _factor(layer)
+            before = _through(source, fx, fy)
+        scales.append(before)
     return Multiples(merge_x, merge_y, lcm(merge_x, grid_x), lcm(merge_y, grid_y), scales)
 
 
-@dataclass
+def _scale_at(scales: list[Scale], start: Scale, index: int) -> Scale:
+    return start if index == NET else scales[index]
+
+
 class BrokenMerge:
-    layer: Layer
-    sizes: tuple[tuple[int, int], tuple[int, int]]
+    """A merge refused only because of the input size, and the two sizes it joins."""
+
+    __slots__ = ("layer", "sizes")
+
+    def __init__(self, layer: Layer, sizes: tuple[tuple[int, int], tuple[int, int]]) -> None:
+        self.layer = layer
+        self.sizes = sizes
 
 
 def _joined_sizes(network: Network, layer: Layer) -> list[tuple[int, int]]:

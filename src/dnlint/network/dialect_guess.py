@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from dnlint.dialects import Dialect
 from dnlint.network.layers import by_section, section_dialects
 from dnlint.network.layers.base import LayerType
@@ -21,13 +19,20 @@ _SENSITIVE = {
 }
 
 
-@dataclass
 class Detection:
-    dialect: Dialect
-    reason: str
-    ambiguous: list[str] = field(default_factory=list)
-    conflicting: bool = False
-    guessed: bool = False  # nothing in the file is specific to one fork
+    """The dialect chosen for a file, and why.
+
+    (A plain class, not a dataclass: creating a dataclass costs every run's start-up.)"""
+
+    __slots__ = ("ambiguous", "conflicting", "dialect", "guessed", "reason")
+
+    def __init__(self, dialect: Dialect, reason: str, ambiguous: list[str] | None = None,
+                 conflicting: bool = False, guessed: bool = False) -> None:
+        self.dialect = dialect
+        self.reason = reason
+        self.ambiguous: list[str] = [] if ambiguous is None else ambiguous
+        self.conflicting = conflicting
+        self.guessed = guessed  # nothing in the file is specific to one fork
 
 
 def detect_dialect(doc: CfgDocument) -> Detection:
@@ -98,9 +103,10 @@ def _knowledge(name: str) -> _Knowledge:
 _PJ, _AB = Dialect.PJ, Dialect.AB
 
 
-# What an option says about the dialect: the fork that alone reads it, or the enum
-# declarations whose value may tell (activation=mish); options both forks read alike are absent.
-Verdict = Dialect | list[Opt]
+# What an option says about the dialect: the fork that alone reads it, or, for an enum, the
+# values only one fork accepts (activation=mish: alexeyab); options both forks read alike, and
+# enums whose values all mean the same in both, are absent.
+Verdict = Dialect | dict[str, Dialect]
 _VERDICTS: dict[str, dict[str, Verdict]] = {}
 
 
@@ -117,31 +123,34 @@ def _verdicts(layer_type: LayerType) -> dict[str, Verdict]:
                 table[key] = Dialect.PJ
             elif Dialect.AB in readers and Dialect.PJ not in readers:
                 table[key] = Dialect.AB
-            elif any(spec.kind is Kind.ENUM and spec.choices for spec in specs):
-                table[key] = specs
+            else:
+                telling = _telling_values(specs)
+                if telling:
+                    table[key] = telling
         _VERDICTS[layer_type.name] = table
     return table
+
+
+def _telling_values(specs: list[Opt]) -> dict[str, Dialect]:
+    """The values of a key's first enum declaration that only one fork accepts."""
+    for spec in specs:
+        if spec.kind is Kind.ENUM and spec.choices:
+            pj = spec.choices.get(Dialect.PJ, frozenset())
+            ab = spec.choices.get(Dialect.AB, frozenset())
+            return {**dict.fromkeys(ab - pj, Dialect.AB), **dict.fromkeys(pj - ab, Dialect.PJ)}
+    return {}
 
 
 def _vote_option(
     section: str, key: str, value: str | None, verdict: Verdict,
     evidence: dict[Dialect, list[str]],
 ) -> None:
-    if isinstance(verdict, Dialect):
+    if not isinstance(verdict, dict):
         evidence[verdict].append(f"'{key}' in [{section}]")
         return
-    for spec in verdict:
-        if spec.kind is _ENUM and spec.choices and value:
-            in_pj = value in spec.choices.get(_PJ, ())
-            in_ab = value in spec.choices.get(_AB, ())
-            if in_ab and not in_pj:
-                evidence[_AB].append(f"{key}={value}")
-            elif in_pj and not in_ab:
-                evidence[_PJ].append(f"{key}={value}")
-            return
-
-
-_ENUM = Kind.ENUM
+    fork = verdict.get(value) if value else None
+    if fork is not None:
+        evidence[fork].append(f"{key}={value}")
 
 
 _NET_VERDICTS: dict[str, Dialect] = {}

@@ -12,7 +12,7 @@ import builtins
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from dnlint.cnumbers import (
     FLT_MAX,
@@ -44,7 +44,9 @@ _INT_PREFIX = re.compile(r"[ \t]*[+-]?[0-9]+")
 _FLOAT_PREFIX = re.compile(r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
-NUMBER_FLOAT, NUMBER_RANGED = 1, 2
+# Final: mypyc inlines them (a plain module global is a dict look-up on every option)
+NUMBER_FLOAT: Final = 1
+NUMBER_RANGED: Final = 2
 
 
 class OptionTable:
@@ -241,7 +243,10 @@ def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
 
 # Enum members are slow class attributes on Python 3.11 (EnumType defines __getattr__): the
 # per-option path compares with these instead.
-_INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
+_INT: Final = Kind.INT
+_REF: Final = Kind.REF
+_FLOAT: Final = Kind.FLOAT
+_HANK: Final = Dialect.HANK
 
 
 def _plain_list(value: str, is_float: bool) -> list[Any] | None:
@@ -255,11 +260,22 @@ def _plain_list(value: str, is_float: bool) -> list[Any] | None:
     return items
 
 
+# "64" -> 64: the short unsigned decimals seen so far, which cfgs repeat on almost every line
+# (at most 11,110 of them: up to 4 digits); a hit skips isascii() and int()
+_SHORT_DECIMALS: dict[str, int] = {}
+
+
 def _plain_decimal(value: str, is_float: bool) -> int | float | None:
     """``64``, ``-12``, ``0.001``: a plain decimal that every dialect reads the same and that
     fits the C type (nothing to report), else ``None``."""
+    known = _SHORT_DECIMALS.get(value)
+    if known is not None:
+        return float(known) if is_float else known
     if value.isdigit() and len(value) < 10 and value.isascii():
-        return float(value) if is_float else int(value)  # the most common: 1, 64, 416
+        number_i = int(value)  # the most common: 1, 64, 416
+        if len(value) <= 4:
+            _SHORT_DECIMALS[value] = number_i
+        return float(number_i) if is_float else number_i
     digits = value[1:] if value[:1] == "-" else value
     if not digits.isascii():
         return None

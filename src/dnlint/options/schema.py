@@ -9,7 +9,6 @@ builders read the values through them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from enum import Enum as _Enum
 
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
@@ -30,24 +29,48 @@ class Kind(str, _Enum):
 Default = object
 
 
-@dataclass(frozen=True)
 class Opt:
-    """One option a section reads: its type, default, dialects and valid range."""
+    """One option a section reads: its type, default, dialects and valid range. Never changed
+    after it is declared.
 
-    name: str
-    kind: Kind
-    default: Default | Mapping[Dialect, Default] = None
-    dialects: frozenset[Dialect] = ALL
-    required: bool = False
-    min: float | None = None
-    max: float | None = None
-    choices: Mapping[Dialect, frozenset[str]] | None = None
-    # ab counts list items only up to the first '#' for a few keys (parse_yolo, parse_net_options)
-    stops_at_hash: bool = False
-    doc: str = ""
-    # what Darknet uses for an unknown enum value when that differs from the default
-    # (get_activation: relu, whatever the layer's default activation)
-    fallback: str | None = None
+    (A plain class, not a frozen dataclass: creating that class cost every run about 1 ms of
+    start-up, compiled or not.)"""
+
+    __slots__ = ("choices", "default", "dialects", "doc", "fallback", "kind", "max", "min",
+                 "name", "required", "stops_at_hash")
+
+    def __init__(
+        self,
+        name: str,
+        kind: Kind,
+        default: Default | Mapping[Dialect, Default] = None,
+        dialects: frozenset[Dialect] = ALL,
+        required: bool = False,
+        min: float | None = None,
+        max: float | None = None,
+        choices: Mapping[Dialect, frozenset[str]] | None = None,
+        # ab counts list items only up to the first '#' for a few keys (parse_yolo,
+        # parse_net_options)
+        stops_at_hash: bool = False,
+        doc: str = "",
+        # what Darknet uses for an unknown enum value when that differs from the default
+        # (get_activation: relu, whatever the layer's default activation)
+        fallback: str | None = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.default = default
+        self.dialects = dialects
+        self.required = required
+        self.min = min
+        self.max = max
+        self.choices = choices
+        self.stops_at_hash = stops_at_hash
+        self.doc = doc
+        self.fallback = fallback
+
+    def __repr__(self) -> str:
+        return f"Opt({self.name!r}, {self.kind.value!r})"
 
     def default_for(self, dialect: Dialect) -> Default:
         default = self.default
@@ -190,7 +213,9 @@ ACTIVATIONS: dict[Dialect, frozenset[str]] = {
 def Activation(
     default: str = "logistic", name: str = "activation"
 ) -> Opt:
-    return replace(Enum(name, ACTIVATIONS, default), fallback="relu")
+    activation = Enum(name, ACTIVATIONS, default)
+    activation.fallback = "relu"
+    return activation
 
 
 # Keys every layer section reads after its own (parse_network_cfg in each fork).

@@ -89,17 +89,28 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
     result.diagnostics = sorted(kept, key=Diagnostic.sort_key)
 
 
-_MENTION = re.compile("dnlint", re.IGNORECASE)
+# Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
+# whitespace (directives._DIRECTIVE, directives._TRAILING)
+_MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
+_COLON = re.compile(r"\s*:")
 
 
 def _may_hold_directives(lines: list[str]) -> bool:
-    """False when no line spells "dnlint" in any case, as every directive (and every misplaced
-    one) does: most files then skip the per-comment parse. An IGNORECASE regex search is slow
-    (0.1 ms on a large cfg), so ASCII text, where it means the same, is lowered and searched."""
+    """False when no line spells "dnlint:" in any case (whitespace allowed before the colon),
+    as every directive and every misplaced one does: most files then skip the per-comment
+    parse, and a comment that only names dnlint ("written for dnlint") does too. An
+    IGNORECASE regex search is slow (0.1 ms on a large cfg), so ASCII text, where it means
+    the same, is lowered and searched."""
     text = "\n".join(lines)
-    if text.isascii():
-        return "dnlint" in text.lower()
-    return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
+    if not text.isascii():
+        return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
+    lowered = text.lower()
+    at = lowered.find("dnlint")
+    while at >= 0:
+        if _COLON.match(lowered, at + 6):
+            return True
+        at = lowered.find("dnlint", at + 6)
+    return False
 
 
 def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnostic]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -19,6 +20,8 @@ from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
 
 INT32_MAX = 2**31 - 1
+# an Enum member is a slow class attribute on Python 3.11 (LayerContext runs once per layer)
+_PJ: Final = Dialect.PJ
 # Reader findings that change what a value reads as ('45 61' glued into 4561): checks that
 # count or compare the value would only repeat them.
 MISREAD_VALUES = frozenset({"DN028"})
@@ -192,7 +195,7 @@ class LayerContext:
         self.index = index
         self.values = self.v = values
         self.dialect = dialect
-        self.pj = dialect is Dialect.PJ
+        self.pj = dialect is _PJ
         self.net = net
         self.layers = previous
         self.w, self.h, self.c, self.inputs = carried

@@ -1,0 +1,64 @@
+"""The console script ends with os._exit after flushing (dnlint.script.run, for start-up): the
+report, the exit status and an output file must be exactly what main() gives in process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from conftest import need_shared
+from dnlint.cli import main
+
+WARNED = ("[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n\n"
+          "[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n")
+BROKEN = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\nsize=3\nfoo=1\n"
+
+
+def script(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m dnlint ARGS`` with the test run's own sources (PYTHONPATH is inherited)."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "dnlint", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, check=False)
+
+
+def in_process(args: list[str], cwd: Path) -> tuple[int, str]:
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.output
+
+
+def test_statuses_and_reports_are_those_of_main(tmp_path: Path) -> None:
+    (tmp_path / "warned.cfg").write_text(WARNED)
+    (tmp_path / "broken.cfg").write_text(BROKEN)
+    for args, status in ((["warned.cfg"], 0), (["broken.cfg"], 1), (["missing.cfg"], 2),
+                         (["--strict", "warned.cfg"], 1), (["--no-such-flag"], 2),
+                         (["--version"], 0)):
+        done = script(args, tmp_path)
+        assert done.returncode == status, (args, done.stderr)
+        if args != ["--no-such-flag"]:  # click writes usage errors to stderr
+            assert (done.returncode, done.stdout) == in_process(args, tmp_path)
+
+
+def test_a_large_report_through_a_pipe_is_whole(tmp_path: Path) -> None:
+    corpus = need_shared() / "corpus"
+    args = ["--format", "json", "--exit-zero", str(corpus)]
+    done = script(args, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) > 10_000
+    assert (done.returncode, done.stdout) == in_process(args, tmp_path)
+
+
+def test_an_output_file_is_committed(tmp_path: Path) -> None:
+    (tmp_path / "broken.cfg").write_text(BROKEN)
+    done = script(["--format", "junit", "-o", "report.xml", "broken.cfg"], tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    report = (tmp_path / "report.xml").read_text()
+    assert report.endswith("</testsuites>\n") and 'failures="1"' in report
