@@ -23,6 +23,7 @@ from dnlint.reader import (
     CfgDocument,
     Comment,
     LexFinding,
+    Lines,
     Option,
     Section,
     _Lexer,
@@ -54,7 +55,7 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
     lexer = _HankLexer(findings)
     for number, text in enumerate(texts, start=1):
         lexer.line(text, number)
-    doc = CfgDocument(lexer.sections, [t.rstrip("\r") for t in texts], lexer.comments,
+    doc = CfgDocument(lexer.sections, Lines(decoder._whole, True), lexer.comments,
                       findings, fatal=lexer.fatal)
     _check_structure(doc)
     return doc

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.config import Config
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
+from dnlint.reader import text_of
 from dnlint.selectors import is_syntax_error, selector_matches
 
 if TYPE_CHECKING:
@@ -92,11 +94,11 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
 _MENTION = re.compile("dnlint", re.IGNORECASE)
 
 
-def _may_hold_directives(lines: list[str]) -> bool:
+def _may_hold_directives(lines: Sequence[str]) -> bool:
     """False when no line spells "dnlint" in any case, as every directive (and every misplaced
     one) does: most files then skip the per-comment parse. An IGNORECASE regex search is slow
     (0.1 ms on a large cfg), so ASCII text, where it means the same, is lowered and searched."""
-    text = "\n".join(lines)
+    text = text_of(lines)
     if text.isascii():
         return "dnlint" in text.lower()
     return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters

@@ -9,7 +9,10 @@ as a :class:`LexFinding`; the dialect decides the severity of a few of them late
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -19,6 +22,8 @@ _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
 _BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
+_SHARED_MAX = 4096  # distinct strings the lexer shares per file
+_SHARED_LENGTH = 64  # longer values are rarely repeated
 
 
 class Option:
@@ -28,18 +33,27 @@ class Option:
     and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
     """
 
-    __slots__ = ("column", "comment_at", "key", "line", "raw", "value", "value_column")
+    __slots__ = ("_raw", "column", "comment_at", "key", "line", "value", "value_column")
 
     def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
-                 raw: str, comment_at: int = -1) -> None:
+                 raw: str | None, comment_at: int = -1) -> None:
         self.key = key
         self.value = value
         self.line = line
         self.column = column
         self.value_column = value_column
-        self.raw = raw
+        # ``None`` for a plain 'key=value' line, which ``raw`` rebuilds: a copy of every line
+        # kept alive by its option cost more than the bytes of the line
+        self._raw = raw
         # index in ``value`` of a '#'/';' that starts an inline comment, or -1
         self.comment_at = comment_at
+
+    @property
+    def raw(self) -> str:
+        """The line as read (after fgetl's NUL gluing)."""
+        if self._raw is not None:
+            return self._raw
+        return f"{self.key}={self.value}" if self.value is not None else self.key
 
     def __repr__(self) -> str:
         return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
@@ -96,10 +110,78 @@ class Comment:
         self.text = text
 
 
+class Lines(Sequence[str]):
+    """The file's lines (without the newline; trailing CRs removed), cut on demand from the one
+    decoded text. A list of every line as its own string cost about 60 bytes per line for the
+    whole run, five times the bytes of a typical cfg line; line starts are found only when a
+    line is asked for (a snippet, a directive)."""
+
+    __slots__ = ("_count", "_starts", "_strip_cr", "text")
+
+    def __init__(self, text: str, strip_cr: bool) -> None:
+        self.text = text  # the decoded file, lines joined by '\n'
+        self._strip_cr = strip_cr
+        self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+        self._starts: array[int] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        starts = self._line_starts()
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
+        line = self.text[starts[index] : end]
+        return line.rstrip("\r") if self._strip_cr else line
+
+    def __iter__(self) -> Iterator[str]:
+        text, start = self.text, 0
+        for _ in range(self._count):
+            end = text.find("\n", start)
+            line = text[start:] if end < 0 else text[start:end]
+            yield line.rstrip("\r") if self._strip_cr else line
+            start = end + 1
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Lines, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
+
+    def __repr__(self) -> str:
+        return f"Lines({self._count} lines)"
+
+    def _line_starts(self) -> array[int]:
+        if self._starts is None:
+            starts = array("q", [0])
+            starts.extend(match.end() for match in re.finditer("\n", self.text))
+            self._starts = starts
+        return self._starts
+
+
+def text_of(lines: Sequence[str]) -> str:
+    """The lines joined by newlines, without a copy of each when they are :class:`Lines`."""
+    if isinstance(lines, Lines) and not lines._strip_cr:
+        return lines.text
+    return "\n".join(lines)
+
+
 @dataclass
 class CfgDocument:
     sections: list[Section]
-    lines: list[str]
+    lines: Sequence[str]
     comments: list[Comment]
     findings: list[LexFinding]
     fatal: bool = False
@@ -128,7 +210,7 @@ def read_cfg(data: bytes) -> CfgDocument:
         data = data[3:]
     lexer = _Lexer(findings)
     lexer.run(data)
-    doc = CfgDocument(lexer.sections, lexer.lines, lexer.comments, findings)
+    doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings)
     _check_structure(doc)
     return doc
 
@@ -209,7 +291,7 @@ class _Lexer:
     def __init__(self, findings: list[LexFinding]) -> None:
         self.findings = findings
         self.sections: list[Section] = []
-        self.lines: list[str] = []
+        self.has_cr = False
         self.comments: list[Comment] = []
         self.crlf_lines = 0
         self.first_crlf = 0
@@ -217,21 +299,34 @@ class _Lexer:
         self.bad_utf8_reported = 0
         self.option_before_section = False
         self._whole = ""
+        # one string for each repeated key, short value and section name ('filters', '1',
+        # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
+        # so a file of unique names grows it no further than _SHARED_MAX entries.
+        self._shared: dict[str, str] = {}
+
+    def share(self, text: str) -> str:
+        """``text``, or the equal string seen before."""
+        shared = self._shared
+        known = shared.get(text)
+        if known is not None:
+            return known
+        if len(shared) < _SHARED_MAX and len(text) <= _SHARED_LENGTH:
+            shared[text] = text
+        return text
 
     def run(self, data: bytes) -> None:
         texts = self._decode_lines(data)
-        has_cr = "\r" in self._whole
+        has_cr = self.has_cr = "\r" in self._whole
         if has_cr or "\0" in self._whole:
-            self.lines = [t.rstrip("\r") for t in texts] if has_cr else texts
             self._run_careful(texts, has_cr)
         else:
-            self.lines = texts
             self._run_plain(texts)
 
     def _run_plain(self, texts: list[str]) -> None:
         """Lines without CR or NUL: the common file, one inlined loop for the plain lines
         (no whitespace at all), everything else through :meth:`_line`."""
         sections, comments = self.sections, self.comments
+        shared, share = self._shared, self.share
         section = None
         # characters absent from the whole file need no test on every line
         has_tab, has_semicolon = "\t" in self._whole, ";" in self._whole
@@ -245,7 +340,7 @@ class _Lexer:
             first_char = text[0]
             if first_char == "[":
                 if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
-                    section = Section(text[1:-1], number, 1)  # a well-formed [name]
+                    section = Section(share(text[1:-1]), number, 1)  # a well-formed [name]
                     sections.append(section)
                 else:
                     self._header(text, text, number)
@@ -260,7 +355,9 @@ class _Lexer:
                 continue
             comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
                           else -1)
-            option = Option(key, value, number, 1, len(key) + 2, text, comment_at)
+            key = shared.get(key) or share(key)
+            value = shared.get(value) or share(value)
+            option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
             section.options.append(option)
             if section.first.setdefault(key, option) is not option:
                 section.odd = True  # a repeated key
@@ -349,7 +446,8 @@ class _Lexer:
         spaced = _spaced_option(text) if self.sections else None
         if spaced is not None:
             key, value, key_column, value_column = spaced
-            self.sections[-1].add(Option(key, value, number, key_column, value_column, text))
+            self.sections[-1].add(Option(self.share(key), self.share(value), number, key_column,
+                                         value_column, text))
             return
         self._line_general(text, number)
 
@@ -376,13 +474,14 @@ class _Lexer:
             self._option(text, text, number)
             return
         comment_at = _comment_at(value) if "#" in value or ";" in value else -1
-        self.sections[-1].add(Option(key, value, number, 1, len(key) + 2, text, comment_at))
+        self.sections[-1].add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
+                                     None, comment_at))
 
     def _header(self, text: str, stripped: str, number: int) -> None:
         column = text.index("[") + 1
         close = stripped.find("]")
         name = stripped[1:close] if close > 0 else stripped[1:]
-        section = Section(name, number, column)
+        section = Section(self.share(name), number, column)
         self.sections.append(section)
         if close < 0:
             self._bad_header(section, f"section header '{stripped}' has no closing ']'")
