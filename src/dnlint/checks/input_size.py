@@ -273,7 +273,7 @@ def _report_breaking_size(network: Network, multiples: Multiples, broken: list[B
     )
     merges = {merge.layer.index for merge in broken}
     for merge in broken:
-        merge.layer.info["size_root"] = True
+        merge.layer.note(size_root=True)
         merge.layer.broken = True
     sink.items[:] = [
         d for d in sink.items

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, cast
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -105,6 +106,9 @@ class LayerType:
         return table
 
 
+_NO_INFO = cast(dict[str, Any], MappingProxyType({}))  # writing to it raises, never shares
+
+
 class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
@@ -134,7 +138,9 @@ class Layer:
         self.outputs = outputs
         self.saved: tuple[Block, ...] = ()
         self.loaded: tuple[Block, ...] = ()
-        self.info: dict[str, Any] = {}
+        # what the builder noted (filters, mask, ...): one shared read-only empty mapping
+        # until :meth:`note` adds the first entry (an empty dict per layer cost 64 bytes)
+        self.info: dict[str, Any] = _NO_INFO
         self.bflops = 0.0
         # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
         # (parse_network_cfg)
@@ -151,6 +157,13 @@ class Layer:
     def __repr__(self) -> str:
         return (f"Layer({self.index}, {self.type!r}, line={self.line}, input={self.input}, "
                 f"output={self.output})")
+
+    def note(self, **info: Any) -> None:
+        """Add entries to ``info`` (a fresh dict on the first)."""
+        if self.info is _NO_INFO:
+            self.info = info
+        else:
+            self.info.update(info)
 
     @property
     def dims_stored(self) -> tuple[int, int, int]:
@@ -193,12 +206,15 @@ class LayerContext:
         self.layers = previous
         self.w, self.h, self.c, self.inputs = carried
         self.sink = sink
+        shape = (self.w, self.h, self.c)
+        if previous and previous[-1].output == shape:
+            shape = previous[-1].output  # one tuple for a shape handed on (memory per layer)
         self.layer = Layer(
             index,
             type_name,
             values.section.line,
             values.section.name,
-            (self.w, self.h, self.c),
+            shape,
             self.inputs,
             values=values,
         )
@@ -282,7 +298,8 @@ class LayerContext:
 
     # --- results ---------------------------------------------------------------------------
     def output(self, w: int, h: int, c: int, outputs: int | None = None) -> None:
-        self.layer.output = (w, h, c)
+        shape = (w, h, c)
+        self.layer.output = self.layer.input if shape == self.layer.input else shape
         self.layer.outputs = w * h * c if outputs is None else outputs
 
     def weights(self, *blocks: Block, loaded: tuple[Block, ...] | None = None) -> None:
@@ -291,7 +308,7 @@ class LayerContext:
         self.layer.loaded = saved if loaded is None else _without_empty(loaded)
 
     def describe(self, **info: Any) -> None:
-        self.layer.info.update(info)
+        self.layer.note(**info)
 
     def need_image(self) -> bool:
         """'Layer before X must output image' (parse_convolutional and friends)."""

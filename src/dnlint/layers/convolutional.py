@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dnlint.dialects import ALL, Dialect
 from dnlint.layers import register
 from dnlint.layers.base import Block, LayerContext, LayerType
@@ -49,8 +51,12 @@ OPTIONS = (
 )
 
 
+@lru_cache(maxsize=1024)
 def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
-    """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights."""
+    """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights.
+
+    Cached: blocks are never changed once built, and a network repeats the same few records
+    (five blocks per layer were a quarter of a stock cfg's memory per input byte)."""
     weights = Block("weights", (cin // groups) * n * size * size if groups else 0)
     if bn:
         return (Block("biases", n), Block("scales", n), Block("rolling_mean", n),
@@ -142,9 +148,7 @@ def build(ctx: LayerContext) -> None:
         bn = bn or bool(d["cbn"])
         if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
             _check_deform(ctx, size)
-    info = ctx.layer.info
-    info["filters"], info["size"], info["stride"] = filters, size, (sx, sy)
-    info["groups"], info["dilation"] = groups, dilation
+    ctx.describe(filters=filters, size=size, stride=(sx, sy), groups=groups, dilation=dilation)
     if not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)

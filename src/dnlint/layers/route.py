@@ -127,7 +127,7 @@ def _concat(ctx: LayerContext, refs: list[int], read: dict[int, Layer | None],
         out_w = out_h = out_c = 0
         # bad references are DN302 already; DN315 names the first mismatch only
         if first is not None and layer is not None and "mismatch" not in ctx.layer.info:
-            ctx.layer.info["mismatch"] = [(layer.index, (first.index, first_w, first_h), (w, h))]
+            ctx.describe(mismatch=[(layer.index, (first.index, first_w, first_h), (w, h))])
     return out_w, out_h, out_c
 
 
