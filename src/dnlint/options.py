@@ -11,8 +11,9 @@ from __future__ import annotations
 import builtins
 import math
 import re
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Union
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
@@ -79,11 +80,25 @@ def fits_c_float(value: float) -> bool:
     return math.isfinite(value) and abs(value) <= FLT_MAX
 
 
-def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> list[Any]:
+# A list option's numbers: a list, or for a long line an array (C ints or doubles, as atoi and
+# atof give them): a list spends a pointer per item, and a float object per float, so a line
+# of commas cost 8 bytes of list per byte of input
+Numbers = Union[list[Any], "array[Any]"]
+
+
+def c_list(value: str, convert: Callable[[str], Any], stops_at_hash: bool) -> Numbers:
     """Darknet's hand-made list parse: count commas, then convert each comma-separated piece."""
     if stops_at_hash and "#" in value:
         value = value[: value.index("#")]
+    if len(value) >= _LONG_LIST:
+        return packed(map(convert, _pieces(value)), convert is c_atof)
     return [convert(piece) for piece in _items(value)]
+
+
+
+def packed(numbers: Iterable[Any], is_float: bool) -> array[Any]:
+    """``numbers`` in an array of C doubles (``is_float``) or C ints."""
+    return array("d" if is_float else "i", numbers)
 
 
 NUMBER_FLOAT, NUMBER_RANGED = 1, 2
@@ -286,9 +301,9 @@ def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
 _INT, _REF, _FLOAT, _HANK = Kind.INT, Kind.REF, Kind.FLOAT, Dialect.HANK
 
 
-def _plain_list(value: str, is_float: bool) -> list[Any] | None:
+def _plain_list(value: str, is_float: bool) -> Numbers | None:
     """``10,13,16`` or ``-1,-4``: the items when every one is a plain decimal, else ``None``."""
-    items: list[Any] = []
+    items: Numbers = [] if len(value) < _LONG_LIST else packed((), is_float)
     for piece in _items(value):
         number = _plain_decimal(piece, is_float)
         if number is None:
@@ -490,7 +505,7 @@ def _unknown_choice(
     )
 
 
-def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> list[Any]:
+def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> Numbers:
     is_float = spec.kind is Kind.FLOAT_LIST
     if option.comment_at < 0:
         plain = _plain_list(value, is_float)

@@ -172,7 +172,8 @@ class Lines(Sequence[str]):
 
 
 def text_of(lines: Sequence[str]) -> str:
-    """The lines joined by newlines, without a copy of each when they are :class:`Lines`."""
+    """The lines joined by newlines (a final newline may follow: for searches), without a copy
+    of each when they are :class:`Lines`."""
     if isinstance(lines, Lines) and not lines._strip_cr:
         return lines.text
     return "\n".join(lines)

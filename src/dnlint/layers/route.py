@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 from dnlint.dialects import AB_AND_HANK, ALL
 from dnlint.layers import register
 from dnlint.layers.base import Layer, LayerContext, LayerType, cdiv
@@ -64,7 +66,9 @@ def build(ctx: LayerContext) -> None:
         return
     read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    ctx.describe(layers=[_index(read[raw], raw) for raw in refs])
+    indices = (_index(read[raw], raw) for raw in refs)
+    # a long line's numbers come packed (options.Numbers): so do the layers they name
+    ctx.describe(layers=list(indices) if isinstance(refs, list) else array("i", indices))
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
     outputs = sum(shapes[id(read[raw])][3] for raw in refs)
     if groups != 1:

@@ -1,0 +1,118 @@
+"""The compact representations that keep memory per input byte low must read exactly as the
+plain ones they replace: lines cut on demand, rebuilt raw text, shared strings, packed lists."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dnlint.dialects import Dialect
+from dnlint.layers.base import Layer
+from dnlint.lint import lint_cfg_bytes
+from dnlint.options import _LONG_LIST
+from dnlint.reader import Lines, read_cfg, text_of
+
+NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
+
+texts = st.lists(st.sampled_from(["", "a", "b=1", "\r", " x \r", "é", "\r\r"]), max_size=8).map(
+    "\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.booleans(), st.booleans())
+def test_lines_are_the_split_lines(text: str, strip_cr: bool, trailing: bool) -> None:
+    """What the reader kept before: split on '\\n', the last empty piece dropped, CRs
+    stripped at the end of each line when the file has them."""
+    text += "\n" if trailing else ""
+    expected = text.split("\n")
+    if expected and expected[-1] == "":
+        expected.pop()
+    if strip_cr:
+        expected = [line.rstrip("\r") for line in expected]
+    lines = Lines(text, strip_cr)
+    assert len(lines) == len(expected)
+    assert list(lines) == expected
+    assert [lines[i] for i in range(len(lines))] == expected
+    assert [lines[-i] for i in range(1, len(lines) + 1)] == expected[::-1]
+    assert lines[1:3] == expected[1:3]
+    assert lines == expected
+    assert text_of(lines) in ("\n".join(expected), "\n".join(expected) + "\n")
+
+
+def test_lines_index_out_of_range() -> None:
+    lines = Lines("a\nb\n", False)
+    with pytest.raises(IndexError):
+        lines[2]
+    with pytest.raises(IndexError):
+        lines[-3]
+
+
+def test_document_lines_strip_cr_and_keep_raw() -> None:
+    doc = read_cfg(b"[net]\r\nwidth=8\r\n  height = 8 \r\n")
+    assert list(doc.lines) == ["[net]", "width=8", "  height = 8 "]
+    width, height = doc.sections[0].options
+    assert width.raw == "width=8\r"  # the careful path keeps the line as read
+    assert height.raw == "  height = 8 \r"
+
+
+def test_plain_option_rebuilds_its_raw_text() -> None:
+    doc = read_cfg(NET + b"[convolutional]\nfilters=2\nactivation=leaky#x\n  size = 3\n")
+    conv = doc.sections[1]
+    assert [o.raw for o in conv.options] == ["filters=2", "activation=leaky#x", "  size = 3"]
+    assert [o._raw for o in conv.options] == [None, None, "  size = 3"]
+
+
+def test_repeated_keys_values_and_names_share_one_string() -> None:
+    doc = read_cfg(NET + b"[convolutional]\nfilters=16\nactivation=leaky\n" * 3)
+    convs = doc.sections[1:]
+    assert len({id(s.name) for s in convs}) == 1
+    assert len({id(s.options[0].key) for s in convs}) == 1
+    assert len({id(s.options[1].value) for s in convs}) == 1
+
+
+def _route_layers(count: int) -> tuple[object, object]:
+    body = NET + b"[convolutional]\nfilters=2\n[route]\nlayers=" + b"-1," * (count - 1) + b"-1\n"
+    result = lint_cfg_bytes(body, "r.cfg", Dialect.AB)
+    assert result.network is not None
+    route = result.network.layers[1]
+    assert route.values is not None
+    return route.values.get("layers"), route.info["layers"]
+
+
+def test_short_list_is_a_list() -> None:
+    refs, layers = _route_layers(3)
+    assert refs == [-1, -1, -1]
+    assert layers == [0, 0, 0]
+
+
+def test_long_list_is_packed_with_the_same_numbers() -> None:
+    count = _LONG_LIST  # 3 bytes per item: well past the long-list length
+    refs, layers = _route_layers(count)
+    assert isinstance(refs, array) and refs.typecode == "i"
+    assert list(refs) == [-1] * count
+    assert isinstance(layers, array) and list(layers) == [0] * count
+
+
+def test_long_float_list_keeps_doubles() -> None:
+    anchors = b",".join(b"%d.25" % i for i in range(2000))
+    body = NET + b"[convolutional]\nfilters=2\n[yolo]\nmask=0\nanchors=" + anchors + b"\n"
+    result = lint_cfg_bytes(body, "y.cfg", Dialect.AB)
+    assert result.network is not None
+    values = result.network.layers[1].values
+    assert values is not None
+    got = values.get("anchors")
+    assert isinstance(got, array) and got.typecode == "d"
+    assert list(got) == [i + 0.25 for i in range(2000)]
+
+
+def test_layer_info_is_shared_only_while_empty() -> None:
+    first, second = (Layer(i, "x", 1, "x", (1, 1, 1), 1) for i in range(2))
+    assert first.info == {} and first.info is second.info
+    with pytest.raises(TypeError):
+        first.info["a"] = 1  # type: ignore[index]  # the shared empty mapping is read-only
+    first.note(a=1)
+    first.note(b=2)
+    assert first.info == {"a": 1, "b": 2} and second.info == {}
