@@ -129,8 +129,7 @@ class _HankLexer:
                 f"at lines #{first.line} and #{option.line}'",
                 "delete one of the two lines"))
             return
-        section.options.append(option)
-        section.first[option.key] = option
+        section.add(option)
         value = option.value or ""
         if (value and not value.strip(HANK_NUMBER_CHARS) and not _plain_digits(value)
                 and hank_stof(value) is None):

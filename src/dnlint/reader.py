@@ -62,18 +62,25 @@ class Option:
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    __slots__ = ("column", "first", "header_ok", "line", "name", "odd", "options")
+    __slots__ = ("column", "first", "header_ok", "line", "listed", "name", "odd")
 
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
         self.line = line
         self.column = column
-        self.options: list[Option] = []
         self.header_ok = True
         # the first option of every key, the one option_find returns (bare 'key' lines included)
         self.first: dict[str, Option] = {}
+        # every option in file order, once a key repeats; until then ``first`` holds them all,
+        # in order (a second container per section cost more than its line of input)
+        self.listed: list[Option] | None = None
         # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
         self.odd = False
+
+    @property
+    def options(self) -> list[Option]:
+        """Every option line of the section, in file order."""
+        return self.listed if self.listed is not None else list(self.first.values())
 
     def __repr__(self) -> str:
         return f"Section({self.name!r}, line={self.line}, options={len(self.options)})"
@@ -83,10 +90,20 @@ class Section:
         return self.first.get(key)
 
     def add(self, option: Option) -> None:
-        self.options.append(option)
         repeated = self.first.setdefault(option.key, option) is not option
-        if repeated or option.value is None or not option.key:
+        if repeated or self.listed is not None:
+            self.keep_order(option, repeated)
+        if option.value is None or not option.key:
             self.odd = True
+
+    def keep_order(self, option: Option, repeated: bool) -> None:
+        """Record ``option`` (already offered to ``first``) where ``first`` cannot keep it."""
+        if self.listed is None:
+            self.listed = [*self.first.values(), option]  # the first repeat: all before it
+        else:
+            self.listed.append(option)
+        if repeated:
+            self.odd = True  # a repeated key
 
 
 @dataclass
@@ -359,9 +376,9 @@ class _Lexer:
             key = shared.get(key) or share(key)
             value = shared.get(value) or share(value)
             option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
-            section.options.append(option)
-            if section.first.setdefault(key, option) is not option:
-                section.odd = True  # a repeated key
+            earlier = section.first.setdefault(key, option)
+            if earlier is not option or section.listed is not None:
+                section.keep_order(option, earlier is not option)
 
     def _run_careful(self, texts: list[str], has_cr: bool) -> None:
         """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""
