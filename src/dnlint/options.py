@@ -18,7 +18,7 @@ from typing import Any, Union
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
 from dnlint.option_checks import check_range, suggest
-from dnlint.reader import Option, Section
+from dnlint.reader import UNPARSED, Option, Section
 from dnlint.schema import Kind, Opt
 
 MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
@@ -138,25 +138,33 @@ class OptionTable:
 class Values:
     """The typed options of one section, read with Darknet's semantics.
 
-    ``data`` maps each parsed option to Darknet's value; ``defaults`` (the table's, shared by
-    every section of the type: never written) holds the declared default of every other one.
+    Each option :func:`type_section` parsed holds Darknet's value (``Option.parsed``: a dict
+    of them per section cost more than the section's bytes); ``defaults`` (the table's, shared
+    by every section of the type: never written) holds the declared default of every other one.
     A copy of all defaults per section cost kilobytes per layer, kept for the whole run; a
     builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("data", "defaults", "dialect", "section", "specs")
+    __slots__ = ("defaults", "dialect", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.dialect = table.dialect
         self.defaults: dict[str, Any] = table.defaults
-        self.data: dict[str, Any] = {}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """Each parsed option's value, by key: a new dict."""
+        return {key: option.parsed for key, option in self.section.first.items()
+                if option.parsed is not UNPARSED}
 
     def merged(self) -> dict[str, Any]:
         """Every declared option's value, parsed or default: a new dict, for one build."""
         merged = self.defaults.copy()
-        merged.update(self.data)
+        for key, option in self.section.first.items():
+            if option.parsed is not UNPARSED:
+                merged[key] = option.parsed
         return merged
 
     def given(self, name: str) -> bool:
@@ -178,8 +186,10 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
             return default
-        data = self.data
-        return data[name] if name in data else self.defaults.get(name)
+        option = self.section.first.get(name)
+        if option is not None and option.parsed is not UNPARSED:
+            return option.parsed
+        return self.defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
         value = self.get(name, default)
@@ -198,7 +208,8 @@ class Values:
         return None if value is None else str(value)
 
     def list(self, name: builtins.str) -> builtins.list[Any] | None:
-        value = self.data.get(name) if self.given(name) else None
+        option = self.section.first.get(name) if self.given(name) else None
+        value = option.parsed if option is not None and option.parsed is not UNPARSED else None
         return list(value) if value is not None else None
 
 
@@ -207,7 +218,6 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     values = Values(section, table)
     specs, dialect = table.specs, table.dialect
     numeric, strings = table.numeric, table.strings
-    data = values.data
     # option_find returns the first occurrence of a key; the reader reports the others
     for key, option in section.first.items():
         value = option.value
@@ -219,20 +229,21 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
             if plan is not None:
                 number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
                 if number is not None:
-                    data[key] = number
+                    option.parsed = number
                     if plan & NUMBER_RANGED:
                         check_range(option, specs[key], number, sink)
                     continue
             elif key in strings:
                 choices = strings[key]
                 if choices is None or value in choices:
-                    data[key] = value
+                    option.parsed = value
                     continue
         spec = specs.get(key)
         if spec is None:
+            option.parsed = UNPARSED  # not read by this table
             _unknown(option, section, specs, table.foreign, dialect, sink)
             continue
-        data[key] = _convert(option, spec, dialect, sink)
+        option.parsed = _convert(option, spec, dialect, sink)
     for spec in table.required:
         if spec.name not in section.first:
             sink.report(

@@ -12,7 +12,7 @@ import re
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -22,6 +22,7 @@ _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
 _BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
+UNPARSED: Any = object()  # Option.parsed before (or without) typing
 _SHARED_MAX = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH = 64  # longer values are rarely repeated
 
@@ -33,7 +34,7 @@ class Option:
     and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
     """
 
-    __slots__ = ("_raw", "column", "comment_at", "key", "line", "value", "value_column")
+    __slots__ = ("_raw", "column", "comment_at", "key", "line", "parsed", "value", "value_column")
 
     def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
                  raw: str | None, comment_at: int = -1) -> None:
@@ -47,6 +48,9 @@ class Option:
         self._raw = raw
         # index in ``value`` of a '#'/';' that starts an inline comment, or -1
         self.comment_at = comment_at
+        # Darknet's value, set by the typing stage (dnlint.options.type_section) when it reads
+        # this option: a slot here, not a dict per section that cost more than its lines
+        self.parsed: Any = UNPARSED
 
     @property
     def raw(self) -> str:
