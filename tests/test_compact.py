@@ -116,3 +116,17 @@ def test_layer_info_is_shared_only_while_empty() -> None:
     first.note(a=1)
     first.note(b=2)
     assert first.info == {"a": 1, "b": 2} and second.info == {}
+
+
+def test_conv_layers_share_info_until_one_notes_more() -> None:
+    body = NET + b"[convolutional]\nfilters=4\nsize=3\npad=1\n" * 2
+    result = lint_cfg_bytes(body, "c.cfg", Dialect.AB)
+    assert result.network is not None
+    first, second = result.network.layers
+    assert first.info is second.info
+    assert dict(first.info) == {"filters": 4, "size": 3, "stride": (1, 1), "groups": 1,
+                                "dilation": 1}
+    assert first.saved is second.saved  # one cached weights record
+    second.note(size_root=True)
+    assert second.info == {**first.info, "size_root": True}
+    assert "size_root" not in first.info

@@ -159,11 +159,22 @@ class Layer:
                 f"output={self.output})")
 
     def note(self, **info: Any) -> None:
-        """Add entries to ``info`` (a fresh dict on the first)."""
-        if self.info is _NO_INFO:
+        """Add entries to ``info`` (a fresh dict on the first; a copy of a shared one)."""
+        current: Mapping[str, Any] = self.info
+        if current is _NO_INFO:
             self.info = info
+        elif type(current) is MappingProxyType:
+            self.info = {**current, **info}
         else:
             self.info.update(info)
+
+    def share_info(self, info: Mapping[str, Any]) -> None:
+        """Take ``info``, a read-only mapping other layers may share, as the first entries
+        (:meth:`note` copies it before adding more)."""
+        if self.info is _NO_INFO and type(info) is MappingProxyType:
+            self.info = cast(dict[str, Any], info)
+        else:
+            self.note(**info)
 
     @property
     def dims_stored(self) -> tuple[int, int, int]:
@@ -303,6 +314,11 @@ class LayerContext:
         self.layer.outputs = w * h * c if outputs is None else outputs
 
     def weights(self, *blocks: Block, loaded: tuple[Block, ...] | None = None) -> None:
+        self.record(blocks, loaded)
+
+    def record(self, blocks: tuple[Block, ...], loaded: tuple[Block, ...] | None = None) -> None:
+        """:meth:`weights` for a record already in a tuple, which the layer keeps (a shared,
+        cached record costs nothing per layer)."""
         saved = _without_empty(blocks)
         self.layer.saved = saved
         self.layer.loaded = saved if loaded is None else _without_empty(loaded)

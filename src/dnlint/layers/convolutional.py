@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
 
 from dnlint.dialects import ALL, Dialect
 from dnlint.layers import register
@@ -148,7 +151,7 @@ def build(ctx: LayerContext) -> None:
         bn = bn or bool(d["cbn"])
         if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
             _check_deform(ctx, size)
-    ctx.describe(filters=filters, size=size, stride=(sx, sy), groups=groups, dilation=dilation)
+    ctx.layer.share_info(_conv_info(filters, size, sx, sy, groups, dilation))
     if not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)
@@ -185,9 +188,19 @@ def build(ctx: LayerContext) -> None:
         return
     record = conv_record(ctx.c, filters, size, groups, bn)
     if (pj and d["numload"]) or (bn and d["dontloadscales"]):
-        ctx.weights(*record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
+        ctx.record(record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
     else:
-        ctx.weights(*record)
+        ctx.record(record)
+
+
+@lru_cache(maxsize=1024)
+def _conv_info(filters: int, size: int, sx: int, sy: int, groups: int, dilation: int
+               ) -> Mapping[str, Any]:
+    """What a convolutional layer notes, shared read-only by the layers that note the same (a
+    dict of five entries per layer cost more than its section's bytes)."""
+    return MappingProxyType(
+        {"filters": filters, "size": size, "stride": (sx, sy), "groups": groups,
+         "dilation": dilation})
 
 
 def _loaded_record(
