@@ -119,14 +119,15 @@ def test_layer_info_is_shared_only_while_empty() -> None:
 
 
 def test_conv_layers_share_info_until_one_notes_more() -> None:
-    body = NET + b"[convolutional]\nfilters=4\nsize=3\npad=1\n" * 2
+    body = NET + b"[convolutional]\nfilters=4\nsize=3\npad=1\n" * 3
     result = lint_cfg_bytes(body, "c.cfg", Dialect.AB)
     assert result.network is not None
-    first, second = result.network.layers
-    assert first.info is second.info
+    first, second, third = result.network.layers
+    assert first.info is second.info is third.info
     assert dict(first.info) == {"filters": 4, "size": 3, "stride": (1, 1), "groups": 1,
                                 "dilation": 1}
-    assert first.saved is second.saved  # one cached weights record
+    assert second.saved is third.saved  # one cached weights record (both read 4 channels)
+    assert first.saved is not second.saved
     second.note(size_root=True)
     assert second.info == {**first.info, "size_root": True}
     assert "size_root" not in first.info
