@@ -62,7 +62,8 @@ def test_plain_option_rebuilds_its_raw_text() -> None:
     doc = read_cfg(NET + b"[convolutional]\nfilters=2\nactivation=leaky#x\n  size = 3\n")
     conv = doc.sections[1]
     assert [o.raw for o in conv.options] == ["filters=2", "activation=leaky#x", "  size = 3"]
-    assert [o._raw for o in conv.options] == [None, None, "  size = 3"]
+    assert [o._where is None for o in conv.options] == [True, True, False]
+    assert [(o.column, o.value_column) for o in conv.options] == [(1, 9), (1, 12), (3, 10)]
 
 
 def test_repeated_keys_values_and_names_share_one_string() -> None:

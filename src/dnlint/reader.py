@@ -34,18 +34,19 @@ class Option:
     and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
     """
 
-    __slots__ = ("_raw", "column", "comment_at", "key", "line", "parsed", "value", "value_column")
+    __slots__ = ("_where", "comment_at", "key", "line", "parsed", "value")
 
     def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
                  raw: str | None, comment_at: int = -1) -> None:
         self.key = key
         self.value = value
         self.line = line
-        self.column = column
-        self.value_column = value_column
-        # ``None`` for a plain 'key=value' line, which ``raw`` rebuilds: a copy of every line
-        # kept alive by its option cost more than the bytes of the line
-        self._raw = raw
+        # ``None`` for a plain 'key=value' line at column 1, whose positions and text follow
+        # from its key and value; else (column, value column, the line as read). Three slots
+        # and a copy of every line, kept for the whole run, cost more than the line's bytes.
+        self._where: tuple[int, int, str] | None = (
+            None if raw is None and column == 1 and value_column == len(key) + 2
+            else (column, value_column, raw if raw is not None else _joined(key, value)))
         # index in ``value`` of a '#'/';' that starts an inline comment, or -1
         self.comment_at = comment_at
         # Darknet's value, set by the typing stage (dnlint.options.type_section) when it reads
@@ -53,14 +54,24 @@ class Option:
         self.parsed: Any = UNPARSED
 
     @property
+    def column(self) -> int:
+        return 1 if self._where is None else self._where[0]
+
+    @property
+    def value_column(self) -> int:
+        return len(self.key) + 2 if self._where is None else self._where[1]
+
+    @property
     def raw(self) -> str:
         """The line as read (after fgetl's NUL gluing)."""
-        if self._raw is not None:
-            return self._raw
-        return f"{self.key}={self.value}" if self.value is not None else self.key
+        return _joined(self.key, self.value) if self._where is None else self._where[2]
 
     def __repr__(self) -> str:
         return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
+
+
+def _joined(key: str, value: str | None) -> str:
+    return key if value is None else f"{key}={value}"
 
 
 class Section:
