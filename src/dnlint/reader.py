@@ -12,7 +12,8 @@ import re
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from types import MappingProxyType
+from typing import Any, cast, overload
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -22,6 +23,7 @@ _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
 _BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
+_NO_OPTIONS = cast(dict[str, "Option"], MappingProxyType({}))  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing
 _SHARED_MAX = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH = 64  # longer values are rarely repeated
@@ -85,7 +87,8 @@ class Section:
         self.column = column
         self.header_ok = True
         # the first option of every key, the one option_find returns (bare 'key' lines included)
-        self.first: dict[str, Option] = {}
+        # (one shared read-only empty mapping until the first option: '[x]' lines are 4 bytes)
+        self.first: dict[str, Option] = _NO_OPTIONS
         # every option in file order, once a key repeats; until then ``first`` holds them all,
         # in order (a second container per section cost more than its line of input)
         self.listed: list[Option] | None = None
@@ -105,6 +108,8 @@ class Section:
         return self.first.get(key)
 
     def add(self, option: Option) -> None:
+        if self.first is _NO_OPTIONS:
+            self.first = {}
         repeated = self.first.setdefault(option.key, option) is not option
         if repeated or self.listed is not None:
             self.keep_order(option, repeated)
@@ -391,7 +396,10 @@ class _Lexer:
             key = shared.get(key) or share(key)
             value = shared.get(value) or share(value)
             option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
-            earlier = section.first.setdefault(key, option)
+            first = section.first
+            if first is _NO_OPTIONS:
+                first = section.first = {}
+            earlier = first.setdefault(key, option)
             if earlier is not option or section.listed is not None:
                 section.keep_order(option, earlier is not option)
 

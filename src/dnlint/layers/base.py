@@ -114,7 +114,7 @@ class Layer:
 
     __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
                  "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
-                 "type", "unknown", "values")
+                 "type", "values")
 
     def __init__(
         self,
@@ -147,9 +147,6 @@ class Layer:
         self.next_shape: tuple[int, int, int, int] | None = None
         self.values = values
         self.broken = False
-        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not an
-        # info entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
-        self.unknown = False
         # l.w, l.h, l.c as the constructor stores them, where that is not the input received
         # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
         self.stored_input: tuple[int, int, int] | None = None
@@ -175,6 +172,12 @@ class Layer:
             self.info = cast(dict[str, Any], info)
         else:
             self.note(**info)
+
+    @property
+    def unknown(self) -> bool:
+        """The zeroed convolutional layer Darknet builds for an unknown section: the one kind
+        of layer built without typed values (a property, not a slot per layer)."""
+        return self.values is None
 
     @property
     def dims_stored(self) -> tuple[int, int, int]:
