@@ -75,7 +75,7 @@ def selection_for(path: str, policy: Policy, config: Config | None) -> Selection
 
 def apply_policy(result: FileResult, selection: Selection) -> None:
     """Rewrite ``result.diagnostics`` in place: suppressed, re-levelled, selected, sorted."""
-    diagnostics = list(result.diagnostics)
+    diagnostics = result.diagnostics  # read, never changed: a copy per file cost 8 bytes a finding
     if selection.directives and result.document is not None:
         diagnostics = _suppress(diagnostics, result)
     kept: list[Diagnostic] = []
@@ -88,7 +88,8 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
         level = selection.severity(diagnostic.code, diagnostic.severity)
         kept.append(diagnostic if level is diagnostic.severity else replace(diagnostic,
                                                                             severity=level))
-    result.diagnostics = sorted(kept, key=Diagnostic.sort_key)
+    kept.sort(key=Diagnostic.sort_key)
+    result.diagnostics = kept
 
 
 _MENTION = re.compile("dnlint", re.IGNORECASE)
