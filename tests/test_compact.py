@@ -13,7 +13,7 @@ from dnlint.dialects import Dialect
 from dnlint.layers.base import Layer
 from dnlint.lint import lint_cfg_bytes
 from dnlint.options import _LONG_LIST
-from dnlint.reader import Lines, read_cfg, text_of
+from dnlint.reader import Lines, lines_in_chunks, read_cfg, split_lines, text_of
 
 NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
 
@@ -132,3 +132,14 @@ def test_conv_layers_share_info_until_one_notes_more() -> None:
     second.note(size_root=True)
     assert second.info == {**first.info, "size_root": True}
     assert "size_root" not in first.info
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz"]), max_size=12).map("".join),
+       st.integers(min_value=1, max_value=6))
+def test_lines_in_chunks_are_split_lines(text: str, chunk: int) -> None:
+    expected = text.split("\n")
+    if expected[-1] == "":
+        expected.pop()  # a final newline starts no line
+    assert split_lines(text) == expected
+    assert list(lines_in_chunks(text, chunk)) == expected

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from types import MappingProxyType
 from typing import Any, cast, overload
 
@@ -25,6 +26,7 @@ _BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as st
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 _NO_OPTIONS = cast(dict[str, "Option"], MappingProxyType({}))  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing
+_LINES_CHUNK = 1 << 18  # characters the lexer splits into lines at a time
 _SHARED_MAX = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH = 64  # longer values are rarely repeated
 
@@ -318,6 +320,33 @@ def _looks_binary(sample: bytes) -> bool:
     return control > max(8, len(sample) // 20)
 
 
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines: split at each newline, a final newline starting no line."""
+    size = len(text) - 1 if text.endswith("\n") else len(text)
+    return text[:size].split("\n") if text else []
+
+
+def lines_in_chunks(text: str, chunk: int = _LINES_CHUNK) -> Iterable[str]:
+    """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
+    line at once, alive while the lexer builds its options, raised a large file's peak
+    memory by five times its size."""
+    if len(text) <= chunk:
+        return split_lines(text)
+    return chain.from_iterable(_chunk_lines(text, chunk))
+
+
+def _chunk_lines(text: str, chunk: int) -> Iterator[list[str]]:
+    size = len(text) - 1 if text.endswith("\n") else len(text)
+    start = 0
+    while True:
+        end = text.find("\n", start + chunk, size) if start + chunk < size else -1
+        if end < 0:
+            yield text[start:size].split("\n")
+            return
+        yield text[start:end].split("\n")
+        start = end + 1
+
+
 def _looks_like_weights(data: bytes) -> bool:
     if len(data) < 16:
         return False
@@ -353,14 +382,18 @@ class _Lexer:
         return text
 
     def run(self, data: bytes) -> None:
-        texts = self._decode_lines(data)
+        try:
+            self._whole = data.decode("utf-8")
+            texts: list[str] | None = None
+        except UnicodeDecodeError:
+            texts = self._decode_lines(data)  # decoded line by line, each invalid one reported
         has_cr = self.has_cr = "\r" in self._whole
         if has_cr or "\0" in self._whole:
-            self._run_careful(texts, has_cr)
+            self._run_careful(texts if texts is not None else split_lines(self._whole), has_cr)
         else:
-            self._run_plain(texts)
+            self._run_plain(texts if texts is not None else lines_in_chunks(self._whole))
 
-    def _run_plain(self, texts: list[str]) -> None:
+    def _run_plain(self, texts: Iterable[str]) -> None:
         """Lines without CR or NUL: the common file, one inlined loop for the plain lines
         (no whitespace at all), everything else through :meth:`_line`."""
         sections, comments = self.sections, self.comments
