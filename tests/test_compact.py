@@ -143,3 +143,19 @@ def test_lines_in_chunks_are_split_lines(text: str, chunk: int) -> None:
         expected.pop()  # a final newline starts no line
     assert split_lines(text) == expected
     assert list(lines_in_chunks(text, chunk)) == expected
+
+
+def test_section_first_from_none_to_one_option_to_dict() -> None:
+    doc = read_cfg(NET + b"[x]\n[upsample]\nstride=2\n[route]\nlayers=-1\nlayers=-2\n"
+                   b"[shortcut]\nfrom=-1\nactivation=linear\n")
+    empty, single, repeated, double = doc.sections[1:]
+    assert empty._first is None and empty.first == {} and empty.options == []
+    assert empty.find("stride") is None
+    stride = single.options[0]
+    assert single._first is stride and single.first == {"stride": stride}
+    assert single.find("stride") is stride and single.find("x") is None
+    first_layers, second_layers = repeated.options
+    assert repeated._first is first_layers and repeated.find("layers") is first_layers
+    assert repeated.odd and [o.value for o in repeated.listed or ()] == ["-1", "-2"]
+    assert type(double._first) is dict and list(double.first) == ["from", "activation"]
+    assert [f.code for f in doc.findings] == ["DN009"]  # the repeated 'layers'

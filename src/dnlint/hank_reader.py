@@ -121,7 +121,7 @@ class _HankLexer:
                     "start the file with [net]"))
             return
         section = self.sections[-1]
-        first = section.first.get(option.key)
+        first = section.find(option.key)
         if first is not None:
             self.findings.append(LexFinding(
                 "DN009", option.line, option.column,

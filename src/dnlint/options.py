@@ -186,7 +186,7 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
             return default
-        option = self.section.first.get(name)
+        option = self.section.find(name)
         if option is not None and option.parsed is not UNPARSED:
             return option.parsed
         return self.defaults.get(name)
@@ -208,7 +208,7 @@ class Values:
         return None if value is None else str(value)
 
     def list(self, name: builtins.str) -> builtins.list[Any] | None:
-        option = self.section.first.get(name) if self.given(name) else None
+        option = self.section.find(name) if self.given(name) else None
         value = option.parsed if option is not None and option.parsed is not UNPARSED else None
         return list(value) if value is not None else None
 
@@ -245,7 +245,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
             continue
         option.parsed = _convert(option, spec, dialect, sink)
     for spec in table.required:
-        if spec.name not in section.first:
+        if section.find(spec.name) is None:
             sink.report(
                 "DN211",
                 section.line,

@@ -81,21 +81,34 @@ def _joined(key: str, value: str | None) -> str:
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    __slots__ = ("column", "first", "header_ok", "line", "listed", "name", "odd")
+    __slots__ = ("_first", "column", "header_ok", "line", "listed", "name", "odd")
 
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
         self.line = line
         self.column = column
         self.header_ok = True
-        # the first option of every key, the one option_find returns (bare 'key' lines included)
-        # (one shared read-only empty mapping until the first option: '[x]' lines are 4 bytes)
-        self.first: dict[str, Option] = _NO_OPTIONS
+        # ``first`` (the first option of every key) as stored: None for no option, the option
+        # itself while it is the only one, then a dict. A dict costs 184 bytes even for one
+        # entry, six times the bytes of a section such as '[upsample]\nstride=2'.
+        self._first: dict[str, Option] | Option | None = None
         # every option in file order, once a key repeats; until then ``first`` holds them all,
         # in order (a second container per section cost more than its line of input)
         self.listed: list[Option] | None = None
         # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
         self.odd = False
+
+    @property
+    def first(self) -> dict[str, Option]:
+        """The first option of every key, the one option_find returns (bare 'key' lines
+        included), in file order. Read-only: :meth:`add` adds."""
+        first = self._first
+        if type(first) is dict:
+            return first
+        if first is None:
+            return _NO_OPTIONS
+        assert isinstance(first, Option)
+        return {first.key: first}
 
     @property
     def options(self) -> list[Option]:
@@ -107,12 +120,26 @@ class Section:
 
     def find(self, key: str) -> Option | None:
         """The option Darknet's ``option_find`` returns: the first with that key."""
-        return self.first.get(key)
+        first = self._first
+        if type(first) is dict:
+            return first.get(key)
+        return first if isinstance(first, Option) and first.key == key else None
+
+    def offer(self, option: Option) -> Option:
+        """Make ``option`` the first of its key unless one came before: return that one."""
+        first = self._first
+        if first is None:
+            self._first = option
+            return option
+        if type(first) is not dict:
+            assert isinstance(first, Option)
+            if first.key == option.key:
+                return first
+            first = self._first = {first.key: first}
+        return first.setdefault(option.key, option)
 
     def add(self, option: Option) -> None:
-        if self.first is _NO_OPTIONS:
-            self.first = {}
-        repeated = self.first.setdefault(option.key, option) is not option
+        repeated = self.offer(option) is not option
         if repeated or self.listed is not None:
             self.keep_order(option, repeated)
         if option.value is None or not option.key:
@@ -429,10 +456,12 @@ class _Lexer:
             key = shared.get(key) or share(key)
             value = shared.get(value) or share(value)
             option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
-            first = section.first
-            if first is _NO_OPTIONS:
-                first = section.first = {}
-            earlier = first.setdefault(key, option)
+            first = section._first
+            # Section.offer, inlined for the common case: a section that has a dict already
+            if type(first) is dict:
+                earlier = first.setdefault(key, option)
+            else:
+                earlier = section.offer(option)
             if earlier is not option or section.listed is not None:
                 section.keep_order(option, earlier is not option)
 
