@@ -155,6 +155,7 @@ def test_section_first_from_none_to_one_option_to_dict() -> None:
     assert single._first is stride and single.first == {"stride": stride}
     assert single.find("stride") is stride and single.find("x") is None
     first_layers, second_layers = repeated.options
+    assert second_layers.line == first_layers.line + 1
     assert repeated._first is first_layers and repeated.find("layers") is first_layers
     assert repeated.odd and [o.value for o in repeated.listed or ()] == ["-1", "-2"]
     assert type(double._first) is dict and list(double.first) == ["from", "activation"]

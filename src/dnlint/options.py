@@ -145,12 +145,11 @@ class Values:
     builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("defaults", "dialect", "section", "specs")
+    __slots__ = ("defaults", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
-        self.dialect = table.dialect
         self.defaults: dict[str, Any] = table.defaults
 
     @property

@@ -113,8 +113,7 @@ class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
     __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
-                 "next_shape", "output", "outputs", "saved", "section_name", "stored_input",
-                 "type", "values")
+                 "output", "outputs", "saved", "section_name", "type", "values")
 
     def __init__(
         self,
@@ -142,14 +141,31 @@ class Layer:
         # until :meth:`note` adds the first entry (an empty dict per layer cost 64 bytes)
         self.info: dict[str, Any] = _NO_INFO
         self.bflops = 0.0
-        # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
-        # (parse_network_cfg)
-        self.next_shape: tuple[int, int, int, int] | None = None
         self.values = values
         self.broken = False
-        # l.w, l.h, l.c as the constructor stores them, where that is not the input received
-        # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
-        self.stored_input: tuple[int, int, int] | None = None
+
+    # Two rarely set attributes live in ``info``, not in a slot each on every layer.
+    @property
+    def next_shape(self) -> tuple[int, int, int, int] | None:
+        """[ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
+        (parse_network_cfg)."""
+        shape: tuple[int, int, int, int] | None = self.info.get("next_shape")
+        return shape
+
+    @next_shape.setter
+    def next_shape(self, shape: tuple[int, int, int, int] | None) -> None:
+        self.note(next_shape=shape)
+
+    @property
+    def stored_input(self) -> tuple[int, int, int] | None:
+        """l.w, l.h, l.c as the constructor stores them, where that is not the input received
+        (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)."""
+        shape: tuple[int, int, int] | None = self.info.get("stored_input")
+        return shape
+
+    @stored_input.setter
+    def stored_input(self, shape: tuple[int, int, int] | None) -> None:
+        self.note(stored_input=shape)
 
     def __repr__(self) -> str:
         return (f"Layer({self.index}, {self.type!r}, line={self.line}, input={self.input}, "
