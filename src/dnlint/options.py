@@ -169,7 +169,8 @@ class Values:
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
         exactly the options type_section parsed."""
-        option = self.section.find(name)
+        first = self.section._first
+        option = first.get(name) if type(first) is dict else self.section.find(name)
         return option is not None and option.value is not None and name in self.specs
 
     def option(self, name: str) -> Option | None:
@@ -185,7 +186,8 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
             return default
-        option = self.section.find(name)
+        first = self.section._first  # Section.find inlined for a dict: the hottest lookup
+        option = first.get(name) if type(first) is dict else self.section.find(name)
         if option is not None and option.parsed is not UNPARSED:
             return option.parsed
         return self.defaults.get(name)
