@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dnlint.dialects import Dialect
-from dnlint.layers.base import Layer
+from dnlint.layers.base import Block, Layer
 from dnlint.lint import lint_cfg_bytes
 from dnlint.options import _LONG_LIST
 from dnlint.reader import Lines, lines_in_chunks, read_cfg, split_lines, text_of
@@ -160,3 +160,17 @@ def test_section_first_from_none_to_one_option_to_dict() -> None:
     assert repeated.odd and [o.value for o in repeated.listed or ()] == ["-1", "-2"]
     assert type(double._first) is dict and list(double.first) == ["from", "activation"]
     assert [f.code for f in doc.findings] == ["DN009"]  # the repeated 'layers'
+
+
+def test_loaded_is_saved_unless_a_flag_changes_it() -> None:
+    layer = Layer(0, "x", 1, "x", (1, 1, 1), 1)
+    biases, weights = Block("biases", 2), Block("weights", 8)
+    layer.saved = (biases, weights)
+    assert layer.loaded is layer.saved and "loaded" not in layer.info
+    layer.loaded = (biases,)
+    assert layer.loaded == (biases,) and layer.saved == (biases, weights)
+    layer.loaded = layer.saved  # back to the default: kept exactly
+    assert layer.loaded is layer.saved
+    layer.next_shape = (1, 2, 3, 6)
+    layer.stored_input = (0, 0, 0)
+    assert (layer.next_shape, layer.stored_input) == ((1, 2, 3, 6), (0, 0, 0))

@@ -112,8 +112,8 @@ _NO_INFO = cast(dict[str, Any], MappingProxyType({}))  # writing to it raises, n
 class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
-    __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "loaded",
-                 "output", "outputs", "saved", "section_name", "type", "values")
+    __slots__ = ("bflops", "broken", "index", "info", "input", "inputs", "line", "output",
+                 "outputs", "saved", "section_name", "type", "values")
 
     def __init__(
         self,
@@ -136,7 +136,6 @@ class Layer:
         self.output = output
         self.outputs = outputs
         self.saved: tuple[Block, ...] = ()
-        self.loaded: tuple[Block, ...] = ()
         # what the builder noted (filters, mask, ...): one shared read-only empty mapping
         # until :meth:`note` adds the first entry (an empty dict per layer cost 64 bytes)
         self.info: dict[str, Any] = _NO_INFO
@@ -144,7 +143,19 @@ class Layer:
         self.values = values
         self.broken = False
 
-    # Two rarely set attributes live in ``info``, not in a slot each on every layer.
+    # Three rarely set attributes live in ``info``, not in a slot each on every layer.
+    @property
+    def loaded(self) -> tuple[Block, ...]:
+        """The blocks Darknet's loader reads: ``saved`` unless a flag (numload,
+        dontloadscales) changes what is read."""
+        blocks: tuple[Block, ...] = self.info.get("loaded", self.saved)
+        return blocks
+
+    @loaded.setter
+    def loaded(self, blocks: tuple[Block, ...]) -> None:
+        if blocks is not self.saved or "loaded" in self.info:
+            self.note(loaded=blocks)
+
     @property
     def next_shape(self) -> tuple[int, int, int, int] | None:
         """[ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
