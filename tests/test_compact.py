@@ -174,3 +174,12 @@ def test_loaded_is_saved_unless_a_flag_changes_it() -> None:
     layer.next_shape = (1, 2, 3, 6)
     layer.stored_input = (0, 0, 0)
     assert (layer.next_shape, layer.stored_input) == ((1, 2, 3, 6), (0, 0, 0))
+
+
+def test_section_column_and_header_ok_share_a_slot() -> None:
+    doc = read_cfg(NET + b"  [route\nlayers=-1\n[conv]\n")
+    broken, fine = doc.sections[1:]
+    assert (broken.column, broken.header_ok) == (3, False)
+    assert (fine.column, fine.header_ok) == (1, True)
+    fine.header_ok = False
+    assert (fine.column, fine.header_ok) == (1, False)

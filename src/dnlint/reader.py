@@ -81,13 +81,13 @@ def _joined(key: str, value: str | None) -> str:
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    __slots__ = ("_first", "column", "header_ok", "line", "listed", "name", "odd")
+    __slots__ = ("_at", "_first", "line", "listed", "name", "odd")
 
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
         self.line = line
-        self.column = column
-        self.header_ok = True
+        # the column of '[', negated once the header is found malformed (one slot, not two)
+        self._at = column
         # ``first`` (the first option of every key) as stored: None for no option, the option
         # itself while it is the only one, then a dict. A dict costs 184 bytes even for one
         # entry, six times the bytes of a section such as '[upsample]\nstride=2'.
@@ -97,6 +97,19 @@ class Section:
         self.listed: list[Option] | None = None
         # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
         self.odd = False
+
+    @property
+    def column(self) -> int:
+        return abs(self._at)
+
+    @property
+    def header_ok(self) -> bool:
+        """False when the header is malformed (DN019): Darknet matches no layer type."""
+        return self._at > 0
+
+    @header_ok.setter
+    def header_ok(self, ok: bool) -> None:
+        self._at = abs(self._at) if ok else -abs(self._at)
 
     @property
     def first(self) -> dict[str, Option]:
