@@ -95,7 +95,7 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
 _MENTION = re.compile("dnlint", re.IGNORECASE)
 
 
-def _may_hold_directives(lines: Sequence[str]) -> bool:
+def may_hold_directives(lines: Sequence[str]) -> bool:
     """False when no line spells "dnlint" in any case, as every directive (and every misplaced
     one) does: most files then skip the per-comment parse. An IGNORECASE regex search is slow
     (0.1 ms on a large cfg), so ASCII text, where it means the same, is lowered and searched."""
@@ -107,7 +107,7 @@ def _may_hold_directives(lines: Sequence[str]) -> bool:
 
 def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnostic]:
     assert result.document is not None
-    if not _may_hold_directives(result.document.lines):
+    if not may_hold_directives(result.document.lines):
         return diagnostics
     from dnlint.directives import parse_directives  # only for a file that spells "dnlint"
 
