@@ -11,7 +11,7 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.run.policy import Policy, _may_hold_directives, apply_policy, selection_for
+from dnlint.run.policy import Policy, apply_policy, may_hold_directives, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"
 CONV = "\n[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n"
@@ -52,5 +52,5 @@ def test_whitespace_before_the_colon_still_suppresses(spacing: str) -> None:
 @pytest.mark.parametrize("text", ["# written for dnlint's examples", "# dnlint dnlint",
                                   "# dnlınt and café", "# see dnlint.toml: x=1"])
 def test_naming_dnlint_without_a_colon_skips_the_directive_parse(text: str) -> None:
-    assert not _may_hold_directives([text, "[net]"])
-    assert _may_hold_directives([text, "# dnlint: disable=DN1"])
+    assert not may_hold_directives([text, "[net]"])
+    assert may_hold_directives([text, "# dnlint: disable=DN1"])

@@ -41,8 +41,9 @@ from __future__ import annotations
 import math
 import re
 import struct
+from array import array
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -148,12 +149,12 @@ def c_int_of_float(value: float) -> int:
 # --- lists of the C forks ------------------------------------------------------------------
 # past this length a list's items are cut one at a time: split() made every piece a string at
 # once (about 50 bytes each, 17 times the bytes of a line like '-1,-1,...')
-_LONG_LIST = 4096
+LONG_LIST = 4096
 
 
 def comma_items(value: str) -> Iterable[str]:
     """The comma-separated pieces of ``value`` (``split(",")``; lazily for a very long line)."""
-    return value.split(",") if len(value) < _LONG_LIST else _pieces(value)
+    return value.split(",") if len(value) < LONG_LIST else _pieces(value)
 
 
 def _pieces(value: str) -> Iterator[str]:
@@ -168,7 +169,18 @@ def _pieces(value: str) -> Iterator[str]:
         start = end + 1
 
 
-def c_list(value: str, convert: Callable[[str], Number], stops_at_hash: bool) -> list[Number]:
+# A list option's numbers: a list, or for a long line an array (C ints or doubles, as atoi and
+# atof give them): a list spends a pointer per item, and a float object per float, so a line
+# of commas cost 8 bytes of list per byte of input
+Numbers = Union[list[Any], "array[Any]"]
+
+
+def packed(numbers: Iterable[Any], is_float: bool) -> array[Any]:
+    """``numbers`` in an array of C doubles (``is_float``) or C ints."""
+    return array("d" if is_float else "i", numbers)
+
+
+def c_list(value: str, convert: Callable[[str], Number], stops_at_hash: bool) -> Numbers:
     """The C forks' list walk (``parse_yolo_mask``, ``parse_route``...): one item per comma plus
     one, each read with ``convert`` (:func:`c_atoi` or :func:`c_atof`) where the walk stands.
 
@@ -178,7 +190,9 @@ def c_list(value: str, convert: Callable[[str], Number], stops_at_hash: bool) ->
     """
     if stops_at_hash and "#" in value:
         value = value[: value.index("#")]
-    return [convert(piece) for piece in comma_items(value)]
+    if len(value) >= LONG_LIST:
+        return packed(map(convert, _pieces(value)), convert is c_atof)
+    return [convert(piece) for piece in value.split(",")]
 
 
 # --- hank-ai: C++ std::stof / std::stoi ----------------------------------------------------

@@ -62,13 +62,38 @@ def new_diagnostic(
     return Diagnostic(line, column, code, level, message, hint, path, region[0], region[1])
 
 
+# Rules whose findings are listed one by one up to FOLD_AFTER per file; the rest are folded into
+# one finding that counts them (as clang's -ferror-limit, per rule). Only rules that no later
+# check reads back from the sink, each finding about its own line: folding them changes nothing
+# but what is listed. A file of a million '[x]' or 'xN=N' lines gave a million findings, each
+# a Python object several times the bytes of its line, and a report nobody reads to the end.
+FOLDABLE = frozenset({"DN020", "DN201"})
+FOLD_AFTER = 100
+
+
+class _Folded:
+    """The findings of one rule past the first FOLD_AFTER: how many, and where."""
+
+    __slots__ = ("column", "count", "first", "last", "severity")
+
+    def __init__(self, line: int | None, column: int | None, severity: Severity) -> None:
+        self.first = self.last = line
+        self.column, self.severity, self.count = column, severity, 0
+
+
 class Sink:
     """Collects diagnostics for one file; severity comes from the rule registry, and ``path``
-    is stamped on each as it is made (a copy per diagnostic afterwards doubled their memory)."""
+    is stamped on each as it is made (a copy per diagnostic afterwards doubled their memory).
 
-    def __init__(self, path: str = "") -> None:
+    With ``fold`` (a file without suppression directives: what is listed cannot depend on one)
+    each rule of FOLDABLE lists its first FOLD_AFTER findings and counts the others."""
+
+    def __init__(self, path: str = "", fold: bool = False) -> None:
         self.items: list[Diagnostic] = []
         self.path = path
+        self.fold = fold
+        self._listed: dict[tuple[str, Severity], int] = {}
+        self._folded: dict[tuple[str, Severity], _Folded] = {}
 
     def report(
         self,
@@ -83,8 +108,38 @@ class Sink:
         # text cost more than the bytes that caused it
         diag = new_diagnostic(code, line, column, sys.intern(message),
                               None if hint is None else sys.intern(hint), self.path, severity)
+        if self.fold and code in FOLDABLE and self._counted(diag):
+            return diag  # folded: counted, not kept
         self.items.append(diag)
         return diag
 
+    def _counted(self, diag: Diagnostic) -> bool:
+        """Whether ``diag`` is past its rule's first FOLD_AFTER (then counted, not listed)."""
+        key = (diag.code, diag.severity)
+        listed = self._listed.get(key, 0)
+        if listed < FOLD_AFTER:
+            self._listed[key] = listed + 1
+            return False
+        folded = self._folded.get(key)
+        if folded is None:
+            folded = self._folded[key] = _Folded(diag.line, diag.column, diag.severity)
+        folded.count += 1
+        if diag.line is not None:
+            folded.last = diag.line
+        return True
+
     def sorted(self) -> list[Diagnostic]:
-        return sorted(self.items, key=Diagnostic.sort_key)
+        return sorted(self.items + self._summaries(), key=Diagnostic.sort_key)
+
+    def _summaries(self) -> list[Diagnostic]:
+        """One finding per folded rule, at the first finding it counts."""
+        return [
+            new_diagnostic(
+                code, folded.first, folded.column,
+                f"{folded.count:,} more {code} finding{'s' if folded.count != 1 else ''} in this "
+                f"file (lines {folded.first} to {folded.last}) are not listed one by one: "
+                f"dnlint lists the first {FOLD_AFTER} of a rule per file",
+                "fix the listed ones first: the others are most likely the same mistake",
+                self.path, folded.severity)
+            for (code, _), folded in self._folded.items()
+        ]

@@ -19,6 +19,7 @@ from dnlint.network.build import Network, build_network
 from dnlint.network.dialect_guess import Detection, detect_dialect
 from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
+from dnlint.run.policy import may_hold_directives
 
 if TYPE_CHECKING:
     from dnlint.weights.layout import WeightsReport
@@ -26,15 +27,18 @@ if TYPE_CHECKING:
 __all__ = ["FileResult", "lint_cfg_bytes", "lint_document"]
 
 
-def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> FileResult:
-    """Lint one cfg given as bytes. ``dialect=None`` detects it."""
-    sink = Sink(path)
+def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None,
+                   fold: bool = True) -> FileResult:
+    """Lint one cfg given as bytes. ``dialect=None`` detects it. ``fold``: count, rather than
+    list, a rule's findings past the first hundred (diagnostics.FOLDABLE) when the file holds
+    no directive that could suppress some of them."""
     if dialect is Dialect.HANK:
         from dnlint.read.hank_reader import read_cfg_hank
 
         doc = read_cfg_hank(data)  # hank-ai's own lexer, not AlexeyAB's strip/read_option
     else:
         doc = read_cfg(data)
+    sink = Sink(path, fold=fold and not may_hold_directives(doc.lines))
     if dialect is None:
         detection = detect_dialect(doc) if not doc.fatal else Detection(Dialect.AB, "default")
         chosen, reason, guessed = detection.dialect, detection.reason, detection.guessed

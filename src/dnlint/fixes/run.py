@@ -44,7 +44,7 @@ class Fixed:
 
 
 def lint_with_fixes(data: bytes, path: str, dialect: Dialect | None) -> FileResult:
-    result = lint_cfg_bytes(data, path, dialect)
+    result = lint_cfg_bytes(data, path, dialect, fold=False)  # every finding, to fix each
     attach_fixes(result, data)
     return result
 

@@ -121,8 +121,7 @@ def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]
     """parse_network_cfg's fallback for an unknown type: a zeroed convolutional layer."""
     w, h, c, inputs = carried
     layer = Layer(index, "convolutional", section.line, section.name, (w, h, c), inputs)
-    layer.broken = True
-    layer.unknown = True
+    layer.broken = True  # and unknown: it has no typed values
     return layer
 
 

@@ -18,6 +18,8 @@ from dnlint.cnumbers import (
     FLT_MAX,
     INT32_MAX,
     INT32_MIN,
+    LONG_LIST,
+    Numbers,
     c_atof,
     c_atoi,
     c_int_of_float,
@@ -25,12 +27,13 @@ from dnlint.cnumbers import (
     c_strtol,
     comma_items,
     fits_c_float,
+    packed,
 )
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
-from dnlint.read.darknet_reader import Option, Section
+from dnlint.read.darknet_reader import UNPARSED, Option, Section
 
 MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
@@ -83,31 +86,39 @@ class OptionTable:
 class Values:
     """The typed options of one section, read with Darknet's semantics.
 
-    ``data`` maps each parsed option to Darknet's value; ``defaults`` (the table's, shared by
-    every section of the type: never written) holds the declared default of every other one.
+    Each option :func:`type_section` parsed holds Darknet's value (``Option.parsed``: a dict
+    of them per section cost more than the section's bytes); ``defaults`` (the table's, shared
+    by every section of the type: never written) holds the declared default of every other one.
     A copy of all defaults per section cost kilobytes per layer, kept for the whole run; a
     builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("data", "defaults", "dialect", "section", "specs")
+    __slots__ = ("defaults", "section", "specs")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
-        self.dialect = table.dialect
         self.defaults: dict[str, Any] = table.defaults
-        self.data: dict[str, Any] = {}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """Each parsed option's value, by key: a new dict."""
+        return {key: option.parsed for key, option in self.section.first.items()
+                if option.parsed is not UNPARSED}
 
     def merged(self) -> dict[str, Any]:
         """Every declared option's value, parsed or default: a new dict, for one build."""
         merged = self.defaults.copy()
-        merged.update(self.data)
+        for key, option in self.section.first.items():
+            if option.parsed is not UNPARSED:
+                merged[key] = option.parsed
         return merged
 
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
         exactly the options type_section parsed."""
-        option = self.section.find(name)
+        first = self.section._first
+        option = first.get(name) if type(first) is dict else self.section.find(name)
         return option is not None and option.value is not None and name in self.specs
 
     def option(self, name: str) -> Option | None:
@@ -123,8 +134,11 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
             return default
-        data = self.data
-        return data[name] if name in data else self.defaults.get(name)
+        first = self.section._first  # Section.find inlined for a dict: the hottest lookup
+        option = first.get(name) if type(first) is dict else self.section.find(name)
+        if option is not None and option.parsed is not UNPARSED:
+            return option.parsed
+        return self.defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
         value = self.get(name, default)
@@ -143,7 +157,8 @@ class Values:
         return None if value is None else str(value)
 
     def list(self, name: builtins.str) -> builtins.list[Any] | None:
-        value = self.data.get(name) if self.given(name) else None
+        option = self.section.find(name) if self.given(name) else None
+        value = option.parsed if option is not None and option.parsed is not UNPARSED else None
         return list(value) if value is not None else None
 
 
@@ -152,7 +167,6 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     values = Values(section, table)
     specs, dialect = table.specs, table.dialect
     numeric, strings = table.numeric, table.strings
-    data = values.data
     # option_find returns the first occurrence of a key; the reader reports the others
     for key, option in section.first.items():
         value = option.value
@@ -164,22 +178,23 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
             if plan is not None:
                 number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
                 if number is not None:
-                    data[key] = number
+                    option.parsed = number
                     if plan & NUMBER_RANGED:
                         check_range(option, specs[key], number, sink)
                     continue
             elif key in strings:
                 choices = strings[key]
                 if choices is None or value in choices:
-                    data[key] = value
+                    option.parsed = value
                     continue
         spec = specs.get(key)
         if spec is None:
+            option.parsed = UNPARSED  # not read by this table
             _unknown(option, section, specs, table.foreign, dialect, sink)
             continue
-        data[key] = _convert(option, spec, dialect, sink)
+        option.parsed = _convert(option, spec, dialect, sink)
     for spec in table.required:
-        if spec.name not in section.first:
+        if section.find(spec.name) is None:
             sink.report(
                 "DN211",
                 section.line,
@@ -249,9 +264,9 @@ _FLOAT: Final = Kind.FLOAT
 _HANK: Final = Dialect.HANK
 
 
-def _plain_list(value: str, is_float: bool) -> list[Any] | None:
+def _plain_list(value: str, is_float: bool) -> Numbers | None:
     """``10,13,16`` or ``-1,-4``: the items when every one is a plain decimal, else ``None``."""
-    items: list[Any] = []
+    items: Numbers = [] if len(value) < LONG_LIST else packed((), is_float)
     for piece in comma_items(value):
         number = _plain_decimal(piece, is_float)
         if number is None:
@@ -442,7 +457,7 @@ def _unknown_choice(
     )
 
 
-def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> list[Any]:
+def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> Numbers:
     is_float = spec.kind is Kind.FLOAT_LIST
     if option.comment_at < 0:
         plain = _plain_list(value, is_float)

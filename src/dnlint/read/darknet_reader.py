@@ -9,7 +9,12 @@ as a :class:`LexFinding`; the dialect decides the severity of a few of them late
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from types import MappingProxyType
+from typing import Any, cast, overload
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -19,6 +24,11 @@ _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
 _BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
+_NO_OPTIONS = cast(dict[str, "Option"], MappingProxyType({}))  # Section.first when empty
+UNPARSED: Any = object()  # Option.parsed before (or without) typing
+_LINES_CHUNK = 1 << 18  # characters the lexer splits into lines at a time
+_SHARED_MAX = 4096  # distinct strings the lexer shares per file
+_SHARED_LENGTH = 64  # longer values are rarely repeated
 
 
 class Option:
@@ -28,51 +38,134 @@ class Option:
     and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
     """
 
-    __slots__ = ("column", "comment_at", "key", "line", "raw", "value", "value_column")
+    __slots__ = ("_where", "comment_at", "key", "line", "parsed", "value")
 
     def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
-                 raw: str, comment_at: int = -1) -> None:
+                 raw: str | None, comment_at: int = -1) -> None:
         self.key = key
         self.value = value
         self.line = line
-        self.column = column
-        self.value_column = value_column
-        self.raw = raw
+        # ``None`` for a plain 'key=value' line at column 1, whose positions and text follow
+        # from its key and value; else (column, value column, the line as read). Three slots
+        # and a copy of every line, kept for the whole run, cost more than the line's bytes.
+        self._where: tuple[int, int, str] | None = (
+            None if raw is None and column == 1 and value_column == len(key) + 2
+            else (column, value_column, raw if raw is not None else _joined(key, value)))
         # index in ``value`` of a '#'/';' that starts an inline comment, or -1
         self.comment_at = comment_at
+        # Darknet's value, set by the typing stage (dnlint.options.convert.type_section) when it
+        # reads this option: a slot here, not a dict per section that cost more than its lines
+        self.parsed: Any = UNPARSED
+
+    @property
+    def column(self) -> int:
+        return 1 if self._where is None else self._where[0]
+
+    @property
+    def value_column(self) -> int:
+        return len(self.key) + 2 if self._where is None else self._where[1]
+
+    @property
+    def raw(self) -> str:
+        """The line as read (after fgetl's NUL gluing)."""
+        return _joined(self.key, self.value) if self._where is None else self._where[2]
 
     def __repr__(self) -> str:
         return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
 
 
+def _joined(key: str, value: str | None) -> str:
+    return key if value is None else f"{key}={value}"
+
+
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    __slots__ = ("column", "first", "header_ok", "line", "name", "odd", "options")
+    __slots__ = ("_at", "_first", "line", "listed", "name", "odd")
 
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
         self.line = line
-        self.column = column
-        self.options: list[Option] = []
-        self.header_ok = True
-        # the first option of every key, the one option_find returns (bare 'key' lines included)
-        self.first: dict[str, Option] = {}
+        # the column of '[', negated once the header is found malformed (one slot, not two)
+        self._at = column
+        # ``first`` (the first option of every key) as stored: None for no option, the option
+        # itself while it is the only one, then a dict. A dict costs 184 bytes even for one
+        # entry, six times the bytes of a section such as '[upsample]\nstride=2'.
+        self._first: dict[str, Option] | Option | None = None
+        # every option in file order, once a key repeats; until then ``first`` holds them all,
+        # in order (a second container per section cost more than its line of input)
+        self.listed: list[Option] | None = None
         # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
         self.odd = False
+
+    @property
+    def column(self) -> int:
+        return abs(self._at)
+
+    @property
+    def header_ok(self) -> bool:
+        """False when the header is malformed (DN019): Darknet matches no layer type."""
+        return self._at > 0
+
+    @header_ok.setter
+    def header_ok(self, ok: bool) -> None:
+        self._at = abs(self._at) if ok else -abs(self._at)
+
+    @property
+    def first(self) -> dict[str, Option]:
+        """The first option of every key, the one option_find returns (bare 'key' lines
+        included), in file order. Read-only: :meth:`add` adds."""
+        first = self._first
+        if type(first) is dict:
+            return first
+        if first is None:
+            return _NO_OPTIONS
+        assert isinstance(first, Option)
+        return {first.key: first}
+
+    @property
+    def options(self) -> list[Option]:
+        """Every option line of the section, in file order."""
+        return self.listed if self.listed is not None else list(self.first.values())
 
     def __repr__(self) -> str:
         return f"Section({self.name!r}, line={self.line}, options={len(self.options)})"
 
     def find(self, key: str) -> Option | None:
         """The option Darknet's ``option_find`` returns: the first with that key."""
-        return self.first.get(key)
+        first = self._first
+        if type(first) is dict:
+            return first.get(key)
+        return first if isinstance(first, Option) and first.key == key else None
+
+    def offer(self, option: Option) -> Option:
+        """Make ``option`` the first of its key unless one came before: return that one."""
+        first = self._first
+        if first is None:
+            self._first = option
+            return option
+        if type(first) is not dict:
+            assert isinstance(first, Option)
+            if first.key == option.key:
+                return first
+            first = self._first = {first.key: first}
+        return first.setdefault(option.key, option)
 
     def add(self, option: Option) -> None:
-        self.options.append(option)
-        repeated = self.first.setdefault(option.key, option) is not option
-        if repeated or option.value is None or not option.key:
+        repeated = self.offer(option) is not option
+        if repeated or self.listed is not None:
+            self.keep_order(option, repeated)
+        if option.value is None or not option.key:
             self.odd = True
+
+    def keep_order(self, option: Option, repeated: bool) -> None:
+        """Record ``option`` (already offered to ``first``) where ``first`` cannot keep it."""
+        if self.listed is None:
+            self.listed = [*self.first.values(), option]  # the first repeat: all before it
+        else:
+            self.listed.append(option)
+        if repeated:
+            self.odd = True  # a repeated key
 
 
 @dataclass
@@ -96,10 +189,79 @@ class Comment:
         self.text = text
 
 
+class Lines(Sequence[str]):
+    """The file's lines (without the newline; trailing CRs removed), cut on demand from the one
+    decoded text. A list of every line as its own string cost about 60 bytes per line for the
+    whole run, five times the bytes of a typical cfg line; line starts are found only when a
+    line is asked for (a snippet, a directive)."""
+
+    __slots__ = ("_count", "_starts", "_strip_cr", "text")
+
+    def __init__(self, text: str, strip_cr: bool) -> None:
+        self.text = text  # the decoded file, lines joined by '\n'
+        self._strip_cr = strip_cr
+        self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+        self._starts: array[int] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        starts = self._line_starts()
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
+        line = self.text[starts[index] : end]
+        return line.rstrip("\r") if self._strip_cr else line
+
+    def __iter__(self) -> Iterator[str]:
+        text, start = self.text, 0
+        for _ in range(self._count):
+            end = text.find("\n", start)
+            line = text[start:] if end < 0 else text[start:end]
+            yield line.rstrip("\r") if self._strip_cr else line
+            start = end + 1
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Lines, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
+
+    def __repr__(self) -> str:
+        return f"Lines({self._count} lines)"
+
+    def _line_starts(self) -> array[int]:
+        if self._starts is None:
+            starts = array("q", [0])
+            starts.extend(match.end() for match in re.finditer("\n", self.text))
+            self._starts = starts
+        return self._starts
+
+
+def text_of(lines: Sequence[str]) -> str:
+    """The lines joined by newlines (a final newline may follow: for searches), without a copy
+    of each when they are :class:`Lines`."""
+    if isinstance(lines, Lines) and not lines._strip_cr:
+        return lines.text
+    return "\n".join(lines)
+
+
 @dataclass
 class CfgDocument:
     sections: list[Section]
-    lines: list[str]
+    lines: Sequence[str]
     comments: list[Comment]
     findings: list[LexFinding]
     fatal: bool = False
@@ -128,7 +290,7 @@ def read_cfg(data: bytes) -> CfgDocument:
         data = data[3:]
     lexer = _Lexer(findings)
     lexer.run(data)
-    doc = CfgDocument(lexer.sections, lexer.lines, lexer.comments, findings)
+    doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings)
     _check_structure(doc)
     return doc
 
@@ -198,6 +360,33 @@ def _looks_binary(sample: bytes) -> bool:
     return control > max(8, len(sample) // 20)
 
 
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines: split at each newline, a final newline starting no line."""
+    size = len(text) - 1 if text.endswith("\n") else len(text)
+    return text[:size].split("\n") if text else []
+
+
+def lines_in_chunks(text: str, chunk: int = _LINES_CHUNK) -> Iterable[str]:
+    """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
+    line at once, alive while the lexer builds its options, raised a large file's peak
+    memory by five times its size."""
+    if len(text) <= chunk:
+        return split_lines(text)
+    return chain.from_iterable(_chunk_lines(text, chunk))
+
+
+def _chunk_lines(text: str, chunk: int) -> Iterator[list[str]]:
+    size = len(text) - 1 if text.endswith("\n") else len(text)
+    start = 0
+    while True:
+        end = text.find("\n", start + chunk, size) if start + chunk < size else -1
+        if end < 0:
+            yield text[start:size].split("\n")
+            return
+        yield text[start:end].split("\n")
+        start = end + 1
+
+
 def _looks_like_weights(data: bytes) -> bool:
     if len(data) < 16:
         return False
@@ -209,7 +398,7 @@ class _Lexer:
     def __init__(self, findings: list[LexFinding]) -> None:
         self.findings = findings
         self.sections: list[Section] = []
-        self.lines: list[str] = []
+        self.has_cr = False
         self.comments: list[Comment] = []
         self.crlf_lines = 0
         self.first_crlf = 0
@@ -217,21 +406,38 @@ class _Lexer:
         self.bad_utf8_reported = 0
         self.option_before_section = False
         self._whole = ""
+        # one string for each repeated key, short value and section name ('filters', '1',
+        # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
+        # so a file of unique names grows it no further than _SHARED_MAX entries.
+        self._shared: dict[str, str] = {}
+
+    def share(self, text: str) -> str:
+        """``text``, or the equal string seen before."""
+        shared = self._shared
+        known = shared.get(text)
+        if known is not None:
+            return known
+        if len(shared) < _SHARED_MAX and len(text) <= _SHARED_LENGTH:
+            shared[text] = text
+        return text
 
     def run(self, data: bytes) -> None:
-        texts = self._decode_lines(data)
-        has_cr = "\r" in self._whole
+        try:
+            self._whole = data.decode("utf-8")
+            texts: list[str] | None = None
+        except UnicodeDecodeError:
+            texts = self._decode_lines(data)  # decoded line by line, each invalid one reported
+        has_cr = self.has_cr = "\r" in self._whole
         if has_cr or "\0" in self._whole:
-            self.lines = [t.rstrip("\r") for t in texts] if has_cr else texts
-            self._run_careful(texts, has_cr)
+            self._run_careful(texts if texts is not None else split_lines(self._whole), has_cr)
         else:
-            self.lines = texts
-            self._run_plain(texts)
+            self._run_plain(texts if texts is not None else lines_in_chunks(self._whole))
 
-    def _run_plain(self, texts: list[str]) -> None:
+    def _run_plain(self, texts: Iterable[str]) -> None:
         """Lines without CR or NUL: the common file, one inlined loop for the plain lines
         (no whitespace at all), everything else through :meth:`_line`."""
         sections, comments = self.sections, self.comments
+        shared, share = self._shared, self.share
         section = None
         # characters absent from the whole file need no test on every line
         has_tab, has_semicolon = "\t" in self._whole, ";" in self._whole
@@ -245,7 +451,7 @@ class _Lexer:
             first_char = text[0]
             if first_char == "[":
                 if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
-                    section = Section(text[1:-1], number, 1)  # a well-formed [name]
+                    section = Section(share(text[1:-1]), number, 1)  # a well-formed [name]
                     sections.append(section)
                 else:
                     self._header(text, text, number)
@@ -260,10 +466,17 @@ class _Lexer:
                 continue
             comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
                           else -1)
-            option = Option(key, value, number, 1, len(key) + 2, text, comment_at)
-            section.options.append(option)
-            if section.first.setdefault(key, option) is not option:
-                section.odd = True  # a repeated key
+            key = shared.get(key) or share(key)
+            value = shared.get(value) or share(value)
+            option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
+            first = section._first
+            # Section.offer, inlined for the common case: a section that has a dict already
+            if type(first) is dict:
+                earlier = first.setdefault(key, option)
+            else:
+                earlier = section.offer(option)
+            if earlier is not option or section.listed is not None:
+                section.keep_order(option, earlier is not option)
 
     def _run_careful(self, texts: list[str], has_cr: bool) -> None:
         """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""
@@ -349,7 +562,8 @@ class _Lexer:
         spaced = _spaced_option(text) if self.sections else None
         if spaced is not None:
             key, value, key_column, value_column = spaced
-            self.sections[-1].add(Option(key, value, number, key_column, value_column, text))
+            self.sections[-1].add(Option(self.share(key), self.share(value), number, key_column,
+                                         value_column, text))
             return
         self._line_general(text, number)
 
@@ -376,13 +590,14 @@ class _Lexer:
             self._option(text, text, number)
             return
         comment_at = _comment_at(value) if "#" in value or ";" in value else -1
-        self.sections[-1].add(Option(key, value, number, 1, len(key) + 2, text, comment_at))
+        self.sections[-1].add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
+                                     None, comment_at))
 
     def _header(self, text: str, stripped: str, number: int) -> None:
         column = text.index("[") + 1
         close = stripped.find("]")
         name = stripped[1:close] if close > 0 else stripped[1:]
-        section = Section(name, number, column)
+        section = Section(self.share(name), number, column)
         self.sections.append(section)
         if close < 0:
             self._bad_header(section, f"section header '{stripped}' has no closing ']'")

@@ -24,6 +24,7 @@ from dnlint.read.darknet_reader import (
     CfgDocument,
     Comment,
     LexFinding,
+    Lines,
     Option,
     Section,
     _Lexer,
@@ -55,7 +56,7 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
     lexer = _HankLexer(findings)
     for number, text in enumerate(texts, start=1):
         lexer.line(text, number)
-    doc = CfgDocument(lexer.sections, [t.rstrip("\r") for t in texts], lexer.comments,
+    doc = CfgDocument(lexer.sections, Lines(decoder._whole, True), lexer.comments,
                       findings, fatal=lexer.fatal)
     _check_structure(doc)
     return doc
@@ -121,7 +122,7 @@ class _HankLexer:
                     "start the file with [net]"))
             return
         section = self.sections[-1]
-        first = section.first.get(option.key)
+        first = section.find(option.key)
         if first is not None:
             self.findings.append(LexFinding(
                 "DN009", option.line, option.column,
@@ -129,8 +130,7 @@ class _HankLexer:
                 f"at lines #{first.line} and #{option.line}'",
                 "delete one of the two lines"))
             return
-        section.options.append(option)
-        section.first[option.key] = option
+        section.add(option)
         value = option.value or ""
         if (value and not value.strip(HANK_NUMBER_CHARS) and not _plain_digits(value)
                 and hank_stof(value) is None):

@@ -14,12 +14,12 @@ follow. This module only parses; :mod:`dnlint.run.policy` applies directives and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dnlint.diagnostics import Diagnostic, new_diagnostic
-from dnlint.read.darknet_reader import CfgDocument
+from dnlint.read.darknet_reader import CfgDocument, text_of
 from dnlint.run.selectors import is_syntax_error, normalize, selector_matches
 
 ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
@@ -125,7 +125,7 @@ class _NextCodeLine:
     a run of N directive lines costs N steps, not N * N.
     """
 
-    def __init__(self, lines: list[str], comment_lines: set[int]) -> None:
+    def __init__(self, lines: Sequence[str], comment_lines: set[int]) -> None:
         self._lines = lines
         self._comment_lines = comment_lines
         self._cursor = 0  # the last code line found (0: none yet)
@@ -236,7 +236,7 @@ def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directive
                     path: str) -> None:
     # one C-level search of the whole text first: most files hold no directive at all, and a
     # match across a line break only sends the file through the exact per-line loop below
-    if _TRAILING.search("\n".join(doc.lines)) is None:
+    if _TRAILING.search(text_of(doc.lines)) is None:
         return
     for number, text in enumerate(doc.lines, start=1):
         if number in comment_lines:

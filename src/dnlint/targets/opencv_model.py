@@ -11,6 +11,7 @@ channel count Darknet gives an unknown layer) so that independent problems are a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dnlint.cnumbers import INT32_MAX, INT32_MIN, c_strtol
@@ -109,7 +110,7 @@ def cpp_fields(text: str) -> list[str]:
     return parts
 
 
-def read_sections(lines: list[str]) -> OcvNetwork:
+def read_sections(lines: Sequence[str]) -> OcvNetwork:
     """The reading loop of ReadDarknetFromCfgStream, with the line of every section and key."""
     net = OcvSection("net", 1)
     sections: list[OcvSection] = []
@@ -167,7 +168,7 @@ class _State:
     failures: list[Refusal] = field(default_factory=list)
 
 
-def simulate(lines: list[str], darknet_channels: dict[int, int] | None = None) -> OcvNetwork:
+def simulate(lines: Sequence[str], darknet_channels: dict[int, int] | None = None) -> OcvNetwork:
     """Read ``lines`` as OpenCV does and walk its import. ``darknet_channels`` maps a section's
     line to Darknet's output channels, used to go on past a section OpenCV cannot import."""
     result = read_sections(lines)

@@ -8,13 +8,14 @@ layers built so far and a way to report diagnostics at the right line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
-from dnlint.network.layers.facts import HeadInfo, RouteMismatch
+from dnlint.network.layers.facts import Geometry, HeadInfo, LayerFacts, RouteMismatch
 from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
@@ -97,13 +98,18 @@ class LayerType:
         return table
 
 
+@lru_cache(maxsize=1024)
+def shared_geometry(filters: int | None, size: int | None,
+                    stride: tuple[int, int] | None) -> Geometry:
+    """One :class:`Geometry` for every layer that has the same (a network repeats a few)."""
+    return Geometry(filters, size, stride)
+
+
 class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
-    __slots__ = ("bflops", "broken", "filters", "head", "index", "input", "inputs", "line",
-                 "loaded", "next_shape", "output", "outputs", "refs", "route_mismatch", "saved",
-                 "section_name", "shares", "size", "size_root", "stored_input", "stride", "type",
-                 "unknown", "values")
+    __slots__ = ("bflops", "broken", "facts", "geometry", "index", "input", "inputs", "line",
+                 "output", "outputs", "saved", "section_name", "type", "values")
 
     def __init__(
         self,
@@ -126,38 +132,121 @@ class Layer:
         self.output = output
         self.outputs = outputs
         self.saved: tuple[Block, ...] = ()
-        self.loaded: tuple[Block, ...] = ()
-        # What the builder found that later stages read (typed fields, no dict per layer):
-        # kernel geometry (convolution-like and pooling layers; stride as x, y)
-        self.filters: int | None = None
-        self.size: int | None = None
-        self.stride: tuple[int, int] | None = None
-        # the layers a route, shortcut, scale_channels or sam reads, as its builder resolved them
-        self.refs: list[int] | None = None
-        # [ab] share_index: the layer whose weights this convolution uses (it stores none)
-        self.shares: int | None = None
-        # what a detection head predicts (None for every other layer, and a head not built)
-        self.head: HeadInfo | None = None
-        # [route] its first input whose size differs from the first one's (DN315)
-        self.route_mismatch: RouteMismatch | None = None
-        # set by the input-size check: this merge breaks only because of [net]'s size
-        self.size_root = False
+        # kernel geometry (convolution-like and pooling layers), shared by the layers that
+        # have the same: a slot per field, or an object per layer, cost more than the section
+        self.geometry: Geometry | None = None
+        # the rarer facts (a head, the layers a route reads, ...): allocated on the first one
+        self.facts: LayerFacts | None = None
         self.bflops = 0.0
-        # [ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
-        # (parse_network_cfg)
-        self.next_shape: tuple[int, int, int, int] | None = None
         self.values = values
         self.broken = False
-        # the zeroed convolutional layer Darknet builds for an unknown section (a slot, not a
-        # dict entry: a dict per such layer cost 30 times the bytes of a '[x]' line)
-        self.unknown = False
-        # l.w, l.h, l.c as the constructor stores them, where that is not the input received
-        # (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)
-        self.stored_input: tuple[int, int, int] | None = None
+
+    # What the builder found that later stages read, typed. Geometry comes from one shared
+    # object; every other fact lives in ``facts``, which most layers never allocate.
+    @property
+    def filters(self) -> int | None:
+        return self.geometry.filters if self.geometry is not None else None
+
+    @property
+    def size(self) -> int | None:
+        return self.geometry.size if self.geometry is not None else None
+
+    @property
+    def stride(self) -> tuple[int, int] | None:
+        return self.geometry.stride if self.geometry is not None else None
+
+    def _facts(self) -> LayerFacts:
+        if self.facts is None:
+            self.facts = LayerFacts()
+        return self.facts
+
+    @property
+    def refs(self) -> Sequence[int] | None:
+        """The layers a route, shortcut, scale_channels or sam reads, as its builder resolved
+        them (an array of C ints for a very long [route] line)."""
+        return self.facts.refs if self.facts is not None else None
+
+    @refs.setter
+    def refs(self, refs: Sequence[int] | None) -> None:
+        self._facts().refs = refs
+
+    @property
+    def shares(self) -> int | None:
+        """[ab] share_index: the layer whose weights this convolution uses (it stores none)."""
+        return self.facts.shares if self.facts is not None else None
+
+    @shares.setter
+    def shares(self, index: int | None) -> None:
+        self._facts().shares = index
+
+    @property
+    def head(self) -> HeadInfo | None:
+        """What a detection head predicts (None for every other layer, and a head not built)."""
+        return self.facts.head if self.facts is not None else None
+
+    @head.setter
+    def head(self, head: HeadInfo | None) -> None:
+        self._facts().head = head
+
+    @property
+    def route_mismatch(self) -> RouteMismatch | None:
+        """[route] its first input whose size differs from the first one's (DN315)."""
+        return self.facts.route_mismatch if self.facts is not None else None
+
+    @route_mismatch.setter
+    def route_mismatch(self, mismatch: RouteMismatch | None) -> None:
+        self._facts().route_mismatch = mismatch
+
+    @property
+    def size_root(self) -> bool:
+        """Set by the input-size check: this merge breaks only because of [net]'s size."""
+        return self.facts is not None and self.facts.size_root
+
+    @size_root.setter
+    def size_root(self, root: bool) -> None:
+        self._facts().size_root = root
+
+    @property
+    def loaded(self) -> tuple[Block, ...]:
+        """The blocks Darknet's loader reads: ``saved`` unless a flag (numload,
+        dontloadscales) changes what is read."""
+        facts = self.facts
+        return facts.loaded if facts is not None and facts.loaded is not None else self.saved
+
+    @loaded.setter
+    def loaded(self, blocks: tuple[Block, ...]) -> None:
+        if blocks is not self.saved or (self.facts is not None and self.facts.loaded is not None):
+            self._facts().loaded = blocks
+
+    @property
+    def next_shape(self) -> tuple[int, int, int, int] | None:
+        """[ab] antialiasing hands the next layer the blurred shape, not out_w/out_h
+        (parse_network_cfg)."""
+        return self.facts.next_shape if self.facts is not None else None
+
+    @next_shape.setter
+    def next_shape(self, shape: tuple[int, int, int, int] | None) -> None:
+        self._facts().next_shape = shape
+
+    @property
+    def stored_input(self) -> tuple[int, int, int] | None:
+        """l.w, l.h, l.c as the constructor stores them, where that is not the input received
+        (make_rnn_layer stores 0s, make_detection_layer side x side x 0, ...)."""
+        return self.facts.stored_input if self.facts is not None else None
+
+    @stored_input.setter
+    def stored_input(self, shape: tuple[int, int, int] | None) -> None:
+        self._facts().stored_input = shape
 
     def __repr__(self) -> str:
         return (f"Layer({self.index}, {self.type!r}, line={self.line}, input={self.input}, "
                 f"output={self.output})")
+
+    @property
+    def unknown(self) -> bool:
+        """The zeroed convolutional layer Darknet builds for an unknown section: the one kind
+        of layer built without typed values (a property, not a slot per layer)."""
+        return self.values is None
 
     @property
     def dims_stored(self) -> tuple[int, int, int]:
@@ -200,12 +289,15 @@ class LayerContext:
         self.layers = previous
         self.w, self.h, self.c, self.inputs = carried
         self.sink = sink
+        shape = (self.w, self.h, self.c)
+        if previous and previous[-1].output == shape:
+            shape = previous[-1].output  # one tuple for a shape handed on (memory per layer)
         self.layer = Layer(
             index,
             type_name,
             values.section.line,
             values.section.name,
-            (self.w, self.h, self.c),
+            shape,
             self.inputs,
             values=values,
         )
@@ -289,10 +381,16 @@ class LayerContext:
 
     # --- results ---------------------------------------------------------------------------
     def output(self, w: int, h: int, c: int, outputs: int | None = None) -> None:
-        self.layer.output = (w, h, c)
+        shape = (w, h, c)
+        self.layer.output = self.layer.input if shape == self.layer.input else shape
         self.layer.outputs = w * h * c if outputs is None else outputs
 
     def weights(self, *blocks: Block, loaded: tuple[Block, ...] | None = None) -> None:
+        self.record(blocks, loaded)
+
+    def record(self, blocks: tuple[Block, ...], loaded: tuple[Block, ...] | None = None) -> None:
+        """:meth:`weights` for a record already in a tuple, which the layer keeps (a shared,
+        cached record costs nothing per layer)."""
         saved = _without_empty(blocks)
         self.layer.saved = saved
         self.layer.loaded = saved if loaded is None else _without_empty(loaded)
@@ -300,9 +398,8 @@ class LayerContext:
     def geometry(self, filters: int | None = None, size: int | None = None,
                  stride: int | tuple[int, int] | None = None) -> None:
         """The kernel geometry later stages read: the layer table, share_index, input sizes."""
-        layer = self.layer
-        layer.filters, layer.size = filters, size
-        layer.stride = (stride, stride) if isinstance(stride, int) else stride
+        pair = (stride, stride) if isinstance(stride, int) else stride
+        self.layer.geometry = shared_geometry(filters, size, pair)
 
     def need_image(self) -> bool:
         """'Layer before X must output image' (parse_convolutional and friends)."""

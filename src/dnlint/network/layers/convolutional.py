@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dnlint.dialects import ALL, Dialect
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Block, LayerContext, LayerType
@@ -49,8 +51,12 @@ OPTIONS = (
 )
 
 
+@lru_cache(maxsize=1024)
 def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
-    """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights."""
+    """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights.
+
+    Cached: blocks are never changed once built, and a network repeats the same few records
+    (five blocks per layer were a quarter of a stock cfg's memory per input byte)."""
     weights = Block("weights", (cin // groups) * n * size * size if groups else 0)
     if bn:
         return (Block("biases", n), Block("scales", n), Block("rolling_mean", n),
@@ -179,9 +185,9 @@ def build(ctx: LayerContext) -> None:
         return
     record = conv_record(ctx.c, filters, size, groups, bn)
     if (pj and d["numload"]) or (bn and d["dontloadscales"]):
-        ctx.weights(*record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
+        ctx.record(record, loaded=_loaded_record(ctx, filters, size, groups, bn, record))
     else:
-        ctx.weights(*record)
+        ctx.record(record)
 
 
 def _loaded_record(

@@ -10,6 +10,37 @@ They replace a free-form dict, so that strict mypy checks every reader. The plai
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from dnlint.network.layers.base import Block
+
+
+class Geometry(NamedTuple):
+    """A convolution-like or pooling layer's kernel: what the layer table, share_index and the
+    input-size check read. Shared by the layers that have the same (``shared_geometry``)."""
+
+    filters: int | None
+    size: int | None
+    stride: tuple[int, int] | None  # (x, y)
+
+
+class LayerFacts:
+    """The facts only some layers have, in one object a layer allocates on its first one
+    (a slot each on every layer cost more than a one-line section's bytes)."""
+
+    __slots__ = ("head", "loaded", "next_shape", "refs", "route_mismatch", "shares", "size_root",
+                 "stored_input")
+
+    def __init__(self) -> None:
+        self.head: HeadInfo | None = None
+        self.loaded: tuple[Block, ...] | None = None  # None: the blocks saved
+        self.next_shape: tuple[int, int, int, int] | None = None
+        self.refs: Sequence[int] | None = None
+        self.route_mismatch: RouteMismatch | None = None
+        self.shares: int | None = None
+        self.size_root = False
+        self.stored_input: tuple[int, int, int] | None = None
 
 
 class HeadInfo:

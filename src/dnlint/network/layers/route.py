@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 from dnlint.dialects import AB_AND_HANK, ALL
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Layer, LayerContext, LayerType, cdiv
@@ -65,7 +67,9 @@ def build(ctx: LayerContext) -> None:
         return
     read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    ctx.layer.refs = [_index(read[raw], raw) for raw in refs]
+    indices = (_index(read[raw], raw) for raw in refs)
+    # a long line's numbers come packed (cnumbers.Numbers): so do the layers they name
+    ctx.layer.refs = list(indices) if isinstance(refs, list) else array("i", indices)
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
     outputs = sum(shapes[id(read[raw])][3] for raw in refs)
     if groups != 1:

@@ -1,0 +1,184 @@
+"""The compact representations that keep memory per input byte low must read exactly as the
+plain ones they replace: lines cut on demand, rebuilt raw text, shared strings, packed lists."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dnlint.cnumbers import LONG_LIST
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.network.layers.base import Block, Layer
+from dnlint.read.darknet_reader import Lines, lines_in_chunks, read_cfg, split_lines, text_of
+
+NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
+
+texts = st.lists(st.sampled_from(["", "a", "b=1", "\r", " x \r", "é", "\r\r"]), max_size=8).map(
+    "\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.booleans(), st.booleans())
+def test_lines_are_the_split_lines(text: str, strip_cr: bool, trailing: bool) -> None:
+    """What the reader kept before: split on '\\n', the last empty piece dropped, CRs
+    stripped at the end of each line when the file has them."""
+    text += "\n" if trailing else ""
+    expected = text.split("\n")
+    if expected and expected[-1] == "":
+        expected.pop()
+    if strip_cr:
+        expected = [line.rstrip("\r") for line in expected]
+    lines = Lines(text, strip_cr)
+    assert len(lines) == len(expected)
+    assert list(lines) == expected
+    assert [lines[i] for i in range(len(lines))] == expected
+    assert [lines[-i] for i in range(1, len(lines) + 1)] == expected[::-1]
+    assert lines[1:3] == expected[1:3]
+    assert lines == expected
+    assert text_of(lines) in ("\n".join(expected), "\n".join(expected) + "\n")
+
+
+def test_lines_index_out_of_range() -> None:
+    lines = Lines("a\nb\n", False)
+    with pytest.raises(IndexError):
+        lines[2]
+    with pytest.raises(IndexError):
+        lines[-3]
+
+
+def test_document_lines_strip_cr_and_keep_raw() -> None:
+    doc = read_cfg(b"[net]\r\nwidth=8\r\n  height = 8 \r\n")
+    assert list(doc.lines) == ["[net]", "width=8", "  height = 8 "]
+    width, height = doc.sections[0].options
+    assert width.raw == "width=8\r"  # the careful path keeps the line as read
+    assert height.raw == "  height = 8 \r"
+
+
+def test_plain_option_rebuilds_its_raw_text() -> None:
+    doc = read_cfg(NET + b"[convolutional]\nfilters=2\nactivation=leaky#x\n  size = 3\n")
+    conv = doc.sections[1]
+    assert [o.raw for o in conv.options] == ["filters=2", "activation=leaky#x", "  size = 3"]
+    assert [o._where is None for o in conv.options] == [True, True, False]
+    assert [(o.column, o.value_column) for o in conv.options] == [(1, 9), (1, 12), (3, 10)]
+
+
+def test_repeated_keys_values_and_names_share_one_string() -> None:
+    doc = read_cfg(NET + b"[convolutional]\nfilters=16\nactivation=leaky\n" * 3)
+    convs = doc.sections[1:]
+    assert len({id(s.name) for s in convs}) == 1
+    assert len({id(s.options[0].key) for s in convs}) == 1
+    assert len({id(s.options[1].value) for s in convs}) == 1
+
+
+def _route_layers(count: int) -> tuple[object, object]:
+    body = NET + b"[convolutional]\nfilters=2\n[route]\nlayers=" + b"-1," * (count - 1) + b"-1\n"
+    result = lint_cfg_bytes(body, "r.cfg", Dialect.AB)
+    assert result.network is not None
+    route = result.network.layers[1]
+    assert route.values is not None
+    return route.values.get("layers"), route.refs
+
+
+def test_short_list_is_a_list() -> None:
+    refs, layers = _route_layers(3)
+    assert refs == [-1, -1, -1]
+    assert layers == [0, 0, 0]
+
+
+def test_long_list_is_packed_with_the_same_numbers() -> None:
+    count = LONG_LIST  # 3 bytes per item: well past the long-list length
+    refs, layers = _route_layers(count)
+    assert isinstance(refs, array) and refs.typecode == "i"
+    assert list(refs) == [-1] * count
+    assert isinstance(layers, array) and list(layers) == [0] * count
+
+
+def test_long_float_list_keeps_doubles() -> None:
+    anchors = b",".join(b"%d.25" % i for i in range(2000))
+    body = NET + b"[convolutional]\nfilters=2\n[yolo]\nmask=0\nanchors=" + anchors + b"\n"
+    result = lint_cfg_bytes(body, "y.cfg", Dialect.AB)
+    assert result.network is not None
+    values = result.network.layers[1].values
+    assert values is not None
+    got = values.get("anchors")
+    assert isinstance(got, array) and got.typecode == "d"
+    assert list(got) == [i + 0.25 for i in range(2000)]
+
+
+def test_layer_facts_are_allocated_on_the_first_one() -> None:
+    first, second = (Layer(i, "x", 1, "x", (1, 1, 1), 1) for i in range(2))
+    assert first.facts is None and first.head is None and first.refs is None
+    assert not first.size_root and first.shares is None and first.route_mismatch is None
+    first.shares = 0
+    first.size_root = True
+    assert first.facts is not None and (first.shares, first.size_root) == (0, True)
+    assert second.facts is None
+
+
+def test_conv_layers_share_their_geometry() -> None:
+    body = NET + b"[convolutional]\nfilters=4\nsize=3\npad=1\n" * 3
+    result = lint_cfg_bytes(body, "c.cfg", Dialect.AB)
+    assert result.network is not None
+    first, second, third = result.network.layers
+    assert first.geometry is second.geometry is third.geometry
+    assert (first.filters, first.size, first.stride) == (4, 3, (1, 1))
+    assert first.facts is second.facts is third.facts is None
+    assert second.saved is third.saved  # one cached weights record (both read 4 channels)
+    assert first.saved is not second.saved
+    second.size_root = True
+    assert second.size_root and not first.size_root
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz"]), max_size=12).map("".join),
+       st.integers(min_value=1, max_value=6))
+def test_lines_in_chunks_are_split_lines(text: str, chunk: int) -> None:
+    expected = text.split("\n")
+    if expected[-1] == "":
+        expected.pop()  # a final newline starts no line
+    assert split_lines(text) == expected
+    assert list(lines_in_chunks(text, chunk)) == expected
+
+
+def test_section_first_from_none_to_one_option_to_dict() -> None:
+    doc = read_cfg(NET + b"[x]\n[upsample]\nstride=2\n[route]\nlayers=-1\nlayers=-2\n"
+                   b"[shortcut]\nfrom=-1\nactivation=linear\n")
+    empty, single, repeated, double = doc.sections[1:]
+    assert empty._first is None and empty.first == {} and empty.options == []
+    assert empty.find("stride") is None
+    stride = single.options[0]
+    assert single._first is stride and single.first == {"stride": stride}
+    assert single.find("stride") is stride and single.find("x") is None
+    first_layers, second_layers = repeated.options
+    assert second_layers.line == first_layers.line + 1
+    assert repeated._first is first_layers and repeated.find("layers") is first_layers
+    assert repeated.odd and [o.value for o in repeated.listed or ()] == ["-1", "-2"]
+    assert type(double._first) is dict and list(double.first) == ["from", "activation"]
+    assert [f.code for f in doc.findings] == ["DN009"]  # the repeated 'layers'
+
+
+def test_loaded_is_saved_unless_a_flag_changes_it() -> None:
+    layer = Layer(0, "x", 1, "x", (1, 1, 1), 1)
+    biases, weights = Block("biases", 2), Block("weights", 8)
+    layer.saved = (biases, weights)
+    assert layer.loaded is layer.saved and layer.facts is None
+    layer.loaded = (biases,)
+    assert layer.loaded == (biases,) and layer.saved == (biases, weights)
+    layer.loaded = layer.saved  # back to the default: kept exactly
+    assert layer.loaded is layer.saved
+    layer.next_shape = (1, 2, 3, 6)
+    layer.stored_input = (0, 0, 0)
+    assert (layer.next_shape, layer.stored_input) == ((1, 2, 3, 6), (0, 0, 0))
+
+
+def test_section_column_and_header_ok_share_a_slot() -> None:
+    doc = read_cfg(NET + b"  [route\nlayers=-1\n[conv]\n")
+    broken, fine = doc.sections[1:]
+    assert (broken.column, broken.header_ok) == (3, False)
+    assert (fine.column, fine.header_ok) == (1, True)
+    fine.header_ok = False
+    assert (fine.column, fine.header_ok) == (1, False)

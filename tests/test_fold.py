@@ -1,0 +1,81 @@
+"""A rule of diagnostics.FOLDABLE lists its first FOLD_AFTER findings in a file and folds the
+rest into one finding that counts them, unless the file holds a directive that could suppress
+some (then every finding is listed, so suppression stays exact)."""
+
+from __future__ import annotations
+
+from dnlint.diagnostics import FOLD_AFTER, Severity
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.result import FileResult
+from dnlint.run.policy import Policy, apply_policy, selection_for
+
+NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"  # lines 1-4
+UNKNOWN = 150  # unknown options x0..x149 on lines 7..156, in a [convolutional] at line 5
+
+
+def _options_file(before: bytes = b"") -> bytes:
+    return (NET + b"[convolutional]\nfilters=2\n"
+            + b"".join(b"x%d=1\n" % i for i in range(UNKNOWN)) + before)
+
+
+DEFAULT = Policy()
+
+
+def _linted(data: bytes, policy: Policy = DEFAULT, fold: bool = True) -> FileResult:
+    result = lint_cfg_bytes(data, "f.cfg", Dialect.AB, fold=fold)
+    apply_policy(result, selection_for("f.cfg", policy, None))
+    return result
+
+
+def _found(result: FileResult, code: str) -> list[tuple[int | None, str]]:
+    return [(d.line, d.message) for d in result.diagnostics if d.code == code]
+
+
+def test_unknown_options_past_the_first_hundred_are_counted() -> None:
+    found = _found(_linted(_options_file()), "DN201")
+    assert FOLD_AFTER == 100
+    assert [line for line, _ in found] == [*range(7, 107), 107]
+    assert found[0][1] == "unknown option 'x0' in [convolutional]; Darknet ignores it"
+    assert found[-1][1] == ("50 more DN201 findings in this file (lines 107 to 156) are not "
+                            "listed one by one: dnlint lists the first 100 of a rule per file")
+
+
+def test_every_finding_is_listed_without_folding() -> None:
+    found = _found(_linted(_options_file(), fold=False), "DN201")
+    assert [line for line, _ in found] == list(range(7, 7 + UNKNOWN))
+
+
+def test_a_file_that_mentions_dnlint_lists_every_finding() -> None:
+    """A directive may suppress any of them: nothing is folded, suppression stays exact."""
+    data = _options_file().replace(b"x3=1\n", b"# dnlint: disable-next-line=DN201\nx3=1\n")
+    found = _found(_linted(data), "DN201")
+    assert len(found) == UNKNOWN - 1  # all but the suppressed x3 (line 11)
+    assert 11 not in [line for line, _ in found]
+    assert all("more DN201" not in message for _, message in found)
+
+
+def test_a_deselected_rule_lists_nothing_not_even_its_count() -> None:
+    result = _linted(_options_file(), Policy(ignore=("DN201",)))
+    assert _found(result, "DN201") == []
+
+
+def test_the_count_takes_the_rules_severity_override() -> None:
+    result = _linted(_options_file(), Policy(severity_override=(("DN201", Severity.ERROR),)))
+    levels = {d.severity for d in result.diagnostics if d.code == "DN201"}
+    assert levels == {Severity.ERROR} and len(_found(result, "DN201")) == FOLD_AFTER + 1
+
+
+def test_unknown_sections_past_the_first_hundred_are_counted() -> None:
+    result = _linted(NET + b"[x]\n" * 120)  # sections on lines 5..124
+    found = _found(result, "DN020")
+    assert [line for line, _ in found] == [*range(5, 105), 105]
+    assert found[-1][1].startswith("20 more DN020 findings in this file (lines 105 to 124)")
+    assert result.network is not None and len(result.network.layers) == 120
+
+
+def test_a_rule_outside_the_foldable_ones_is_listed_whole() -> None:
+    """DN006 (a bare 'key' line) is not folded: 120 of them are 120 findings."""
+    data = NET + b"[convolutional]\nfilters=2\n" + b"[convolutional]\nfilters=2\nfoo\n" * 120
+    found = _found(_linted(data), "DN006")
+    assert [line for line, _ in found] == [9 + 3 * i for i in range(120)]
