@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from types import MappingProxyType
-from typing import Any, cast, overload
+from typing import Any, overload
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
@@ -24,7 +24,7 @@ _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
 _BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
-_NO_OPTIONS = cast(dict[str, "Option"], MappingProxyType({}))  # Section.first when empty
+_NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing
 _LINES_CHUNK = 1 << 18  # characters the lexer splits into lines at a time
 _SHARED_MAX = 4096  # distinct strings the lexer shares per file
@@ -112,7 +112,7 @@ class Section:
         self._at = abs(self._at) if ok else -abs(self._at)
 
     @property
-    def first(self) -> dict[str, Option]:
+    def first(self) -> Mapping[str, Option]:
         """The first option of every key, the one option_find returns (bare 'key' lines
         included), in file order. Read-only: :meth:`add` adds."""
         first = self._first
