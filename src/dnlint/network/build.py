@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dnlint.cnumbers import INT32_MAX
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.network.layers import by_section, section_dialects
-from dnlint.network.layers.base import INT32_MAX, Layer, LayerContext, LayerType
+from dnlint.network.layers.base import Layer, LayerContext, LayerType
 from dnlint.options.convert import Values, type_section
 from dnlint.options.net_section import NetInfo, parse_net
 from dnlint.options.value_checks import suggest

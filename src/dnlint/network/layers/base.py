@@ -20,7 +20,6 @@ from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
 
-INT32_MAX = 2**31 - 1
 # an Enum member is a slow class attribute on Python 3.11 (LayerContext runs once per layer)
 _PJ: Final = Dialect.PJ
 # Reader findings that change what a value reads as ('45 61' glued into 4561): checks that
