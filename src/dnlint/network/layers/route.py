@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 
 from dnlint.dialects import AB_AND_HANK, ALL
 from dnlint.network.layers import register
@@ -61,7 +62,8 @@ def already_reported(ctx: LayerContext, *sources: Layer | None) -> bool:
 def build(ctx: LayerContext) -> None:
     v = ctx.v
     # the parsed list itself, not the copy v.list makes: a hostile line has millions of items
-    refs: list[int] | None = v.get("layers") if v.given("layers") else None
+    # Sequence, not list: a long line's numbers are an array (a compiled list check refuses it)
+    refs: Sequence[int] | None = v.get("layers") if v.given("layers") else None
     if not refs:
         ctx.layer.broken = True  # DN211 already reported: [pj] segfaults, [ab] stops
         return
@@ -82,7 +84,7 @@ def build(ctx: LayerContext) -> None:
 _Shapes = dict[int, tuple[int, int, int, int]]  # id(layer) (or of None) -> (w, h, c, outputs)
 
 
-def _references(ctx: LayerContext, refs: list[int]
+def _references(ctx: LayerContext, refs: Sequence[int]
                 ) -> tuple[dict[int, Layer | None], _Shapes]:
     """The layer each distinct item of ``layers`` reads, and the shape of each: each distinct
     item checked (and reported) once, so a line of a million commas is one lookup, not a
@@ -115,7 +117,7 @@ def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
     return (*layer.output, layer.outputs)
 
 
-def _concat(ctx: LayerContext, refs: list[int], read: dict[int, Layer | None],
+def _concat(ctx: LayerContext, refs: Sequence[int], read: dict[int, Layer | None],
             shapes: _Shapes) -> tuple[int, int, int]:
     """parse_route: the first layer's w/h; channels add up while w/h match; a mismatch zeroes
     all three, and a later matching layer still adds its channels (Darknet's quirk)."""
