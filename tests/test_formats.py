@@ -236,21 +236,20 @@ def test_sarif_clean_run(cwd: Path) -> None:
     assert code == 0 and json.loads(out)["runs"][0]["results"] == []
 
 
-def _metadata_with(urls: list[str]) -> Any:
-    from email.message import Message
-
-    message = Message()
-    for url in urls:
-        message["Project-URL"] = url
-    return lambda name: message
+def _installed_with(folder: Path, urls: list[str], monkeypatch: Any) -> None:
+    """A dnlint distribution first on sys.path whose metadata lists these project URLs."""
+    info = folder / "dnlint-9.9.dist-info"
+    info.mkdir(parents=True)
+    headers = "".join(f"Project-URL: {url}\n" for url in urls)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: dnlint\n{headers}\n"
+                                   "Project-URL: Rules, https://not.a.header/\n")
+    monkeypatch.syspath_prepend(str(folder))
 
 
 def test_sarif_help_uri_points_at_each_rules_heading(cwd: Path, monkeypatch: Any) -> None:
-    from importlib import metadata
-
     page = "https://example.org/dnlint/blob/main/docs/rules.md"
-    monkeypatch.setattr(metadata, "metadata", _metadata_with(
-        ["Source, https://example.org/dnlint", f"Rules, {page}"]))
+    _installed_with(cwd / "site", ["Source, https://example.org/dnlint", f"Rules, {page}"],
+                    monkeypatch)
     log = json.loads(run("--format", "sarif", "m.cfg")[1])
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert rules[1]["id"] == "DN001"
@@ -263,9 +262,7 @@ def test_sarif_help_uri_points_at_each_rules_heading(cwd: Path, monkeypatch: Any
 
 def test_sarif_without_a_published_rules_page_has_no_help_uri(cwd: Path,
                                                                 monkeypatch: Any) -> None:
-    from importlib import metadata
-
-    monkeypatch.setattr(metadata, "metadata", _metadata_with(["Source, https://example.org/x"]))
+    _installed_with(cwd / "site", ["Source, https://example.org/x"], monkeypatch)
     log = json.loads(run("--format", "sarif", "m.cfg")[1])
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert not any("helpUri" in rule for rule in rules)
