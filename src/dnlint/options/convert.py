@@ -109,9 +109,11 @@ class Values:
     def merged(self) -> dict[str, Any]:
         """Every declared option's value, parsed or default: a new dict, for one build."""
         merged = self.defaults.copy()
-        for key, option in self.section.first.items():
+        first = self.section._first  # Section.first without its Mapping view (hot: per layer)
+        options = first.values() if type(first) is dict else self.section.first.values()
+        for option in options:
             if option.parsed is not UNPARSED:
-                merged[key] = option.parsed
+                merged[option.key] = option.parsed
         return merged
 
     def given(self, name: str) -> bool:
