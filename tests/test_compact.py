@@ -182,3 +182,21 @@ def test_section_column_and_header_ok_share_a_slot() -> None:
     assert (fine.column, fine.header_ok) == (1, True)
     fine.header_ok = False
     assert (fine.column, fine.header_ok) == (1, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz\r"]), max_size=12).map("".join))
+def test_line_lookup_across_chunk_boundaries(text: str) -> None:
+    """Line starts are found a chunk at a time: a line cut by a chunk's end reads whole."""
+    import dnlint.read.darknet_reader as reader
+
+    expected = text.split("\n")
+    if expected[-1] == "":
+        expected.pop()
+    saved = reader._LINES_CHUNK
+    reader._LINES_CHUNK = 3
+    try:
+        lines = Lines(text, False)
+        assert [lines[i] for i in range(len(lines))] == expected
+    finally:
+        reader._LINES_CHUNK = saved

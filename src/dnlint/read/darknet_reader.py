@@ -12,7 +12,8 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain, repeat
+from operator import add
 from types import MappingProxyType
 from typing import Any, overload
 
@@ -248,13 +249,14 @@ class Lines(Sequence[str]):
         file the text report quotes a line of)."""
         if self._starts is None:
             starts = array("q", [0])
-            text, at = self.text, 0
+            text = self.text
             for begin in range(0, len(text), _LINES_CHUNK):
-                pieces = text[begin : begin + _LINES_CHUNK].split("\n")
-                for index in range(len(pieces) - 1):
-                    at += len(pieces[index]) + 1
-                    starts.append(at)
-                at += len(pieces[-1])
+                chunk = text[begin : begin + _LINES_CHUNK]
+                # begin + the running sum of len(line) + 1: every step in C
+                ends = accumulate(map(add, map(len, chunk.split("\n")[:-1]), repeat(1)),
+                                  initial=begin)
+                next(ends)  # begin itself
+                starts.extend(ends)
             self._starts = starts
         return self._starts
 
