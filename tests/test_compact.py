@@ -4,6 +4,7 @@ plain ones they replace: lines cut on demand, rebuilt raw text, shared strings, 
 from __future__ import annotations
 
 from array import array
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -200,3 +201,18 @@ def test_line_lookup_across_chunk_boundaries(text: str) -> None:
         assert [lines[i] for i in range(len(lines))] == expected
     finally:
         reader._LINES_CHUNK = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz"]), max_size=12).map("".join),
+       st.randoms(use_true_random=False))
+def test_line_lookup_in_any_order(text: str, random: Any) -> None:
+    """Lines are found by scanning forward until a lookup goes back, then from an index."""
+    expected = text.split("\n")
+    if expected[-1] == "":
+        expected.pop()
+    lines = Lines(text, False)
+    order = list(range(len(expected)))
+    random.shuffle(order)
+    assert [lines[i] for i in order] == [expected[i] for i in order]
+    assert [lines[-1 - i] for i in range(len(expected))] == expected[::-1]

@@ -196,13 +196,16 @@ class Lines(Sequence[str]):
     whole run, five times the bytes of a typical cfg line; line starts are found only when a
     line is asked for (a snippet, a directive)."""
 
-    __slots__ = ("_count", "_starts", "_strip_cr", "text")
+    __slots__ = ("_count", "_cursor", "_starts", "_strip_cr", "text")
 
     def __init__(self, text: str, strip_cr: bool) -> None:
         self.text = text  # the decoded file, lines joined by '\n'
         self._strip_cr = strip_cr
         self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
         self._starts: array[int] | None = None
+        # (index, start) of the last line found by scanning: lookups in increasing order (a
+        # report quoting its findings' lines) scan the text once, and need no index at all
+        self._cursor = (0, 0)
 
     def __len__(self) -> int:
         return self._count
@@ -220,10 +223,26 @@ class Lines(Sequence[str]):
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError("line index out of range")
-        starts = self._line_starts()
-        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
-        line = self.text[starts[index] : end]
+        text = self.text
+        start = self._start_of(index)
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
         return line.rstrip("\r") if self._strip_cr else line
+
+    def _start_of(self, index: int) -> int:
+        """Where line ``index`` starts: scanned forward from the last line found, until a
+        lookup goes backwards; from then on (random access) from an index of every line."""
+        if self._starts is not None:
+            return self._starts[index]
+        line, at = self._cursor
+        if index < line:
+            return self._line_starts()[index]
+        text = self.text
+        while line < index:
+            at = text.find("\n", at) + 1
+            line += 1
+        self._cursor = (line, at)
+        return at
 
     def __iter__(self) -> Iterator[str]:
         text, start = self.text, 0
