@@ -318,7 +318,7 @@ def _install_kind() -> str:
     import dnlint.read.darknet_reader
 
     location = Path(dnlint.__file__).resolve()
-    where = "editable install" if ROOT in location.parents else "regular install"
+    where = "editable install" if ROOT / "src" in location.parents else "regular install"
     compiled = not dnlint.read.darknet_reader.__file__.endswith(".py")
     return f"{where}, {'compiled with mypyc' if compiled else 'pure Python'}"
 
