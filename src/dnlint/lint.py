@@ -19,7 +19,6 @@ from dnlint.network.build import Network, build_network
 from dnlint.network.dialect_guess import Detection, detect_dialect
 from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
-from dnlint.run.policy import may_hold_directives
 
 if TYPE_CHECKING:
     from dnlint.weights.layout import WeightsReport
@@ -38,7 +37,7 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None,
         doc = read_cfg_hank(data)  # hank-ai's own lexer, not AlexeyAB's strip/read_option
     else:
         doc = read_cfg(data)
-    sink = Sink(path, fold=fold and not may_hold_directives(doc.lines))
+    sink = Sink(path, fold=fold and not doc.may_hold_directives())
     if dialect is None:
         detection = detect_dialect(doc) if not doc.fatal else Detection(Dialect.AB, "default")
         chosen, reason, guessed = detection.dialect, detection.reason, detection.guessed

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate, chain, repeat
 from operator import add
 from types import MappingProxyType
@@ -288,6 +288,30 @@ def text_of(lines: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+# Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
+# whitespace (dnlint.run.directives: _DIRECTIVE, _TRAILING)
+_MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
+_COLON = re.compile(r"\s*:")
+
+
+def may_hold_directives(lines: Sequence[str]) -> bool:
+    """False when no line spells "dnlint:" in any case (whitespace allowed before the colon),
+    as every directive and every misplaced one does: most files then skip the per-comment
+    parse, and a comment that only names dnlint ("written for dnlint") does too. An
+    IGNORECASE regex search is slow (0.1 ms on a large cfg), so ASCII text, where it means
+    the same, is lowered and searched."""
+    text = text_of(lines)
+    if not text.isascii():
+        return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
+    lowered = text.lower()
+    at = lowered.find("dnlint")
+    while at >= 0:
+        if _COLON.match(lowered, at + 6):
+            return True
+        at = lowered.find("dnlint", at + 6)
+    return False
+
+
 @dataclass
 class CfgDocument:
     sections: list[Section]
@@ -295,10 +319,18 @@ class CfgDocument:
     comments: list[Comment]
     findings: list[LexFinding]
     fatal: bool = False
+    _directives: bool | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def layer_sections(self) -> list[Section]:
         return self.sections[1:]
+
+    def may_hold_directives(self) -> bool:
+        """:func:`may_hold_directives` of this file, searched once: the lint (whether to fold
+        findings) and the policy (whether to parse suppressions) both ask."""
+        if self._directives is None:
+            self._directives = may_hold_directives(self.lines)
+        return self._directives
 
 
 def read_cfg(data: bytes) -> CfgDocument:

@@ -12,14 +12,11 @@ Linting stamps every diagnostic with its rule's code and severity; this module t
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
-from dnlint.read.darknet_reader import text_of
 from dnlint.run.config import Config
 from dnlint.run.selectors import is_syntax_error, selector_matches
 
@@ -92,33 +89,9 @@ def apply_policy(result: FileResult, selection: Selection) -> None:
     result.diagnostics = kept
 
 
-# Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
-# whitespace (directives._DIRECTIVE, directives._TRAILING)
-_MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
-_COLON = re.compile(r"\s*:")
-
-
-def may_hold_directives(lines: Sequence[str]) -> bool:
-    """False when no line spells "dnlint:" in any case (whitespace allowed before the colon),
-    as every directive and every misplaced one does: most files then skip the per-comment
-    parse, and a comment that only names dnlint ("written for dnlint") does too. An
-    IGNORECASE regex search is slow (0.1 ms on a large cfg), so ASCII text, where it means
-    the same, is lowered and searched."""
-    text = text_of(lines)
-    if not text.isascii():
-        return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
-    lowered = text.lower()
-    at = lowered.find("dnlint")
-    while at >= 0:
-        if _COLON.match(lowered, at + 6):
-            return True
-        at = lowered.find("dnlint", at + 6)
-    return False
-
-
 def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnostic]:
     assert result.document is not None
-    if not may_hold_directives(result.document.lines):
+    if not result.document.may_hold_directives():
         return diagnostics
     from dnlint.run.directives import parse_directives  # only for a file that spells "dnlint"
 
