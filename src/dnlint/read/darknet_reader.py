@@ -223,11 +223,14 @@ class Lines(Sequence[str]):
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError("line index out of range")
+        return self._cut(self._start_of(index))[0]
+
+    def _cut(self, start: int) -> tuple[str, int]:
+        """The line that starts at ``start``, and where the next one starts."""
         text = self.text
-        start = self._start_of(index)
         end = text.find("\n", start)
         line = text[start:] if end < 0 else text[start:end]
-        return line.rstrip("\r") if self._strip_cr else line
+        return (line.rstrip("\r") if self._strip_cr else line), end + 1
 
     def _start_of(self, index: int) -> int:
         """Where line ``index`` starts: scanned forward from the last line found, until a
@@ -245,12 +248,10 @@ class Lines(Sequence[str]):
         return at
 
     def __iter__(self) -> Iterator[str]:
-        text, start = self.text, 0
+        start = 0
         for _ in range(self._count):
-            end = text.find("\n", start)
-            line = text[start:] if end < 0 else text[start:end]
-            yield line.rstrip("\r") if self._strip_cr else line
-            start = end + 1
+            line, start = self._cut(start)
+            yield line
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (Lines, list, tuple)):
