@@ -59,7 +59,9 @@ _SPACE = "[ \t\n\v\f\r]*"
 # [0-9], never \d: a Python str pattern's \d also matches other scripts' digits, which C does not
 _STRTOL = re.compile(_SPACE + "[+-]?[0-9]+")
 _DECIMAL = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-_PLAIN_FLOAT = re.compile(r"[+-]?" + _DECIMAL + r"\Z")
+# a whole value that is a plain decimal integer or number: what every reader reads the same
+PLAIN_INT = re.compile(r"[+-]?[0-9]+\Z")
+PLAIN_FLOAT = re.compile(r"[+-]?" + _DECIMAL + r"\Z")
 _STRTOD = re.compile(
     _SPACE
     + r"(?P<sign>[+-]?)(?:"
@@ -99,7 +101,7 @@ def c_atoi(text: str) -> int:
 
 def c_atof(text: str) -> float:
     """``atof``, i.e. ``strtod(text, NULL)``: the double the longest readable prefix gives."""
-    if _PLAIN_FLOAT.match(text):
+    if PLAIN_FLOAT.match(text):
         return float(text)  # the common plain decimal: atof reads all of it
     match = _STRTOD.match(text)
     if match is None:

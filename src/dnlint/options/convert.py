@@ -19,6 +19,8 @@ from dnlint.cnumbers import (
     INT32_MAX,
     INT32_MIN,
     LONG_LIST,
+    PLAIN_FLOAT,
+    PLAIN_INT,
     Numbers,
     c_atof,
     c_atoi,
@@ -39,10 +41,8 @@ MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
 # [0-9], not \d, which matches other scripts' digits too; '[0-9]+(\.[0-9]*)?', not
 # '[0-9]+\.?[0-9]*': the latter splits a run of digits in n ways (quadratic).
-_STRICT_INT = re.compile(r"[+-]?[0-9]+\Z")
 # A number with a zero fraction ('1600.0', '16.'): atoi (and hank-ai's stof) reads it exactly.
 _ZERO_FRACTION = re.compile(r"[+-]?([0-9]+\.0*|\.0+)\Z")
-_STRICT_FLOAT = re.compile(r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
 _INT_PREFIX = re.compile(r"[ \t]*[+-]?[0-9]+")
 _FLOAT_PREFIX = re.compile(r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
@@ -316,12 +316,12 @@ def _comment_prefix(option: Option, value: str) -> str | None:
 def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> int:
     result = c_atoi(value)
     body = _comment_prefix(option, value)
-    if body is not None and _STRICT_INT.match(body):
+    if body is not None and PLAIN_INT.match(body):
         _inline_comment_survives(option, result, sink)
         body_ok = True
     else:
         body = value
-        body_ok = bool(_STRICT_INT.match(body))
+        body_ok = bool(PLAIN_INT.match(body))
     if not body_ok:
         _bad_int(option, value, result, sink)
         return result
@@ -348,7 +348,7 @@ def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
             f"write {option.key}={result}",
             Severity.WARNING,
         )
-    elif _STRICT_FLOAT.match(value):
+    elif PLAIN_FLOAT.match(value):
         sink.report(
             "DN205",
             option.line,
@@ -376,11 +376,11 @@ def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
 def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> float:
     result = c_atof(value)
     body = _comment_prefix(option, value)
-    if body is not None and _STRICT_FLOAT.match(body):
+    if body is not None and PLAIN_FLOAT.match(body):
         _inline_comment_survives(option, result, sink)
     else:
         body = value
-        if not _STRICT_FLOAT.match(body):
+        if not PLAIN_FLOAT.match(body):
             code = "DN204" if _FLOAT_PREFIX.match(body) else "DN203"
             reads = f"reads {result:g}" if result or math.isnan(result) else "silently reads 0"
             sink.report(
@@ -498,7 +498,7 @@ def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
 def _check_list_items(
     option: Option, body: str, is_float: bool, is_ref: bool, sink: Sink
 ) -> None:
-    pattern = _STRICT_FLOAT if is_float else _STRICT_INT
+    pattern = PLAIN_FLOAT if is_float else PLAIN_INT
     bad = []
     for index, piece in enumerate(comma_items(body)):  # lazily: a list line can be megabytes
         if piece and not pattern.match(piece):
@@ -532,7 +532,7 @@ def _report_bad_items(option: Option, bad: list[str], is_float: bool, sink: Sink
     convert: Callable[[str], float] = c_atof if is_float else c_atoi
     exact = [] if is_float else [piece for piece in bad if _ZERO_FRACTION.match(piece)]
     fractions = [] if is_float else [piece for piece in bad if piece not in exact
-                                     and _STRICT_FLOAT.match(piece)]
+                                     and PLAIN_FLOAT.match(piece)]
     others = [piece for piece in bad if piece not in exact and piece not in fractions]
     if others:
         kind = "numbers" if is_float else "integers"

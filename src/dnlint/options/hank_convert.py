@@ -14,6 +14,8 @@ from typing import Any
 
 from dnlint.cnumbers import (
     INT32_MIN,
+    PLAIN_FLOAT,
+    PLAIN_INT,
     hank_float,
     hank_int,
     hank_list,
@@ -39,8 +41,6 @@ _ENUM_NOUNS = {
     "type": "cost type",
     "yolo_point": "YOLO point type",
 }
-_PLAIN_INT = re.compile(r"[+-]?[0-9]+\Z")
-_PLAIN_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _ITEM_SEPARATORS = re.compile(r"[ \t]+")
 
 
@@ -128,7 +128,7 @@ def _convert_int(option: Option, spec: Opt, sink: Sink) -> int:
                     f"{option.key}={value} does not fit a 32-bit C int (hank-ai's cast from "
                     f"float gives {result})")
         return result
-    elif _PLAIN_INT.match(value) and int(value) != result:
+    elif PLAIN_INT.match(value) and int(value) != result:
         sink.report("DN206", option.line, option.value_column,
                     f"{option.key}={value}: hank-ai's Darknet reads integers through a C float, "
                     f"which turns {value} into {result}")
@@ -184,7 +184,7 @@ def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None
     """Items hank reads differently from what they say, then the separators other forks read
     differently (whitespace between numbers, empty items: warnings, hank reads them right)."""
     pieces = value.split(",")
-    plain = _PLAIN_FLOAT if is_float else _PLAIN_INT
+    plain = PLAIN_FLOAT if is_float else PLAIN_INT
     bad = [item for piece in pieces for item in _ITEM_SEPARATORS.split(piece.strip(" \t"))
            if item and not _reads_as_written(item, plain, is_float)]
     if bad:
