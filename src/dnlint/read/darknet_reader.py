@@ -320,7 +320,8 @@ class CfgDocument:
     comments: list[Comment]
     findings: list[LexFinding]
     fatal: bool = False
-    _directives: bool | None = field(default=None, init=False, repr=False, compare=False)
+    # may_hold_directives(), once known (an init field: mypyc leaves init=False fields unset)
+    _directives: bool | None = field(default=None, repr=False, compare=False)
 
     @property
     def layer_sections(self) -> list[Section]:
