@@ -216,3 +216,35 @@ def test_line_lookup_in_any_order(text: str, random: Any) -> None:
     random.shuffle(order)
     assert [lines[i] for i in order] == [expected[i] for i in order]
     assert [lines[-1 - i] for i in range(len(expected))] == expected[::-1]
+
+
+def test_bare_sections_are_built_when_asked_for() -> None:
+    """A '[name]' with no option is kept as a name and a line; it reads as the Section the
+    reader built before, and one that gains an option is kept from then on."""
+    doc = read_cfg(NET + b"[x]\n[maxpool]\nsize=2\n  [y]\n[z]\n")
+    sections = doc.sections
+    assert [(s.name, s.line, s.column, s.header_ok) for s in sections] == [
+        ("net", 1, 1, True), ("x", 5, 1, True), ("maxpool", 6, 1, True), ("y", 8, 3, True),
+        ("z", 9, 1, True)]
+    assert [s.name for s in sections.built()] == ["net", "maxpool", "y"]
+    assert [s.name for s in sections[1:3]] == ["x", "maxpool"]
+    assert sections[-1].options == [] and sections[-1].first == {}
+    assert list(sections.lines) == [1, 5, 6, 8, 9]
+    assert sections.live(1) is sections[1]  # kept from now on
+    assert len(sections) == 5
+
+
+def test_a_file_of_bare_unknown_sections_keeps_no_object_per_section() -> None:
+    result = lint_cfg_bytes(NET + b"[conv]\nfilters=2\n" + b"[x]\n" * 1000, "f.cfg", Dialect.AB)
+    assert result.document is not None and result.network is not None
+    assert [s.name for s in result.document.sections.built()] == ["net", "conv"]
+    layers = result.network.layers
+    assert len(layers) == 1001
+    assert sum(item is not None for item in layers._items) == 2  # [conv] and the first [x]
+    first, later, last = layers[1], layers[2], layers[-1]
+    assert (first.index, first.line, first.section_name, first.input, first.inputs) == (
+        1, 7, "x", (8, 8, 2), 128)  # the first zeroed layer receives [conv]'s output
+    assert (later.index, later.line, later.type, later.input, later.output, later.broken) == (
+        2, 8, "convolutional", (0, 0, 0), (0, 0, 0), True)
+    assert (last.index, last.line, last.unknown) == (1000, 1006, True)
+    assert [layer.index for layer in layers][-3:] == [998, 999, 1000]

@@ -12,7 +12,9 @@ For each root one note (DN390) says how many layers could not be checked and why
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from dnlint.diagnostics import Diagnostic, Severity, Sink
@@ -51,25 +53,55 @@ def layer_inputs(layer: Layer) -> list[int]:
 
 class Taint:
     """Per layer: whether it is broken itself (a root), or reads a broken layer (tainted), and
-    for tainted layers the root they depend on (NET for [net]).
+    for tainted layers the root they depend on (NET for [net]). Stored per index in arrays,
+    not dicts: a file of a million unknown sections taints a million layers.
 
     (A plain class, not a dataclass: creating a dataclass costs every run's start-up.)"""
 
-    __slots__ = ("dead", "root")
+    __slots__ = ("_dead", "_root", "any_tainted")
 
-    def __init__(self, dead: dict[int, bool], root: dict[int, int]) -> None:
-        self.dead = dead
-        self.root = root  # tainted layer -> its root
+    def __init__(self, count: int) -> None:
+        self._dead = bytearray(count + 1)  # position index + 1: NET (-1) first
+        self._root = array("q", bytes(8 * count))  # a tainted layer's root + 2 (NET: 1), else 0
+        self.any_tainted = False
+
+    def dead(self, index: int) -> bool:
+        return self._dead[index + 1] != 0
+
+    def set_dead(self, index: int) -> None:
+        self._dead[index + 1] = 1
 
     def tainted(self, index: int) -> bool:
-        return index in self.root
+        return index != NET and self._root[index] != 0
+
+    def root(self, index: int) -> int:
+        """The root of a tainted layer (NET for [net]); the layer itself when not tainted."""
+        return self._root[index] - 2 if index != NET and self._root[index] else index
+
+    def set_root(self, index: int, root: int) -> None:
+        self._root[index] = root + 2
+        self.any_tainted = True
+
+    def roots(self) -> Iterator[tuple[int, int, int, int]]:
+        """(root, first, last, count) of the layers tainted by each root, by root."""
+        spans: dict[int, list[int]] = {}
+        for index, stored in enumerate(self._root):
+            if stored:
+                span = spans.get(stored - 2)
+                if span is None:
+                    spans[stored - 2] = [index, index, 1]
+                else:
+                    span[1] = index
+                    span[2] += 1
+        for root, (first, last, count) in sorted(spans.items()):
+            yield root, first, last, count
 
 
 class LineMap:
     """Which layer (or NET) a line of the cfg belongs to."""
 
     def __init__(self, doc: CfgDocument) -> None:
-        self.starts = [section.line for section in doc.layer_sections]
+        self.starts = doc.sections.lines[1:]  # where each layer's section starts
 
     def layer_at(self, line: int | None) -> int:
         if line is None:
@@ -89,15 +121,17 @@ def analyse(network: Network, items: list[Diagnostic], lines: LineMap) -> Taint:
             net_dead = net_dead or diag.code in NET_ROOTS
         elif diag.code in CONSEQUENCES or diag.code == "DN302":
             erred.add(where)
-    dead = {NET: net_dead}
-    root: dict[int, int] = {}
-    for layer in network.layers:
-        sources = [i for i in layer_inputs(layer) if dead.get(i)]
+    layers = network.layers
+    taint = Taint(len(layers))
+    if net_dead:
+        taint.set_dead(NET)
+    for layer in layers:
+        sources = [i for i in layer_inputs(layer) if taint.dead(i)]
         if sources:
-            first = min(sources, key=lambda i: root.get(i, i))
-            root[layer.index] = root.get(first, first)
-        dead[layer.index] = bool(sources) or layer.broken or layer.index in erred
-    return Taint(dead, root)
+            taint.set_root(layer.index, min(taint.root(i) for i in sources))
+        if sources or layer.broken or layer.index in erred:
+            taint.set_dead(layer.index)
+    return taint
 
 
 def suppress_cascades(network: Network, doc: CfgDocument, sink: Sink) -> None:
@@ -108,7 +142,7 @@ def suppress_cascades(network: Network, doc: CfgDocument, sink: Sink) -> None:
         return  # nothing is broken: the common case, spared the walk over the layers
     lines = LineMap(doc)
     taint = analyse(network, sink.items, lines)
-    if not taint.root:
+    if not taint.any_tainted:
         return
     kept = []
     net_codes = {d.code for d in sink.items if lines.layer_at(d.line) == NET}
@@ -126,13 +160,10 @@ def suppress_cascades(network: Network, doc: CfgDocument, sink: Sink) -> None:
 
 
 def _note_roots(network: Network, taint: Taint, sink: Sink) -> None:
-    by_root: dict[int, list[int]] = {}
-    for index, root in taint.root.items():
-        by_root.setdefault(root, []).append(index)
-    for root, dependents in sorted(by_root.items()):
+    for root, first, last, count in taint.roots():
         line = network.layers[root].line if root != NET else _net_line(network)
-        sink.report("DN390", line, 1, f"{_span(sorted(dependents))} not checked: "
-                    f"{'it depends' if len(dependents) == 1 else 'they depend'} on "
+        sink.report("DN390", line, 1, f"{_span(first, last, count)} not checked: "
+                    f"{'it depends' if count == 1 else 'they depend'} on "
                     f"{_describe_root(network, root)}")
 
 
@@ -148,10 +179,9 @@ def _describe_root(network: Network, root: int) -> str:
     return f"layer {root} ([{layer.section_name}], line {layer.line}){why}"
 
 
-def _span(indexes: list[int]) -> str:
-    first, last = indexes[0], indexes[-1]
-    if len(indexes) == 1:
+def _span(first: int, last: int, count: int) -> str:
+    if count == 1:
         return f"layer {first}"
-    if last - first + 1 == len(indexes):
+    if last - first + 1 == count:
         return f"layers {first}\u2013{last}"
-    return f"{len(indexes)} of the layers {first}\u2013{last}"
+    return f"{count} of the layers {first}\u2013{last}"

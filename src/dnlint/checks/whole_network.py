@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from dnlint.checks.head_agreement import check_classes_agree, check_masks
@@ -56,7 +57,7 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
 def check_cost_is_last(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
     """A [cost] layer's output holds its per-value errors, not the predictions it received."""
     layers = network.layers
-    for layer in layers[:-1]:
+    for layer in islice(layers, max(0, len(layers) - 1)):  # not a slice: no list of them all
         if layer.type != "cost":
             continue
         after = layers[layer.index + 1]

@@ -7,13 +7,13 @@ sections become all-zero layers. Nothing is allocated from cfg numbers: shapes a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dnlint.cnumbers import INT32_MAX
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.network.layers import by_section, section_dialects
-from dnlint.network.layers.base import Layer, LayerContext, LayerType
+from dnlint.network.layers.base import Layer, LayerContext, Layers, LayerType, zero_layer
 from dnlint.options.convert import Values, type_section
 from dnlint.options.net_section import NetInfo, parse_net
 from dnlint.options.value_checks import suggest
@@ -24,7 +24,7 @@ from dnlint.read.darknet_reader import CfgDocument, Section
 class Network:
     net: NetInfo
     net_values: Values
-    layers: list[Layer] = field(default_factory=list)
+    layers: Layers
 
     @property
     def total_params(self) -> int:
@@ -41,9 +41,9 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
     if doc.fatal or not doc.sections:
         return None
     net, net_values = parse_net(doc.sections[0], dialect, sink)
-    network = Network(net, net_values)
+    network = Network(net, net_values, Layers(doc.sections))
     carried = (net.width, net.height, net.channels, net.inputs)
-    for index, section in enumerate(doc.layer_sections):
+    for index, section in enumerate(doc.layer_sections()):
         layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
         network.layers.append(layer)
         carried = layer.next_shape or (*layer.output, layer.outputs)
@@ -55,13 +55,13 @@ def _build_layer(
     section: Section,
     dialect: Dialect,
     net: NetInfo,
-    previous: list[Layer],
+    previous: Layers,
     carried: tuple[int, int, int, int],
     sink: Sink,
 ) -> Layer:
     layer_type = _resolve_type(section, dialect, sink)
     if layer_type is None:
-        return _zero_layer(index, section, carried)
+        return zero_layer(index, section.line, section.name, carried)
     values = type_section(section, layer_type.table(dialect), sink)
     ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
     layer_type.build(ctx)
@@ -116,14 +116,6 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
 def _hank_refuses(name: str) -> str:
     """What get_layer_type_from_name (src-lib/darknet_enums.cpp) says before it aborts."""
     return f"hank-ai's Darknet stops: 'layer name \"{name}\" is not supported'"
-
-
-def _zero_layer(index: int, section: Section, carried: tuple[int, int, int, int]) -> Layer:
-    """parse_network_cfg's fallback for an unknown type: a zeroed convolutional layer."""
-    w, h, c, inputs = carried
-    layer = Layer(index, "convolutional", section.line, section.name, (w, h, c), inputs)
-    layer.broken = True  # and unknown: it has no typed values
-    return layer
 
 
 def _check_overflow(ctx: LayerContext) -> None:

@@ -12,7 +12,7 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, islice, repeat
 from operator import add
 from types import MappingProxyType
 from typing import Any, overload
@@ -169,6 +169,78 @@ class Section:
             self.odd = True  # a repeated key
 
 
+class Sections(Sequence[Section]):
+    """The file's sections in order. A well-formed ``[name]`` at column 1 with no option under
+    it (yet) is kept as its name and line only, and built as a :class:`Section` each time it is
+    asked for: an object per ``[x]`` line cost twenty times the line. Anything that adds to a
+    section asks for it through :meth:`live`, which keeps the object."""
+
+    __slots__ = ("_items", "_lines")
+
+    def __init__(self, sections: Iterable[Section] = ()) -> None:
+        # a Section, or the name of a bare one (whose line is in _lines)
+        self._items: list[Section | str] = []
+        self._lines = array("q")  # the header line of every section
+        for section in sections:
+            self.append(section)
+
+    def append(self, section: Section) -> None:
+        self._items.append(section)
+        self._lines.append(section.line)
+
+    def append_bare(self, name: str, line: int) -> None:
+        """A well-formed ``[name]`` header at column 1 of ``line``."""
+        self._items.append(name)
+        self._lines.append(line)
+
+    def live(self, index: int = -1) -> Section:
+        """The section at ``index`` as an object kept from now on, to add options to."""
+        item = self._items[index]
+        if isinstance(item, Section):
+            return item
+        section = self._items[index] = Section(item, self._lines[index], 1)
+        return section
+
+    def pop(self) -> Section:
+        section = self[-1]
+        self._items.pop()
+        self._lines.pop()
+        return section
+
+    @property
+    def lines(self) -> Sequence[int]:
+        """The header line of every section, in order (sorted)."""
+        return self._lines
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Section: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Section]: ...
+
+    def __getitem__(self, index: int | slice) -> Section | list[Section]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._items)))]
+        item = self._items[index]
+        return item if isinstance(item, Section) else Section(item, self._lines[index], 1)
+
+    def __iter__(self) -> Iterator[Section]:
+        for index, item in enumerate(self._items):
+            yield item if isinstance(item, Section) else Section(item, self._lines[index], 1)
+
+    def built(self) -> Iterator[Section]:
+        """The sections kept as objects: every one with an option or an odd header."""
+        for item in self._items:
+            if isinstance(item, Section):
+                yield item
+
+    def __repr__(self) -> str:
+        return f"Sections({len(self._items)} sections)"
+
+
 @dataclass
 class LexFinding:
     """A lexical problem; ``by_dialect`` overrides the rule's default severity per dialect."""
@@ -315,7 +387,7 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
 
 @dataclass
 class CfgDocument:
-    sections: list[Section]
+    sections: Sections
     lines: Sequence[str]
     comments: list[Comment]
     findings: list[LexFinding]
@@ -323,9 +395,9 @@ class CfgDocument:
     # may_hold_directives(), once known (an init field: mypyc leaves init=False fields unset)
     _directives: bool | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def layer_sections(self) -> list[Section]:
-        return self.sections[1:]
+    def layer_sections(self) -> Iterator[Section]:
+        """Every section after the first ([net]), one at a time."""
+        return islice(self.sections, 1, None)
 
     def may_hold_directives(self) -> bool:
         """:func:`may_hold_directives` of this file, searched once: the lint (whether to fold
@@ -339,7 +411,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     """Split ``data`` into sections and options the way Darknet does, recording every quirk."""
     findings: list[LexFinding] = []
     if _sniff_fatal(data, findings):
-        return CfgDocument([], [], [], findings, fatal=True)
+        return CfgDocument(Sections(), [], [], findings, fatal=True)
     if data.startswith(b"\xef\xbb\xbf"):
         findings.append(
             LexFinding(
@@ -461,7 +533,7 @@ def _looks_like_weights(data: bytes) -> bool:
 class _Lexer:
     def __init__(self, findings: list[LexFinding]) -> None:
         self.findings = findings
-        self.sections: list[Section] = []
+        self.sections = Sections()
         self.has_cr = False
         self.comments: list[Comment] = []
         self.crlf_lines = 0
@@ -510,21 +582,22 @@ class _Lexer:
                 continue
             if " " in text or (has_tab and "\t" in text):
                 self._line(text, number)
-                section = sections[-1] if sections else None
+                section = None  # the line may have started a section: asked for when needed
                 continue
             first_char = text[0]
             if first_char == "[":
                 if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
-                    section = Section(share(text[1:-1]), number, 1)  # a well-formed [name]
-                    sections.append(section)
+                    sections.append_bare(share(text[1:-1]), number)  # a well-formed [name]
                 else:
                     self._header(text, text, number)
-                    section = sections[-1]
+                section = None
                 continue
             if first_char == "#" or first_char == ";":
                 comments.append(Comment(number, text.strip()))
                 continue
             key, _, value = text.partition("=")
+            if section is None and sections:
+                section = sections.live()
             if not (key and value) or section is None:
                 self._option(text, text, number)
                 continue
@@ -626,7 +699,7 @@ class _Lexer:
         spaced = _spaced_option(text) if self.sections else None
         if spaced is not None:
             key, value, key_column, value_column = spaced
-            self.sections[-1].add(Option(self.share(key), self.share(value), number, key_column,
+            self.sections.live().add(Option(self.share(key), self.share(value), number, key_column,
                                          value_column, text))
             return
         self._line_general(text, number)
@@ -654,7 +727,7 @@ class _Lexer:
             self._option(text, text, number)
             return
         comment_at = _comment_at(value) if "#" in value or ";" in value else -1
-        self.sections[-1].add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
+        self.sections.live().add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
                                      None, comment_at))
 
     def _header(self, text: str, stripped: str, number: int) -> None:
@@ -730,7 +803,7 @@ class _Lexer:
             )
             return
         self._check_whitespace(text, raw_eq, number)
-        self.sections[-1].add(option)
+        self.sections.live().add(option)
 
 
     def _glued_numbers(self, part: str, gap: int, number: int, column: int) -> None:
@@ -869,7 +942,7 @@ def _check_structure(doc: CfgDocument) -> None:
         doc.fatal = True
         return
     seen: dict[str, Option] = {}
-    for section in doc.sections:
+    for section in doc.sections.built():  # a bare '[name]' has no option to look at
         if not section.odd:
             continue  # every key once, each with '=' and a value: nothing to look at
         seen.clear()

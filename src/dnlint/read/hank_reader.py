@@ -27,6 +27,7 @@ from dnlint.read.darknet_reader import (
     Lines,
     Option,
     Section,
+    Sections,
     _Lexer,
     _sniff_fatal,
 )
@@ -42,7 +43,7 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
     """Split ``data`` into sections and options as ``Darknet::CfgFile::read`` does."""
     findings: list[LexFinding] = []
     if _sniff_fatal(data, findings):
-        return CfgDocument([], [], [], findings, fatal=True)
+        return CfgDocument(Sections(), [], [], findings, fatal=True)
     if data.startswith(b"\xef\xbb\xbf"):
         findings.append(LexFinding(
             "DN014", 1, 1,
@@ -50,7 +51,7 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
             "first line, so '[net]' is no header there and the first option stops it: 'cannot "
             "add a configuration line without a section'",
             "save the file as UTF-8 without BOM"))
-        return CfgDocument([], [], [], findings, fatal=True)
+        return CfgDocument(Sections(), [], [], findings, fatal=True)
     decoder = _Lexer(findings)  # its UTF-8 decoding (DN016) only, the lexing is hank's below
     texts = decoder._decode_lines(data)
     lexer = _HankLexer(findings)
@@ -65,7 +66,7 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
 class _HankLexer:
     def __init__(self, findings: list[LexFinding]) -> None:
         self.findings = findings
-        self.sections: list[Section] = []
+        self.sections = Sections()
         self.comments: list[Comment] = []
         self.fatal = False
 
@@ -121,7 +122,7 @@ class _HankLexer:
                     f"'cannot add a configuration line without a section at line #{option.line}'",
                     "start the file with [net]"))
             return
-        section = self.sections[-1]
+        section = self.sections.live()
         first = section.find(option.key)
         if first is not None:
             self.findings.append(LexFinding(

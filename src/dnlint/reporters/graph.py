@@ -12,7 +12,7 @@ import os
 import shutil
 import subprocess
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from dnlint.clean import shown_path
 from dnlint.diagnostics import Severity
@@ -102,7 +102,7 @@ def _node(layer: Layer, level: Severity | None) -> str:
     return "[" + ", ".join(attrs) + "]"
 
 
-def _levels(file: FileResult, layers: list[Layer]) -> dict[int, Severity]:
+def _levels(file: FileResult, layers: Sequence[Layer]) -> dict[int, Severity]:
     """The worst severity of the diagnostics inside each layer's section."""
     starts = [layer.line for layer in layers]
     levels: dict[int, Severity] = {}

@@ -8,10 +8,10 @@ layers built so far and a way to report diagnostics at the right line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import Final, overload
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -19,6 +19,7 @@ from dnlint.network.layers.facts import Geometry, HeadInfo, LayerFacts, RouteMis
 from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
+from dnlint.read.darknet_reader import Sections
 
 # an Enum member is a slow class attribute on Python 3.11 (LayerContext runs once per layer)
 _PJ: Final = Dialect.PJ
@@ -261,6 +262,65 @@ class Layer:
         return w > 0 and h > 0 and c > 0
 
 
+_ZERO_SHAPE: Final = (0, 0, 0)
+
+
+def zero_layer(index: int, line: int, name: str, carried: tuple[int, int, int, int]) -> Layer:
+    """parse_network_cfg's fallback for an unknown type: a zeroed convolutional layer."""
+    w, h, c, inputs = carried
+    layer = Layer(index, "convolutional", line, name, (w, h, c), inputs)
+    layer.broken = True  # and unknown: it has no typed values
+    return layer
+
+
+class Layers(Sequence[Layer]):
+    """The network's layers, in order. An unknown section's zeroed layer fed by nothing (all
+    zero shapes: the layer before is zeroed too) is all zero but for its section's name and
+    line, and is built again from the section each time it is asked for: an object per
+    ``[x]`` line cost fifty times the line. Layers are not changed after they are built."""
+
+    __slots__ = ("_items", "_sections")
+
+    def __init__(self, sections: Sections) -> None:
+        self._sections = sections  # the file's sections: layer i is section i + 1
+        self._items: list[Layer | None] = []
+
+    def append(self, layer: Layer) -> None:
+        if layer.values is None and layer.input == _ZERO_SHAPE and layer.inputs == 0 \
+                and layer.broken and not layer.saved and layer.facts is None:
+            self._items.append(None)
+        else:
+            self._items.append(layer)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Layer: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Layer]: ...
+
+    def __getitem__(self, index: int | slice) -> Layer | list[Layer]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._items)))]
+        if index < 0:
+            index += len(self._items)
+        item = self._items[index]
+        return item if item is not None else self._zeroed(index)
+
+    def __iter__(self) -> Iterator[Layer]:
+        for index, item in enumerate(self._items):
+            yield item if item is not None else self._zeroed(index)
+
+    def _zeroed(self, index: int) -> Layer:
+        section = self._sections[index + 1]
+        return zero_layer(index, section.line, section.name, (0, 0, 0, 0))
+
+    def __repr__(self) -> str:
+        return f"Layers({len(self._items)} layers)"
+
+
 class LayerContext:
     """Everything a builder may read, and the slots it fills."""
 
@@ -276,7 +336,7 @@ class LayerContext:
         values: Values,
         dialect: Dialect,
         net: NetInfo,
-        previous: list[Layer],
+        previous: Sequence[Layer],
         carried: tuple[int, int, int, int],
         sink: Sink,
     ) -> None:
