@@ -79,3 +79,20 @@ def test_a_rule_outside_the_foldable_ones_is_listed_whole() -> None:
     data = NET + b"[convolutional]\nfilters=2\n" + b"[convolutional]\nfilters=2\nfoo\n" * 120
     found = _found(_linted(data), "DN006")
     assert [line for line, _ in found] == [9 + 3 * i for i in range(120)]
+
+
+def test_repeated_net_sections_past_the_first_hundred_are_counted() -> None:
+    """A second [net] (DN022) is an all-zero layer like an unknown section: a flood folds."""
+    result = _linted(NET + b"[net]\n" * 130)  # sections on lines 5..134
+    found = _found(result, "DN022")
+    assert [line for line, _ in found] == [*range(5, 105), 105]
+    assert found[-1][1].startswith("30 more DN022 findings in this file (lines 105 to 134)")
+
+
+def test_sections_of_another_dialect_past_the_first_hundred_are_counted() -> None:
+    """[scale_channels] exists only in AlexeyAB's fork (DN021 in the original)."""
+    data = NET + b"[scale_channels]\nfrom=-1\n" * 110  # sections on lines 5, 7, ..., 223
+    result = lint_cfg_bytes(data, "f.cfg", Dialect.PJ)
+    found = _found(result, "DN021")
+    assert [line for line, _ in found] == [*range(5, 205, 2), 205]
+    assert found[-1][1].startswith("10 more DN021 findings in this file (lines 205 to 223)")
