@@ -63,7 +63,8 @@ def test_plain_option_rebuilds_its_raw_text() -> None:
     doc = read_cfg(NET + b"[convolutional]\nfilters=2\nactivation=leaky#x\n  size = 3\n")
     conv = doc.sections[1]
     assert [o.raw for o in conv.options] == ["filters=2", "activation=leaky#x", "  size = 3"]
-    assert [o._where is None for o in conv.options] == [True, True, False]
+    assert [o.plain for o in conv.options] == [True, False, False]  # '#x' is kept aside
+    assert [o.comment_at for o in conv.options] == [-1, 5, -1]
     assert [(o.column, o.value_column) for o in conv.options] == [(1, 9), (1, 12), (3, 10)]
 
 

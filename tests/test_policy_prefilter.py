@@ -11,7 +11,7 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.read.darknet_reader import may_hold_directives
+from dnlint.read.darknet_reader import _LOWER_CHUNK, may_hold_directives
 from dnlint.run.policy import Policy, apply_policy, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"
@@ -55,3 +55,12 @@ def test_whitespace_before_the_colon_still_suppresses(spacing: str) -> None:
 def test_naming_dnlint_without_a_colon_skips_the_directive_parse(text: str) -> None:
     assert not may_hold_directives([text, "[net]"])
     assert may_hold_directives([text, "# dnlint: disable=DN1"])
+
+
+@pytest.mark.parametrize("shift", range(-8, 3))
+def test_a_mention_across_the_lowering_chunks_is_found(shift: int) -> None:
+    """ASCII text is lowered a chunk at a time: 'DNLINT' and its colon may straddle chunks."""
+    pad = "#" * (_LOWER_CHUNK + shift)
+    assert may_hold_directives([pad + "DNLINT  :"])
+    assert may_hold_directives([pad + "x", "#" * (_LOWER_CHUNK - 4) + "DnLint" + " " * 9 + ":"])
+    assert not may_hold_directives([pad + "DNLINT  ;"])

@@ -39,40 +39,80 @@ class Option:
     and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
     """
 
-    __slots__ = ("_where", "comment_at", "key", "line", "parsed", "value")
+    __slots__ = ("_more", "key", "line", "value")
 
     def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
                  raw: str | None, comment_at: int = -1) -> None:
         self.key = key
         self.value = value
         self.line = line
-        # ``None`` for a plain 'key=value' line at column 1, whose positions and text follow
-        # from its key and value; else (column, value column, the line as read). Three slots
-        # and a copy of every line, kept for the whole run, cost more than the line's bytes.
-        self._where: tuple[int, int, str] | None = (
-            None if raw is None and column == 1 and value_column == len(key) + 2
-            else (column, value_column, raw if raw is not None else _joined(key, value)))
-        # index in ``value`` of a '#'/';' that starts an inline comment, or -1
-        self.comment_at = comment_at
-        # Darknet's value, set by the typing stage (dnlint.options.convert.type_section) when it
-        # reads this option: a slot here, not a dict per section that cost more than its lines
-        self.parsed: Any = UNPARSED
+        # A plain 'key=value' line at column 1 without an inline comment, whose positions and
+        # text follow from its key and value, keeps here only Darknet's value (``parsed``);
+        # any other keeps an _Unplain. Four slots: an object of five or six slots, or a copy of
+        # every line, cost more than a line of a file of unknown options.
+        self._more: Any = (
+            UNPARSED if raw is None and column == 1 and value_column == len(key) + 2
+            and comment_at < 0
+            else _Unplain(column, value_column, raw if raw is not None else _joined(key, value),
+                          comment_at))
+
+    @property
+    def parsed(self) -> Any:
+        """Darknet's value, set by the typing stage (dnlint.options.convert.type_section) when
+        it reads this option; UNPARSED before (or without) typing."""
+        more = self._more
+        return more.parsed if type(more) is _Unplain else more
+
+    @parsed.setter
+    def parsed(self, value: Any) -> None:
+        more = self._more
+        if type(more) is _Unplain:
+            more.parsed = value
+        else:
+            self._more = value
+
+    @property
+    def plain(self) -> bool:
+        """A 'key=value' line at column 1 without an inline comment."""
+        return type(self._more) is not _Unplain
 
     @property
     def column(self) -> int:
-        return 1 if self._where is None else self._where[0]
+        more = self._more
+        return more.column if type(more) is _Unplain else 1
 
     @property
     def value_column(self) -> int:
-        return len(self.key) + 2 if self._where is None else self._where[1]
+        more = self._more
+        return more.value_column if type(more) is _Unplain else len(self.key) + 2
 
     @property
     def raw(self) -> str:
         """The line as read (after fgetl's NUL gluing)."""
-        return _joined(self.key, self.value) if self._where is None else self._where[2]
+        more = self._more
+        return more.raw if type(more) is _Unplain else _joined(self.key, self.value)
+
+    @property
+    def comment_at(self) -> int:
+        """Index in ``value`` of a '#'/';' that starts an inline comment, or -1."""
+        more = self._more
+        return more.comment_at if type(more) is _Unplain else -1
 
     def __repr__(self) -> str:
         return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
+
+
+class _Unplain:
+    """What an option that is not plain (see Option._more) keeps besides its key and value."""
+
+    __slots__ = ("column", "comment_at", "parsed", "raw", "value_column")
+
+    def __init__(self, column: int, value_column: int, raw: str, comment_at: int) -> None:
+        self.column = column
+        self.value_column = value_column
+        self.raw = raw
+        self.comment_at = comment_at
+        self.parsed: Any = UNPARSED
 
 
 def _joined(key: str, value: str | None) -> str:
@@ -365,6 +405,7 @@ def text_of(lines: Sequence[str]) -> str:
 # whitespace (dnlint.run.directives: _DIRECTIVE, _TRAILING)
 _MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
 _COLON = re.compile(r"\s*:")
+_LOWER_CHUNK = 1 << 16
 
 
 def may_hold_directives(lines: Sequence[str]) -> bool:
@@ -376,12 +417,15 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
     text = text_of(lines)
     if not text.isascii():
         return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
-    lowered = text.lower()
-    at = lowered.find("dnlint")
-    while at >= 0:
-        if _COLON.match(lowered, at + 6):
-            return True
-        at = lowered.find("dnlint", at + 6)
+    # lowered a chunk at a time (overlapping by len("dnlint") - 1): a lowered copy of a large
+    # file, made while all its options are alive, was the peak of its memory
+    for begin in range(0, len(text), _LOWER_CHUNK):
+        lowered = text[begin : begin + _LOWER_CHUNK + 5].lower()
+        at = lowered.find("dnlint")
+        while at >= 0:
+            if _COLON.match(text, begin + at + 6):  # whitespace and ':' have no case
+                return True
+            at = lowered.find("dnlint", at + 6)
     return False
 
 
