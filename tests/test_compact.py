@@ -41,6 +41,10 @@ def test_lines_are_the_split_lines(text: str, strip_cr: bool, trailing: bool) ->
     assert lines[1:3] == expected[1:3]
     assert lines == expected
     assert text_of(lines) in ("\n".join(expected), "\n".join(expected) + "\n")
+    if text.isascii() and not strip_cr:  # what the reader keeps of an ASCII file: its bytes
+        as_bytes = Lines(text.encode(), False)
+        assert list(as_bytes) == expected and len(as_bytes) == len(expected)
+        assert as_bytes[1:3] == expected[1:3] and as_bytes.text == text
 
 
 def test_lines_index_out_of_range() -> None:
@@ -144,6 +148,7 @@ def test_lines_in_chunks_are_split_lines(text: str, chunk: int) -> None:
         expected.pop()  # a final newline starts no line
     assert split_lines(text) == expected
     assert list(lines_in_chunks(text, chunk)) == expected
+    assert list(lines_in_chunks(text.encode(), chunk)) == expected  # ASCII bytes, decoded
 
 
 def test_section_first_from_none_to_one_option_to_dict() -> None:
@@ -198,8 +203,9 @@ def test_line_lookup_across_chunk_boundaries(text: str) -> None:
     saved = reader._LINES_CHUNK
     reader._LINES_CHUNK = 3
     try:
-        lines = Lines(text, False)
-        assert [lines[i] for i in range(len(lines))] == expected
+        for source in (text, text.encode()):
+            lines = Lines(source, False)
+            assert [lines[i] for i in range(len(lines))] == expected
     finally:
         reader._LINES_CHUNK = saved
 
@@ -212,11 +218,12 @@ def test_line_lookup_in_any_order(text: str, random: Any) -> None:
     expected = text.split("\n")
     if expected[-1] == "":
         expected.pop()
-    lines = Lines(text, False)
     order = list(range(len(expected)))
     random.shuffle(order)
-    assert [lines[i] for i in order] == [expected[i] for i in order]
-    assert [lines[-1 - i] for i in range(len(expected))] == expected[::-1]
+    for source in (text, text.encode()):
+        lines = Lines(source, False)
+        assert [lines[i] for i in order] == [expected[i] for i in order]
+        assert [lines[-1 - i] for i in range(len(expected))] == expected[::-1]
 
 
 def test_bare_sections_are_built_when_asked_for() -> None:
@@ -249,3 +256,15 @@ def test_a_file_of_bare_unknown_sections_keeps_no_object_per_section() -> None:
         2, 8, "convolutional", (0, 0, 0), (0, 0, 0), True)
     assert (last.index, last.line, last.unknown) == (1000, 1006, True)
     assert [layer.index for layer in layers][-3:] == [998, 999, 1000]
+
+
+def test_an_ascii_file_is_kept_as_the_bytes_it_was_read_as() -> None:
+    """No decoded copy: the document's lines are cut from the caller's bytes."""
+    data = NET + b"[convolutional]\nfilters=2\n\tsize=1 # k\n"
+    doc = read_cfg(data)
+    assert doc.lines._source is data
+    assert list(doc.lines) == ["[net]", "width=8", "height=8", "channels=3", "[convolutional]",
+                               "filters=2", "\tsize=1 # k"]
+    assert [o.raw for o in doc.sections[1].options] == ["filters=2", "\tsize=1 # k"]
+    for other in (data + "# é\n".encode(), data.replace(b"\n", b"\r\n")):
+        assert isinstance(read_cfg(other).lines._source, str)  # not ASCII, or CRs to strip

@@ -11,7 +11,7 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.read.darknet_reader import _LOWER_CHUNK, may_hold_directives
+from dnlint.read.darknet_reader import _LOWER_CHUNK, Lines, may_hold_directives
 from dnlint.run.policy import Policy, apply_policy, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"
@@ -64,3 +64,16 @@ def test_a_mention_across_the_lowering_chunks_is_found(shift: int) -> None:
     assert may_hold_directives([pad + "DNLINT  :"])
     assert may_hold_directives([pad + "x", "#" * (_LOWER_CHUNK - 4) + "DnLint" + " " * 9 + ":"])
     assert not may_hold_directives([pad + "DNLINT  ;"])
+    # an ASCII file is searched in its bytes, as the reader keeps it
+    assert may_hold_directives(Lines((pad + "DNLINT  :").encode(), False))
+    assert not may_hold_directives(Lines((pad + "DNLINT  ;").encode(), False))
+
+
+def test_the_bytes_of_an_ascii_file_take_the_whitespace_the_directive_regex_takes() -> None:
+    """str's \\s also matches the separators \\x1c-\\x1f, bytes' does not."""
+    for spacing in ("\x1c", "\x1f\x0b", "\t"):
+        text = f"# dnlint{spacing}: disable-next-line=DN103"
+        assert may_hold_directives(Lines(text.encode(), False))
+        assert may_hold_directives([text])
+    cfg = NET.replace("subdivisions", "# dnlint\x1c: disable-next-line=DN103\nsubdivisions")
+    assert found(cfg + CONV) == []

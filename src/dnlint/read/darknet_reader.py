@@ -304,20 +304,39 @@ class Comment:
 
 class Lines(Sequence[str]):
     """The file's lines (without the newline; trailing CRs removed), cut on demand from the one
-    decoded text. A list of every line as its own string cost about 60 bytes per line for the
-    whole run, five times the bytes of a typical cfg line; line starts are found only when a
-    line is asked for (a snippet, a directive)."""
+    text. A list of every line as its own string cost about 60 bytes per line for the whole
+    run, five times the bytes of a typical cfg line; line starts are found only when a line is
+    asked for (a snippet, a directive). An ASCII file is kept as the bytes it was read as,
+    not as a decoded copy of them: its characters are its bytes."""
 
-    __slots__ = ("_count", "_cursor", "_starts", "_strip_cr", "text")
+    __slots__ = ("_count", "_cursor", "_source", "_starts", "_strip_cr")
 
-    def __init__(self, text: str, strip_cr: bool) -> None:
-        self.text = text  # the decoded file, lines joined by '\n'
+    def __init__(self, text: str | bytes, strip_cr: bool) -> None:
+        # the file, lines joined by '\n': decoded, or its bytes when they are ASCII
+        self._source = text
         self._strip_cr = strip_cr
-        self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+        if isinstance(text, bytes):
+            self._count = text.count(b"\n") + (0 if not text or text.endswith(b"\n") else 1)
+        else:
+            self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
         self._starts: array[int] | None = None
         # (index, start) of the last line found by scanning: lookups in increasing order (a
         # report quoting its findings' lines) scan the text once, and need no index at all
         self._cursor = (0, 0)
+
+    @property
+    def text(self) -> str:
+        """The whole text (decoded anew for an ASCII file: for searches, not to keep)."""
+        source = self._source
+        return source.decode("ascii") if isinstance(source, bytes) else source
+
+    def chunks(self, size: int, overlap: int) -> Iterator[tuple[int, str]]:
+        """(offset, text) of the whole text ``size`` characters at a time, each chunk running
+        ``overlap`` characters into the next."""
+        source = self._source
+        for begin in range(0, len(source), size):
+            piece = source[begin : begin + size + overlap]
+            yield begin, piece.decode("ascii") if isinstance(piece, bytes) else piece
 
     def __len__(self) -> int:
         return self._count
@@ -339,9 +358,12 @@ class Lines(Sequence[str]):
 
     def _cut(self, start: int) -> tuple[str, int]:
         """The line that starts at ``start``, and where the next one starts."""
-        text = self.text
-        end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
+        source = self._source
+        if isinstance(source, bytes):
+            end = source.find(b"\n", start)
+            return (source[start:] if end < 0 else source[start:end]).decode("ascii"), end + 1
+        end = source.find("\n", start)
+        line = source[start:] if end < 0 else source[start:end]
         return (line.rstrip("\r") if self._strip_cr else line), end + 1
 
     def _start_of(self, index: int) -> int:
@@ -352,10 +374,15 @@ class Lines(Sequence[str]):
         line, at = self._cursor
         if index < line:
             return self._line_starts()[index]
-        text = self.text
-        while line < index:
-            at = text.find("\n", at) + 1
-            line += 1
+        source = self._source
+        if isinstance(source, bytes):
+            while line < index:
+                at = source.find(b"\n", at) + 1
+                line += 1
+        else:
+            while line < index:
+                at = source.find("\n", at) + 1
+                line += 1
         self._cursor = (line, at)
         return at
 
@@ -381,9 +408,7 @@ class Lines(Sequence[str]):
         file the text report quotes a line of)."""
         if self._starts is None:
             starts = array("q", [0])
-            text = self.text
-            for begin in range(0, len(text), _LINES_CHUNK):
-                chunk = text[begin : begin + _LINES_CHUNK]
+            for begin, chunk in self.chunks(_LINES_CHUNK, 0):
                 # begin + the running sum of len(line) + 1: every step in C
                 ends = accumulate(map(add, map(len, chunk.split("\n")[:-1]), repeat(1)),
                                   initial=begin)
@@ -405,6 +430,7 @@ def text_of(lines: Sequence[str]) -> str:
 # whitespace (dnlint.run.directives: _DIRECTIVE, _TRAILING)
 _MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
 _COLON = re.compile(r"\s*:")
+_COLON_ASCII = re.compile(rb"[\s\x1c-\x1f]*:")  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f
 _LOWER_CHUNK = 1 << 16
 
 
@@ -413,20 +439,30 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
     as every directive and every misplaced one does: most files then skip the per-comment
     parse, and a comment that only names dnlint ("written for dnlint") does too. An
     IGNORECASE regex search is slow (0.1 ms on a large cfg), so ASCII text, where it means
-    the same, is lowered and searched."""
-    text = text_of(lines)
-    if not text.isascii():
-        return _MENTION.search(text) is not None  # IGNORECASE also folds some non-ASCII letters
-    # lowered a chunk at a time (overlapping by len("dnlint") - 1): a lowered copy of a large
-    # file, made while all its options are alive, was the peak of its memory
-    for begin in range(0, len(text), _LOWER_CHUNK):
-        lowered = text[begin : begin + _LOWER_CHUNK + 5].lower()
+    the same, is lowered and searched: a chunk at a time (overlapping by len("dnlint") - 1),
+    as a lowered copy of a large file, made while all its options are alive, was the peak of
+    its memory."""
+    if not isinstance(lines, Lines):
+        lines = Lines("\n".join(lines), False)
+    for begin, chunk in lines.chunks(_LOWER_CHUNK, 5):
+        if not chunk.isascii():
+            return _MENTION.search(lines.text) is not None  # IGNORECASE folds some non-ASCII
+        lowered = chunk.lower()
         at = lowered.find("dnlint")
         while at >= 0:
-            if _COLON.match(text, begin + at + 6):  # whitespace and ':' have no case
+            if _colon_follows(lines, begin + at + 6):
                 return True
             at = lowered.find("dnlint", at + 6)
     return False
+
+
+def _colon_follows(lines: Lines, at: int) -> bool:
+    """Whether whitespace, then ':', follows offset ``at`` of the text (whitespace has no case,
+    and may run past any chunk)."""
+    source = lines._source
+    if isinstance(source, bytes):
+        return _COLON_ASCII.match(source, at) is not None
+    return _COLON.match(source, at) is not None
 
 
 @dataclass
@@ -546,25 +582,35 @@ def split_lines(text: str) -> list[str]:
     return text[:size].split("\n") if text else []
 
 
-def lines_in_chunks(text: str, chunk: int = _LINES_CHUNK) -> Iterable[str]:
+def lines_in_chunks(text: str | bytes, chunk: int = _LINES_CHUNK) -> Iterable[str]:
     """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
     line at once, alive while the lexer builds its options, raised a large file's peak
-    memory by five times its size."""
+    memory by five times its size. ASCII ``bytes`` are decoded a chunk at a time."""
     if len(text) <= chunk:
-        return split_lines(text)
+        return split_lines(text.decode("ascii") if isinstance(text, bytes) else text)
     return chain.from_iterable(_chunk_lines(text, chunk))
 
 
-def _chunk_lines(text: str, chunk: int) -> Iterator[list[str]]:
-    size = len(text) - 1 if text.endswith("\n") else len(text)
+def _chunk_lines(text: str | bytes, chunk: int) -> Iterator[list[str]]:
+    size = len(text) - 1 if _newline_at(text, len(text) - 1) else len(text)
     start = 0
     while True:
-        end = text.find("\n", start + chunk, size) if start + chunk < size else -1
+        end = _find_newline(text, start + chunk, size) if start + chunk < size else -1
+        piece = text[start:size] if end < 0 else text[start:end]
+        yield (piece.decode("ascii") if isinstance(piece, bytes) else piece).split("\n")
         if end < 0:
-            yield text[start:size].split("\n")
             return
-        yield text[start:end].split("\n")
         start = end + 1
+
+
+def _newline_at(text: str | bytes, at: int) -> bool:
+    return at >= 0 and text[at] in (10, "\n")
+
+
+def _find_newline(text: str | bytes, start: int, end: int) -> int:
+    if isinstance(text, bytes):
+        return text.find(b"\n", start, end)
+    return text.find("\n", start, end)
 
 
 def _looks_like_weights(data: bytes) -> bool:
@@ -585,7 +631,7 @@ class _Lexer:
         self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
         self.bad_utf8_reported = 0
         self.option_before_section = False
-        self._whole = ""
+        self._whole: str | bytes = ""  # the file: decoded, or its bytes when they are ASCII
         # one string for each repeated key, short value and section name ('filters', '1',
         # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
         # so a file of unique names grows it no further than _SHARED_MAX entries.
@@ -602,25 +648,37 @@ class _Lexer:
         return text
 
     def run(self, data: bytes) -> None:
+        if data.isascii() and b"\r" not in data and b"\0" not in data:
+            # the common file: its bytes are its characters, kept once (see Lines), and
+            # decoded a chunk at a time as the lexer walks them
+            self._whole = data
+            self._run_plain(lines_in_chunks(data), b"\t" in data, b";" in data)
+            return
         try:
-            self._whole = data.decode("utf-8")
+            text = self._whole = data.decode("utf-8")
             texts: list[str] | None = None
         except UnicodeDecodeError:
             texts = self._decode_lines(data)  # decoded line by line, each invalid one reported
-        has_cr = self.has_cr = "\r" in self._whole
-        if has_cr or "\0" in self._whole:
-            self._run_careful(texts if texts is not None else split_lines(self._whole), has_cr)
+            text = self._decoded()
+        has_cr = self.has_cr = "\r" in text
+        if has_cr or "\0" in text:
+            self._run_careful(texts if texts is not None else split_lines(text), has_cr)
         else:
-            self._run_plain(texts if texts is not None else lines_in_chunks(self._whole))
+            self._run_plain(texts if texts is not None else lines_in_chunks(text),
+                            "\t" in text, ";" in text)
 
-    def _run_plain(self, texts: Iterable[str]) -> None:
+    def _decoded(self) -> str:
+        whole = self._whole
+        return whole.decode("ascii") if isinstance(whole, bytes) else whole
+
+    def _run_plain(self, texts: Iterable[str], has_tab: bool, has_semicolon: bool) -> None:
         """Lines without CR or NUL: the common file, one inlined loop for the plain lines
         (no whitespace at all), everything else through :meth:`_line`."""
         sections, comments = self.sections, self.comments
         shared, share = self._shared, self.share
         section = None
-        # characters absent from the whole file need no test on every line
-        has_tab, has_semicolon = "\t" in self._whole, ";" in self._whole
+        # (has_tab, has_semicolon: characters absent from the whole file need no test on
+        # every line)
         for number, text in enumerate(texts, start=1):
             if not text:
                 continue
@@ -695,8 +753,8 @@ class _Lexer:
     def _decode_lines(self, data: bytes) -> list[str]:
         """Decode once for the whole file; only an invalid file is decoded line by line."""
         try:
-            self._whole = data.decode("utf-8")
-            texts = self._whole.split("\n")
+            whole = self._whole = data.decode("utf-8")
+            texts = whole.split("\n")
         except UnicodeDecodeError:
             texts = [self._decode(raw, n) for n, raw in enumerate(data.split(b"\n"), start=1)]
             self._whole = "\n".join(texts)
