@@ -62,7 +62,7 @@ class Taint:
 
     def __init__(self, count: int) -> None:
         self._dead = bytearray(count + 1)  # position index + 1: NET (-1) first
-        self._root = array("q", bytes(8 * count))  # a tainted layer's root + 2 (NET: 1), else 0
+        self._root = array("L", [0]) * count  # a tainted layer's root + 2 (NET: 1), else 0
         self.any_tainted = False
 
     def dead(self, index: int) -> bool:

@@ -215,12 +215,15 @@ class Sections(Sequence[Section]):
     asked for: an object per ``[x]`` line cost twenty times the line. Anything that adds to a
     section asks for it through :meth:`live`, which keeps the object."""
 
-    __slots__ = ("_items", "_lines")
+    __slots__ = ("_bare", "_items", "_lines")
 
     def __init__(self, sections: Iterable[Section] = ()) -> None:
         # a Section, or the name of a bare one (whose line is in _lines)
         self._items: list[Section | str] = []
-        self._lines = array("q")  # the header line of every section
+        # the header line of every section ('L': array('q') parses every item it stores
+        # through PyArg_Parse, several times the cost)
+        self._lines = array("L")
+        self._bare = 0  # how many items are names
         for section in sections:
             self.append(section)
 
@@ -232,6 +235,7 @@ class Sections(Sequence[Section]):
         """A well-formed ``[name]`` header at column 1 of ``line``."""
         self._items.append(name)
         self._lines.append(line)
+        self._bare += 1
 
     def live(self, index: int = -1) -> Section:
         """The section at ``index`` as an object kept from now on, to add options to."""
@@ -239,11 +243,13 @@ class Sections(Sequence[Section]):
         if isinstance(item, Section):
             return item
         section = self._items[index] = Section(item, self._lines[index], 1)
+        self._bare -= 1
         return section
 
     def pop(self) -> Section:
         section = self[-1]
-        self._items.pop()
+        if not isinstance(self._items.pop(), Section):
+            self._bare -= 1
         self._lines.pop()
         return section
 
@@ -262,20 +268,22 @@ class Sections(Sequence[Section]):
     def __getitem__(self, index: slice) -> list[Section]: ...
 
     def __getitem__(self, index: int | slice) -> Section | list[Section]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._items)))]
+        if isinstance(index, int):
+            return self._at(index)
+        return [self._at(i) for i in range(*index.indices(len(self._items)))]
+
+    def _at(self, index: int) -> Section:
         item = self._items[index]
         return item if isinstance(item, Section) else Section(item, self._lines[index], 1)
 
     def __iter__(self) -> Iterator[Section]:
-        for index, item in enumerate(self._items):
-            yield item if isinstance(item, Section) else Section(item, self._lines[index], 1)
+        if not self._bare:
+            return iter(self._items)  # type: ignore[arg-type]  # every item is a Section
+        return map(self._at, range(len(self._items)))
 
-    def built(self) -> Iterator[Section]:
+    def built(self) -> list[Section]:
         """The sections kept as objects: every one with an option or an odd header."""
-        for item in self._items:
-            if isinstance(item, Section):
-                yield item
+        return [item for item in self._items if isinstance(item, Section)]
 
     def __repr__(self) -> str:
         return f"Sections({len(self._items)} sections)"
@@ -407,7 +415,7 @@ class Lines(Sequence[str]):
         a time (split() in C; a match object per newline cost ten times as much, paid by every
         file the text report quotes a line of)."""
         if self._starts is None:
-            starts = array("q", [0])
+            starts = array("L", [0])
             for begin, chunk in self.chunks(_LINES_CHUNK, 0):
                 # begin + the running sum of len(line) + 1: every step in C
                 ends = accumulate(map(add, map(len, chunk.split("\n")[:-1]), repeat(1)),

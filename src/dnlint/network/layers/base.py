@@ -279,18 +279,24 @@ class Layers(Sequence[Layer]):
     line, and is built again from the section each time it is asked for: an object per
     ``[x]`` line cost fifty times the line. Layers are not changed after they are built."""
 
-    __slots__ = ("_items", "_sections")
+    __slots__ = ("_items", "_sections", "_zeroed")
 
     def __init__(self, sections: Sections) -> None:
         self._sections = sections  # the file's sections: layer i is section i + 1
         self._items: list[Layer | None] = []
+        self._zeroed = 0  # how many items are None
 
     def append(self, layer: Layer) -> None:
         if layer.values is None and layer.input == _ZERO_SHAPE and layer.inputs == 0 \
                 and layer.broken and not layer.saved and layer.facts is None:
             self._items.append(None)
+            self._zeroed += 1
         else:
             self._items.append(layer)
+
+    def last(self) -> Layer | None:
+        """The last layer, or None before the first."""
+        return self._at(len(self._items) - 1) if self._items else None
 
     def __len__(self) -> int:
         return len(self._items)
@@ -302,20 +308,21 @@ class Layers(Sequence[Layer]):
     def __getitem__(self, index: slice) -> list[Layer]: ...
 
     def __getitem__(self, index: int | slice) -> Layer | list[Layer]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._items)))]
-        if index < 0:
-            index += len(self._items)
+        if isinstance(index, int):
+            return self._at(index if index >= 0 else index + len(self._items))
+        return [self._at(i) for i in range(*index.indices(len(self._items)))]
+
+    def _at(self, index: int) -> Layer:
         item = self._items[index]
-        return item if item is not None else self._zeroed(index)
-
-    def __iter__(self) -> Iterator[Layer]:
-        for index, item in enumerate(self._items):
-            yield item if item is not None else self._zeroed(index)
-
-    def _zeroed(self, index: int) -> Layer:
+        if item is not None:
+            return item
         section = self._sections[index + 1]
         return zero_layer(index, section.line, section.name, (0, 0, 0, 0))
+
+    def __iter__(self) -> Iterator[Layer]:
+        if not self._zeroed:
+            return iter(self._items)  # type: ignore[arg-type]  # every item is a Layer
+        return map(self._at, range(len(self._items)))
 
     def __repr__(self) -> str:
         return f"Layers({len(self._items)} layers)"
@@ -336,7 +343,7 @@ class LayerContext:
         values: Values,
         dialect: Dialect,
         net: NetInfo,
-        previous: Sequence[Layer],
+        previous: Layers,
         carried: tuple[int, int, int, int],
         sink: Sink,
     ) -> None:
@@ -349,8 +356,9 @@ class LayerContext:
         self.w, self.h, self.c, self.inputs = carried
         self.sink = sink
         shape = (self.w, self.h, self.c)
-        if previous and previous[-1].output == shape:
-            shape = previous[-1].output  # one tuple for a shape handed on (memory per layer)
+        before = previous.last()
+        if before is not None and before.output == shape:
+            shape = before.output  # one tuple for a shape handed on (memory per layer)
         self.layer = Layer(
             index,
             type_name,
