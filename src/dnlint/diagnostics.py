@@ -105,29 +105,35 @@ class Sink:
         message: str,
         hint: str | None = None,
         severity: Severity | None = None,
-    ) -> Diagnostic:
+    ) -> None:
+        if self.fold and code in FOLDABLE:
+            if severity is None:
+                from dnlint.rules import get_rule
+
+                severity = get_rule(code).severity
+            if self._counted(code, severity, line, column):
+                return  # counted before it is made: a million '[x]' lines, a million objects
         # interned: a hostile file repeats one finding a million times, and each copy of its
         # text cost more than the bytes that caused it
-        diag = new_diagnostic(code, line, column, sys.intern(message),
-                              None if hint is None else sys.intern(hint), self.path, severity)
-        if self.fold and code in FOLDABLE and self._counted(diag):
-            return diag  # folded: counted, not kept
-        self.items.append(diag)
-        return diag
+        self.items.append(new_diagnostic(code, line, column, sys.intern(message),
+                                         None if hint is None else sys.intern(hint), self.path,
+                                         severity))
 
-    def _counted(self, diag: Diagnostic) -> bool:
-        """Whether ``diag`` is past its rule's first FOLD_AFTER (then counted, not listed)."""
-        key = (diag.code, diag.severity)
+    def _counted(self, code: str, severity: Severity, line: int | None,
+                 column: int | None) -> bool:
+        """Whether this finding of ``code`` is past the rule's first FOLD_AFTER (then counted,
+        not listed)."""
+        key = (code, severity)
         listed = self._listed.get(key, 0)
         if listed < FOLD_AFTER:
             self._listed[key] = listed + 1
             return False
         folded = self._folded.get(key)
         if folded is None:
-            folded = self._folded[key] = _Folded(diag.line, diag.column, diag.severity)
+            folded = self._folded[key] = _Folded(line, column, severity)
         folded.count += 1
-        if diag.line is not None:
-            folded.last = diag.line
+        if line is not None:
+            folded.last = line
         return True
 
     def sorted(self) -> list[Diagnostic]:

@@ -8,6 +8,7 @@ sections become all-zero layers. Nothing is allocated from cfg numbers: shapes a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dnlint.cnumbers import INT32_MAX
 from dnlint.diagnostics import Sink
@@ -100,7 +101,7 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
             "choose the dialect this cfg is for with --dialect",
         )
         return None
-    guess = suggest(name, section_dialects())
+    guess = _suggest_section(name)
     sink.report(
         "DN020",
         section.line,
@@ -111,6 +112,14 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
         f"did you mean [{guess}]?" if guess else None,
     )
     return None
+
+
+@lru_cache(maxsize=1024)
+def _suggest_section(name: str) -> str | None:
+    """The section type ``name`` was probably meant to be: looked up once per name, since
+    passing every section name to the (cached) suggestion cost more than the rest of an
+    unknown section's build."""
+    return suggest(name, section_dialects())
 
 
 def _hank_refuses(name: str) -> str:
