@@ -268,3 +268,17 @@ def test_an_ascii_file_is_kept_as_the_bytes_it_was_read_as() -> None:
     assert [o.raw for o in doc.sections[1].options] == ["filters=2", "\tsize=1 # k"]
     for other in (data + "# é\n".encode(), data.replace(b"\n", b"\r\n")):
         assert isinstance(read_cfg(other).lines._source, str)  # not ASCII, or CRs to strip
+
+
+def test_built_layers_skip_only_the_compact_zeroed_ones() -> None:
+    """Layers.built() is what the checks that look for a type, a head or a reference walk: every
+    layer but the all-zero ones of unknown sections kept as a name and a line."""
+    data = NET + b"[convolutional]\nfilters=2\nsize=1\n[x]\n[x]\n[x]\n[cost]\n[x]\n"
+    network = lint_cfg_bytes(data, "f.cfg", Dialect.AB).network
+    assert network is not None
+    # the first [x] receives the convolution's 8x8x2: kept whole; the others receive nothing
+    assert [(layer.index, layer.type, layer.input) for layer in network.layers.built()] == [
+        (0, "convolutional", (8, 8, 3)), (1, "convolutional", (8, 8, 2)),
+        (4, "cost", (0, 0, 0))]
+    assert [layer.index for layer in network.layers] == [0, 1, 2, 3, 4, 5]
+    assert network.layers[3].unknown and network.layers[5].line == 12

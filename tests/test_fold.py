@@ -96,3 +96,48 @@ def test_sections_of_another_dialect_past_the_first_hundred_are_counted() -> Non
     found = _found(result, "DN021")
     assert [line for line, _ in found] == [*range(5, 205, 2), 205]
     assert found[-1][1].startswith("10 more DN021 findings in this file (lines 205 to 223)")
+
+
+def test_a_folded_finding_is_counted_without_being_made(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Past the first hundred, a folded rule's finding is not built and thrown away: a file of
+    a million unknown sections made a million Diagnostic objects for one counted line."""
+    import dnlint.diagnostics as diagnostics
+
+    made: list[str] = []
+    real = diagnostics.new_diagnostic
+
+    def counting(code: str, *args: object, **kwargs: object) -> diagnostics.Diagnostic:
+        made.append(code)
+        return real(code, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(diagnostics, "new_diagnostic", counting)
+    result = _linted(NET + b"[x]\n" * 300)
+    assert made.count("DN020") == FOLD_AFTER + 1  # the listed ones and the one that counts
+    assert _found(result, "DN020")[-1][1].startswith("200 more DN020 findings")
+
+
+def test_unknown_sections_alone_need_no_lint_in_the_other_fork(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """DN020 and DN022 hold in both forks by construction (no fork knows the section; a second
+    [net] is an all-zero layer in both), so a guessed dialect does not lint the file again to
+    find out: that second lint was half of a file of unknown sections."""
+    import dnlint.lint as lint
+
+    dialects: list[Dialect] = []
+    real = lint.lint_document
+
+    def counting(doc, dialect, sink):  # type: ignore[no-untyped-def]
+        dialects.append(dialect)
+        return real(doc, dialect, sink)
+
+    monkeypatch.setattr(lint, "lint_document", counting)
+    result = lint_cfg_bytes(NET + b"[x]\n[net]\n", "f.cfg")  # dialect guessed
+    assert dialects == [Dialect.AB]
+    assert [(d.code, d.line, d.message) for d in result.diagnostics
+            if d.severity is Severity.ERROR] == [
+        ("DN020", 5, "unknown section [x]: Darknet prints 'Type not recognized' and builds an "
+                     "all-zero layer in its place"),
+        ("DN022", 6, "a second [net] section: Darknet builds it as an unknown, all-zero layer"),
+    ]
+    dialects.clear()
+    lint_cfg_bytes(NET + b"[x]\n[route]\nlayers=9\n", "f.cfg")
+    assert dialects == [Dialect.AB, Dialect.PJ]  # another error: the other fork is asked

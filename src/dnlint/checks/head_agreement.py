@@ -24,7 +24,7 @@ MAX_SHOWN = 12
 
 def heads(network: Network) -> list[Layer]:
     """The detection heads the builder completed (each has its :class:`HeadInfo`)."""
-    return [layer for layer in network.layers
+    return [layer for layer in network.layers.built()
             if layer.type in HEAD_TYPES and layer.head is not None]
 
 

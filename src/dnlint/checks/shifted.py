@@ -33,7 +33,7 @@ def _shares_with(layer: Layer, other: Layer) -> bool:
 def check_shifted_shares(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink
                          ) -> None:
     refused = []
-    for layer in network.layers:
+    for layer in network.layers.built():
         target = layer.shares
         if target is None or layer.values is None:
             continue

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from dnlint.checks.head_agreement import check_classes_agree, check_masks
@@ -41,7 +40,7 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
     """S29: [ab] averages outputs over layers whose input is wider and taller than 1."""
     if dialect is Dialect.PJ or not network.layers:
         return
-    if any(w > 1 and h > 1 for w, h, _ in (layer.dims_stored for layer in network.layers)):
+    if any(w > 1 and h > 1 for w, h, _ in (layer.dims_stored for layer in network.layers.built())):
         return
     net = doc.sections[0]
     sink.report(
@@ -57,8 +56,8 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
 def check_cost_is_last(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
     """A [cost] layer's output holds its per-value errors, not the predictions it received."""
     layers = network.layers
-    for layer in islice(layers, max(0, len(layers) - 1)):  # not a slice: no list of them all
-        if layer.type != "cost":
+    for layer in layers.built():
+        if layer.type != "cost" or layer.index == len(layers) - 1:
             continue
         after = layers[layer.index + 1]
         sink.report(
@@ -77,7 +76,7 @@ def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink
     """S1: a route over mismatched sizes is 0x0x0 with non-zero outputs; only a flat consumer
     (connected, softmax, ...) can use it, anything else is an error."""
     layers = network.layers
-    for layer in layers:
+    for layer in layers.built():
         mismatch = layer.route_mismatch
         if mismatch is None or layer.values is None:
             continue

@@ -324,6 +324,15 @@ class Layers(Sequence[Layer]):
             return iter(self._items)  # type: ignore[arg-type]  # every item is a Layer
         return map(self._at, range(len(self._items)))
 
+    def built(self) -> Iterator[Layer]:
+        """Every layer but the all-zero ones kept compact (see the class): those have no type
+        of their own, no values, no references, no head and no weights, so a check that looks
+        for any of these finds the same here as over all the layers, without building a
+        million of them again."""
+        if not self._zeroed:
+            return iter(self._items)  # type: ignore[arg-type]  # every item is a Layer
+        return (item for item in self._items if item is not None)
+
     def __repr__(self) -> str:
         return f"Layers({len(self._items)} layers)"
 
