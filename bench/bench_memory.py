@@ -5,7 +5,9 @@ Each case writes a cfg of about ``--size`` bytes, then lints it in a fresh inter
 memory above that interpreter's baseline (dnlint already imported), divided by the file size.
 Two measures: the peak resident size (VmHWM, reset before reading; Linux) above the resident
 size before reading, which is what the operating system sees and the goal's measure; and, from
-a second run, the tracemalloc peak (Python allocations only: deterministic, but slower).
+a second run, the tracemalloc peak (Python allocations only: deterministic, but slower). The
+CPU time of the read, lint and policy (``time.process_time`` in the same child) comes with
+the first: no input of the size may be much slower per byte than a stock-like one.
 
 The generators are those of tests/test_robustness.py and the hostile inputs of issue 10:
 a long line of commas, many tiny sections, long lines of numbers, many odd options.
@@ -88,34 +90,38 @@ def status(field):
 with open("/proc/self/clear_refs", "w") as clear:
     clear.write("5")
 base = status("VmRSS")
+import time
+start = time.process_time()
 with open(sys.argv[1], "rb") as stream:
     data = stream.read()
 result = lint_cfg_bytes(data, sys.argv[1], Dialect.AB)
 apply_policy(result, selection_for(sys.argv[1], Policy(), None))
+cpu = time.process_time() - start
 peak = status("VmHWM")
 traced = tracemalloc.get_traced_memory()[1] if trace else 0
-print(peak - base, traced, len(result.diagnostics))
+print(peak - base, traced, len(result.diagnostics), cpu)
 """
 
 
-def measure(data: bytes, trace: bool) -> tuple[int, int, int]:
-    """(peak RSS above the baseline, tracemalloc peak, diagnostics) of linting ``data``; the
-    RSS from a run without tracemalloc, whose own bookkeeping would inflate it."""
+def measure(data: bytes, trace: bool) -> tuple[int, int, int, float]:
+    """(peak RSS above the baseline, tracemalloc peak, diagnostics, CPU seconds) of linting
+    ``data``; the RSS and the time from a run without tracemalloc, whose own bookkeeping would
+    inflate both."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "case.cfg"
         path.write_bytes(data)
-        rss, _, count = _child(path, False)
+        rss, _, count, cpu = _child(path, False)
         traced = _child(path, True)[1] if trace else 0
-    return rss, traced, count
+    return rss, traced, count, cpu
 
 
-def _child(path: Path, trace: bool) -> tuple[int, int, int]:
+def _child(path: Path, trace: bool) -> tuple[int, int, int, float]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH", "")) if p)}
     out = subprocess.run([sys.executable, "-c", _CHILD, str(path), "1" if trace else "0"],
                          capture_output=True, text=True, env=env, check=True).stdout
-    rss, traced, count = (int(x) for x in out.split())
-    return rss, traced, count
+    rss, traced, count, cpu = out.split()
+    return int(rss), int(traced), int(count), float(cpu)
 
 
 def main() -> None:
@@ -130,18 +136,19 @@ def main() -> None:
     print(f"Peak memory above the baseline, per input byte ({size / 1e6:.0f} MB per case, "
           f"{'tracemalloc and ' if args.tracemalloc else ''}resident size):\n")
     print("| case | input | peak RSS | ratio |" + (" traced ratio |" if args.tracemalloc else "")
-          + " findings |")
-    print("|---|---|---|---|" + ("---|" if args.tracemalloc else "") + "---|")
+          + " findings | CPU | MB/s |")
+    print("|---|---|---|---|" + ("---|" if args.tracemalloc else "") + "---|---|---|")
     worst = 0.0
     for name in args.case or list(CASES):
         what, make = CASES[name]
         data = make(size)
-        rss, traced, count = measure(data, args.tracemalloc)
+        rss, traced, count, cpu = measure(data, args.tracemalloc)
         ratio = rss / len(data)
         worst = max(worst, ratio)
         traced_cell = f" {traced / len(data):.1f}x |" if args.tracemalloc else ""
         print(f"| {name}: {what} | {len(data) / 1e6:.1f} MB | {rss / 1e6:.0f} MB | "
-              f"{ratio:.1f}x |{traced_cell} {count:,} |")
+              f"{ratio:.1f}x |{traced_cell} {count:,} | {cpu:.2f} s | "
+              f"{len(data) / 1e6 / cpu:.1f} |")
     print(f"\nWorst ratio: **{worst:.1f}x** the input size above the baseline.")
 
 
