@@ -341,3 +341,37 @@ def test_a_known_binary_passed_as_cfg_is_named() -> None:
     result = lint_cfg_bytes(buffer.getvalue(), "model.cfg", Dialect.AB)
     assert [(d.code, d.line) for d in result.diagnostics] == [("DN023", 1)]
     assert "a PyTorch checkpoint" in result.diagnostics[0].message
+
+
+def test_clipped_cuts_long_runs_and_long_messages() -> None:
+    from dnlint.clean import MAX_MESSAGE, clipped
+
+    assert clipped("unknown option 'x' in [net]") == "unknown option 'x' in [net]"
+    run = "a" * 32 + "b" * 17 + "c" * 32  # 81 non-blanks: one over MAX_TOKEN
+    assert clipped(f"key '{run}' is bad") == (
+        f"key '{'a' * 31}...(19 characters)...{'c' * 31}' is bad")
+    assert clipped("x" * 80) == "x" * 80
+    words = clipped("ab " * 1000)  # 3000 characters of short words: cut as a whole
+    assert len(words) <= MAX_MESSAGE
+    assert words == ("ab " * 1000)[:980] + "...(1,040 characters)..." + ("ab " * 1000)[-980:]
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "github", "junit"])
+def test_a_megabyte_key_or_section_name_is_quoted_clipped(tmp_path: Path, fmt: str) -> None:
+    """The snippet was clipped, but a message quoted the whole key or section name: a 1 MB key
+    gave 1 MB of report, a 1 MB section name 2 MB (DN020 and DN390 each)."""
+    def report(key: bytes, section: bytes) -> bytes:
+        cfg = tmp_path / "m.cfg"
+        cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n"
+                        + key + b"=1\n[" + section + b"]\n")
+        proc = run_cli("--format", fmt, str(cfg))
+        assert proc.returncode == 1 and proc.stderr == b""
+        return proc.stdout
+
+    short = report(b"k", b"s")
+    huge = report(b"k" * 1_000_000, b"s" * 1_000_000)
+    assert len(huge) - len(short) < 2_000, len(huge) - len(short)  # the two quoted runs, cut
+    key = "'" + "k" * 31 + "...(999,938 characters)..." + "k" * 31 + "'"  # quotes and all
+    assert f"unknown option {key} in [convolutional]".encode() in huge
+    section = "[" + "s" * 31 + "...(999,939 characters)..." + "s" * 30 + "]:"
+    assert f"unknown section {section}".encode() in huge

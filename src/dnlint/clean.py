@@ -11,6 +11,29 @@ that is not valid UTF-8 as ``\\xff`` instead of failing to encode them.
 from __future__ import annotations
 
 import os
+import re
+
+# A message quotes cfg text (a value, a key, a section name, a directive) that a hostile or
+# broken file makes megabytes long: a 1 MB key gave a 1 MB message in every format. Longer runs
+# of non-blanks are cut in the middle, and a message is cut as a whole past MAX_MESSAGE.
+MAX_TOKEN = 80
+MAX_MESSAGE = 2000
+_KEPT = 32  # characters kept at each end of a cut run
+_LONG_TOKEN = re.compile(rf"\S{{{MAX_TOKEN + 1},}}")
+
+
+def clipped(text: str) -> str:
+    """``text`` with every run of more than MAX_TOKEN non-blank characters shortened to its
+    ends around ``...(N characters)...``, then at most MAX_MESSAGE characters long, cut the
+    same way in the middle (as rustc and ruff clip what they quote)."""
+    if len(text) <= MAX_TOKEN:
+        return text
+    text = _LONG_TOKEN.sub(lambda m: _cut(m.group(), _KEPT), text)
+    return text if len(text) <= MAX_MESSAGE else _cut(text, MAX_MESSAGE // 2 - 20)
+
+
+def _cut(run: str, kept: int) -> str:
+    return f"{run[:kept]}...({len(run) - 2 * kept:,} characters)...{run[-kept:]}"
 
 
 def printable(text: str) -> str:

@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from dnlint.clean import printable
+from dnlint.clean import clipped, printable
 from dnlint.severity import Severity
 
 __all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic"]
@@ -48,15 +48,16 @@ def new_diagnostic(
     severity: Severity | None = None,
     region: tuple[int, int] | None = None,
 ) -> Diagnostic:
-    """A diagnostic of rule ``code``: its severity from the registry unless overridden, and
-    no control characters (cfg text or file names quoted in it must not drive a terminal).
+    """A diagnostic of rule ``code``: its severity from the registry unless overridden, no
+    control characters (cfg text or file names quoted in it must not drive a terminal) and no
+    quoted run longer than clean.MAX_TOKEN (a megabyte key must not make a megabyte report).
     ``region`` is (byte offset, byte length) for a finding in a binary file."""
     from dnlint.rules import get_rule
 
     level = severity if severity is not None else get_rule(code).severity
-    message = printable(message)
+    message = clipped(printable(message))
     if hint is not None:
-        hint = printable(hint)
+        hint = clipped(printable(hint))
     if region is None:
         return Diagnostic(line, column, code, level, message, hint, path)
     return Diagnostic(line, column, code, level, message, hint, path, region[0], region[1])
