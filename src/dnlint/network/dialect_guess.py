@@ -39,7 +39,7 @@ def detect_dialect(doc: CfgDocument) -> Detection:
     """Vote with every section, key and enum value that only one fork knows."""
     evidence: dict[Dialect, list[str]] = {_PJ: [], _AB: []}
     types: set[str] = set()
-    for section in doc.sections[1:]:
+    for section in doc.layer_sections():  # one at a time: a slice built every section
         name = section.name
         known = _SECTION_KNOWLEDGE.get(name) or _knowledge(name)
         only_in, type_name, verdicts = known
