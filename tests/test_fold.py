@@ -141,3 +141,27 @@ def test_unknown_sections_alone_need_no_lint_in_the_other_fork(monkeypatch) -> N
     dialects.clear()
     lint_cfg_bytes(NET + b"[x]\n[route]\nlayers=9\n", "f.cfg")
     assert dialects == [Dialect.AB, Dialect.PJ]  # another error: the other fork is asked
+
+
+def test_a_suggestion_is_worked_out_only_for_a_listed_finding(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """difflib per unknown option made a file of 600,000 of them take over a minute: past the
+    first hundred (counted, not listed) and in the other fork's lint (which only asks which
+    lines fail) no suggestion is looked for."""
+    import dnlint.options.convert as convert
+
+    asked: list[str] = []
+    real = convert.suggest
+
+    def counting(word: str, candidates: object) -> str | None:
+        asked.append(word)
+        return real(word, candidates)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(convert, "suggest", counting)
+    # a route out of range: an error that may hold in one fork only, so both forks lint it
+    data = _options_file() + b"[route]\nlayers=9\n"
+    result = lint_cfg_bytes(data, "f.cfg")  # dialect guessed
+    assert asked == [f"x{i}" for i in range(FOLD_AFTER)]
+    assert len(_found(result, "DN201")) == FOLD_AFTER + 1
+    asked.clear()
+    lint_cfg_bytes(data, "f.cfg", Dialect.AB, fold=False)  # --fix: every finding in full
+    assert asked == [f"x{i}" for i in range(UNKNOWN)]

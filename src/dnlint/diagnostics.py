@@ -89,12 +89,14 @@ class Sink:
     is stamped on each as it is made (a copy per diagnostic afterwards doubled their memory).
 
     With ``fold`` (a file without suppression directives: what is listed cannot depend on one)
-    each rule of FOLDABLE lists its first FOLD_AFTER findings and counts the others."""
+    each rule of FOLDABLE lists its first FOLD_AFTER findings and counts the others. Without
+    ``detail`` (a lint that only asks which lines fail) no suggestion is worked out."""
 
-    def __init__(self, path: str = "", fold: bool = False) -> None:
+    def __init__(self, path: str = "", fold: bool = False, detail: bool = True) -> None:
         self.items: list[Diagnostic] = []
         self.path = path
         self.fold = fold
+        self.detail = detail
         self._listed: dict[tuple[str, Severity], int] = {}
         self._folded: dict[tuple[str, Severity], _Folded] = {}
 
@@ -119,6 +121,19 @@ class Sink:
         self.items.append(new_diagnostic(code, line, column, sys.intern(message),
                                          None if hint is None else sys.intern(hint), self.path,
                                          severity))
+
+    def detailed(self, code: str) -> bool:
+        """Whether the next finding of ``code`` is read in full: not for a sink that only
+        answers which lines fail (``detail=False``), nor past a folded rule's first FOLD_AFTER
+        at its rule's severity. A caller asks before it computes what only a reader sees (a
+        difflib suggestion per unknown option made a file of them take a minute)."""
+        if not self.detail:
+            return False
+        if not self.fold or code not in FOLDABLE:
+            return True
+        from dnlint.rules import get_rule
+
+        return self._listed.get((code, get_rule(code).severity), 0) < FOLD_AFTER
 
     def _counted(self, code: str, severity: Severity, line: int | None,
                  column: int | None) -> bool:

@@ -130,7 +130,7 @@ def _say_guessed(diagnostics: list[Diagnostic], doc: CfgDocument,
     document: both forks read a file with the same lexer (hank-ai's own is used only when
     named with --dialect), and detection has nothing to say there."""
     other = Dialect.PJ if guess is not Dialect.PJ else Dialect.AB
-    sink = Sink()
+    sink = Sink(detail=False)  # only which lines fail is read: no suggestions worked out
     there = FileResult("", other, "", sink.items, lint_document(doc, other, sink), doc)
     if there.network is not None and _load_flags(there.network, other):
         attach_prediction(there)  # a fork's loader may refuse the file too (DN502, DN503)

@@ -231,7 +231,7 @@ def _unknown(
             "choose the dialect this cfg is for with --dialect, or remove the option",
         )
         return
-    hint = suggest(option.key, specs)
+    hint = suggest(option.key, specs) if sink.detailed("DN201") else None
     sink.report(
         "DN201",
         option.line,

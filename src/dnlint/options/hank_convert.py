@@ -243,7 +243,7 @@ def unknown_hank(
                     f"'{option.key}' is read by {names(other.dialects)} only; {quoted}",
                     "remove the option (or check the cfg with the dialect it is for)")
         return
-    hint = suggest(option.key, specs)
+    hint = suggest(option.key, specs) if sink.detailed("DN201") else None
     sink.report("DN201", option.line, option.column, f"unknown option '{option.key}' in "
                 f"[{section.name}]; {quoted}", f"did you mean '{hint}'?" if hint else None)
 
