@@ -282,3 +282,42 @@ def test_built_layers_skip_only_the_compact_zeroed_ones() -> None:
         (4, "cost", (0, 0, 0))]
     assert [layer.index for layer in network.layers] == [0, 1, 2, 3, 4, 5]
     assert network.layers[3].unknown and network.layers[5].line == 12
+
+
+def _traced_peak(action: Any) -> int:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_dialect_detection_builds_no_list_of_the_sections() -> None:
+    """A slice of the sections built every bare '[x]' as an object at once (22 bytes of
+    memory per byte of input): detection walks them one at a time."""
+    from dnlint.network.dialect_guess import detect_dialect
+
+    data = NET + b"[x]\n" * 100_000
+    doc = read_cfg(data)
+    assert detect_dialect(doc).guessed
+    assert _traced_peak(lambda: detect_dialect(doc)) < len(data) // 10
+
+
+def test_the_empty_item_fix_builds_no_list_of_the_pieces() -> None:
+    """The text report works out every fixable finding's edit (to mark it [*]): a long line of
+    commas was split into a list of every piece, 8 bytes per comma."""
+    from dnlint.fixes import FixContext
+    from dnlint.fixes.edits import Source
+    from dnlint.fixes.text import drop_empty_items
+
+    data = NET + b"[route]\nlayers=" + b"," * 400_000 + b"-1\n"
+    result = lint_cfg_bytes(data, "f.cfg", Dialect.AB)
+    finding = next(d for d in result.diagnostics if d.code == "DN208")
+    ctx = FixContext(Source(data), result)
+    edits = drop_empty_items(finding, ctx)
+    assert edits is not None and len(edits) == 1
+    # a few copies of the line itself (4 bytes per comma); the list of pieces added 8 more
+    assert _traced_peak(lambda: drop_empty_items(finding, ctx)) < 400_000 * 6
