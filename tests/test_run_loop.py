@@ -131,6 +131,55 @@ def test_graph_fallback_never_replaces_an_existing_file(folder: Path,
     assert (folder / "g.dot").read_text() == "mine\n"
 
 
+@pytest.mark.parametrize("flag", ["-o", "--graph"])
+def test_the_names_file_of_the_data_file_is_an_input(folder: Path, flag: str) -> None:
+    (folder / "obj.data").write_text("classes=2\nnames=coco.names\n")
+    (folder / "coco.names").write_text("a\nb\n")
+    proc = dnlint("ok.cfg", "--data", "obj.data", flag, "coco.names", cwd=folder)
+    what = "output" if flag == "-o" else "graph"
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (f"dnlint: coco.names: the {what} would overwrite an input "
+                                    "of this run; nothing written\n")
+    assert (folder / "coco.names").read_text() == "a\nb\n"
+
+
+@pytest.mark.parametrize("name", [".dnlint.toml", "pyproject.toml"])
+def test_a_discovered_configuration_is_an_input(folder: Path, name: str) -> None:
+    text = 'ignore=["DN1"]\n' if name == ".dnlint.toml" else '[tool.dnlint]\nignore=["DN1"]\n'
+    (folder / name).write_text(text)
+    proc = dnlint("ok.cfg", "-o", name, cwd=folder)
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (f"dnlint: {name}: the output would overwrite an input of "
+                                    "this run; nothing written\n")
+    assert (folder / name).read_text() == text
+
+
+def test_an_ignore_file_read_by_a_walk_is_an_input(folder: Path) -> None:
+    (folder / ".git").mkdir()
+    (folder / ".gitignore").write_text("m.cfg\n")
+    proc = dnlint(".", "-o", ".gitignore", cwd=folder)
+    assert proc.returncode == 2
+    assert proc.stderr == b"dnlint: .gitignore: the output would overwrite an input of this " \
+                          b"run; nothing written\n"
+    assert (folder / ".gitignore").read_text() == "m.cfg\n"
+
+
+@pytest.mark.parametrize("flag", ["-o", "--graph"])
+def test_the_stdin_filename_is_an_input(folder: Path, flag: str) -> None:
+    proc = dnlint("--stdin-filename", "m.cfg", "-", flag, "m.cfg", cwd=folder, input=GOOD)
+    what = "output" if flag == "-o" else "graph"
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (f"dnlint: m.cfg: the {what} would overwrite an input of "
+                                    "this run; nothing written\n")
+    assert (folder / "m.cfg").read_bytes() == BAD
+
+
+def test_a_stdin_filename_that_does_not_exist_may_be_written(folder: Path) -> None:
+    proc = dnlint("--stdin-filename", "new.cfg", "-", "-o", "new.cfg", cwd=folder, input=BAD)
+    assert proc.returncode == 1
+    assert (folder / "new.cfg").read_text().startswith("new.cfg:6:1: DN201 error: ")
+
+
 # --- one bad path never hides the others ------------------------------------------------------
 
 def test_missing_and_good_paths_are_both_reported(folder: Path) -> None:

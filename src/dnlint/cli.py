@@ -338,9 +338,7 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     outputs = [(path, what) for path, what in ((args.output_file, "the output"),
                                                (args.graph_file, "the graph")) if path]
     run = _new_run(paths, args, track_inputs=bool(outputs))
-    given = (*paths, *args.weights,
-             *(p for p in (args.cfg, args.data, args.config_file) if p))
-    _refuse_given_inputs(outputs, given)
+    _check_outputs(outputs, run.inputs_read or set())
     use_color = (args.output_format in ("text", "concise") and not args.no_color
                  and not args.output_file and _use_color(args.color, sys.stdout))
     fail_on = Severity(args.fail_on) if args.fail_on else (
@@ -348,7 +346,7 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     settings = _ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
                                args.show_layers, args.statistics, fail_on, args.exit_zero,
                                fix_mode, args.fix_only and not args.diff)
-    return _run_and_report(run, settings, args.output_file, args.graph_file, given)
+    return _run_and_report(run, settings, args.output_file, args.graph_file)
 
 
 def _per_file_ignores(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -382,13 +380,14 @@ def _fail(message: str, status: int) -> NoReturn:
     sys.exit(status)
 
 
-def _refuse_given_inputs(outputs: list[tuple[str, str]], given: tuple[str, ...]) -> None:
-    """Before anything runs: no output may be a path named on the command line."""
+def _check_outputs(outputs: list[tuple[str, str]], inputs: set[tuple[int, int]]) -> None:
+    """Before anything runs: no output may be one of the ``inputs`` known so far (the paths
+    named on the command line). (The files the run goes on to read join ``inputs``, and are
+    refused when an output is written.)"""
     if not outputs:
         return
-    from dnlint.run.outputs import OutputError, identities, refuse_input
+    from dnlint.run.outputs import OutputError, refuse_input
 
-    inputs = identities(given)
     try:
         for path, what in outputs:
             refuse_input(path, inputs, what)
@@ -397,7 +396,7 @@ def _refuse_given_inputs(outputs: list[tuple[str, str]], given: tuple[str, ...])
 
 
 def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None,
-                    graph_file: str | None, given: tuple[str, ...]) -> int:
+                    graph_file: str | None) -> int:
     """Stream every result to the reporter (and the graph); the exit status.
 
     Nothing escapes as a traceback: a bug is one line naming the file and exit status 3; a
@@ -417,9 +416,7 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
         stream = destination.stream if destination is not None else sys.stdout
         status = _stream(run, settings, stream, graph_file)
         if destination is not None:
-            from dnlint.run.outputs import identities
-
-            destination.commit((run.inputs_read or set()) | identities(given))
+            destination.commit(run.inputs_read or set())
         else:
             sys.stdout.flush()
         return status

@@ -148,14 +148,14 @@ def write_graph(dot: str, path: str, inputs: set[tuple[int, int]]) -> str | None
     file of that name exists already: then nothing is written."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in RENDERED:
-        with atomic_text(path, inputs) as handle:
+        with atomic_text(path, inputs, "the graph") as handle:
             handle.write(dot)
         return None
     program = shutil.which("dot")
     if program is None:
         return _fallback(dot, path, inputs, "Graphviz 'dot' not found")
     refuse_input(path, inputs, "the graph")
-    output = AtomicOutput(path)
+    output = AtomicOutput(path, "the graph")
     output.stream.close()
     done = subprocess.run([program, f"-T{suffix[1:]}", "-o", output.temp or path],
                           input=dot.encode(), capture_output=True, check=False)
@@ -172,6 +172,6 @@ def _fallback(dot: str, path: str, inputs: set[tuple[int, int]], why: str) -> st
     if os.path.lexists(fallback):
         return (f"{why}: {shown_path(path)} not written, and {shown_path(fallback)} exists "
                 "already (not replaced)")
-    with atomic_text(fallback, inputs) as handle:
+    with atomic_text(fallback, inputs, "the graph") as handle:
         handle.write(dot)
     return f"{why}: wrote the DOT source to {shown_path(fallback)} instead of {shown_path(path)}"

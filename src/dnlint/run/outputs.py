@@ -3,7 +3,8 @@ file is replaced atomically (a temporary file in the same directory, renamed ove
 truncated first.
 
 Identity is compared by device and inode, so ``./m.cfg``, ``../dir/m.cfg`` and links to it are
-all caught.
+all caught. The inputs are every file the run read (:attr:`dnlint.run.engine.Run.inputs_read`)
+and every path named on the command line.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ class AtomicOutput:
     is written directly: renaming over it would replace the device, not write to it.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, what: str = "the output") -> None:
         self.path = path
+        self.what = what
         self.temp: str | None = None
         try:
             info = os.stat(path)
@@ -79,7 +81,7 @@ class AtomicOutput:
             self.stream.close()
             if self.temp is None:
                 return
-            refuse_input(self.path, inputs, "the output")
+            refuse_input(self.path, inputs, self.what)
             _move_into_place(self.temp, self.path)
             self.temp = None
         except OSError as exc:
@@ -100,9 +102,10 @@ class AtomicOutput:
 
 
 @contextmanager
-def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = ()) -> Iterator[TextIO]:
+def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = (),
+                what: str = "the output") -> Iterator[TextIO]:
     """Write ``path`` atomically: committed when the block ends normally, discarded if not."""
-    output = AtomicOutput(path)
+    output = AtomicOutput(path, what)
     try:
         yield output.stream
     except BaseException:
