@@ -164,6 +164,33 @@ def test_an_ignore_file_read_by_a_walk_is_an_input(folder: Path) -> None:
     assert (folder / ".gitignore").read_text() == "m.cfg\n"
 
 
+@pytest.mark.parametrize("graph", ["out", "./out", "sub/../out", "hard"])
+@pytest.mark.parametrize("exists", [True, False])
+def test_two_outputs_may_not_be_one_file(folder: Path, graph: str, exists: bool) -> None:
+    (folder / "sub").mkdir()
+    if exists:
+        (folder / "out").write_text("old\n")
+        (folder / "hard").hardlink_to(folder / "out")
+    elif graph == "hard":
+        (folder / "hard").symlink_to("out")  # a dangling link to the same new path
+    proc = dnlint("ok.cfg", "-o", "out", "--graph", graph, cwd=folder)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == (f"dnlint: {graph}: the output and the graph would be the "
+                                    "same file; nothing written\n")
+    assert (folder / "out").read_text() == "old\n" if exists else not (folder / "out").exists()
+
+
+def test_graph_fallback_never_replaces_the_report(folder: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    result = CliRunner().invoke(main, ["-q", "--graph", "g.svg", "-o", "g.dot", "m.cfg"])
+    assert result.exit_code == 1
+    assert result.stderr == ("dnlint: Graphviz 'dot' not found: g.svg not written, and g.dot "
+                             "is another output of this run (not replaced)\n")
+    assert (folder / "g.dot").read_text().startswith("m.cfg:6:1: DN201 error: ")
+
+
 @pytest.mark.parametrize("flag", ["-o", "--graph"])
 def test_the_stdin_filename_is_an_input(folder: Path, flag: str) -> None:
     proc = dnlint("--stdin-filename", "m.cfg", "-", flag, "m.cfg", cwd=folder, input=GOOD)

@@ -382,15 +382,16 @@ def _fail(message: str, status: int) -> NoReturn:
 
 def _check_outputs(outputs: list[tuple[str, str]], inputs: set[tuple[int, int]]) -> None:
     """Before anything runs: no output may be one of the ``inputs`` known so far (the paths
-    named on the command line). (The files the run goes on to read join ``inputs``, and are
-    refused when an output is written.)"""
+    named on the command line), and no two outputs the same file. (The files the run goes on
+    to read join ``inputs``, and are refused when an output is written.)"""
     if not outputs:
         return
-    from dnlint.run.outputs import OutputError, refuse_input
+    from dnlint.run.outputs import OutputError, refuse_input, refuse_shared
 
     try:
         for path, what in outputs:
             refuse_input(path, inputs, what)
+        refuse_shared(outputs)
     except OutputError as exc:
         _fail(str(exc), EXIT_USAGE)
 
@@ -414,7 +415,7 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
 
             destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
-        status = _stream(run, settings, stream, graph_file)
+        status = _stream(run, settings, stream, graph_file, output_file)
         if destination is not None:
             destination.commit(run.inputs_read or set())
         else:
@@ -441,7 +442,8 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
               f"({type(exc).__name__}: {exc}); please report it with the file", EXIT_INTERNAL)
 
 
-def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None) -> int:
+def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None,
+            output_file: str | None = None) -> int:
     from dnlint.reporters import ReportContext, get_reporter
 
     if settings.fix_mode == "diff" or settings.fix_only:
@@ -464,7 +466,8 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     status = exit_status(run, totals, settings.fail_on, settings.exit_zero)
     reporter.finish(totals, status)
     if graph is not None and graph_file:
-        drawn = graph.write(graph_file, run.inputs_read or set())
+        others = [output_file] if output_file else []
+        drawn = graph.write(graph_file, run.inputs_read or set(), others)
         if drawn:
             click.echo(f"dnlint: {printable(drawn)}", err=True)
     return status

@@ -4,7 +4,8 @@ truncated first.
 
 Identity is compared by device and inode, so ``./m.cfg``, ``../dir/m.cfg`` and links to it are
 all caught. The inputs are every file the run read (:attr:`dnlint.run.engine.Run.inputs_read`)
-and every path named on the command line.
+and every path named on the command line; two outputs of one run must not be the same file
+either (:func:`refuse_shared`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import TextIO
 
@@ -33,6 +34,34 @@ def refuse_input(path: str, inputs: Iterable[tuple[int, int]], what: str) -> Non
     if identity is not None and identity in set(inputs):
         raise OutputError(f"{shown_path(path)}: {what} would overwrite an input of this run; "
                           "nothing written")
+
+
+def refuse_shared(outputs: Sequence[tuple[str, str]]) -> None:
+    """Raise :class:`OutputError` when two of ``outputs`` ((path, what) pairs) would write the
+    same file: one replaced by the other."""
+    for index, (path, what) in enumerate(outputs):
+        for earlier, earlier_what in outputs[:index]:
+            if same_output(earlier, path):
+                raise OutputError(f"{shown_path(path)}: {earlier_what} and {what} would be the "
+                                  "same file; nothing written")
+
+
+def same_output(first: str, second: str) -> bool:
+    """Whether writing ``first`` and ``second`` would replace the same file: the same existing
+    regular file (by identity), or the same path that does not exist yet (links resolved).
+    A device or FIFO is written, not replaced, and is never the same output."""
+    one, other = _stat(first), _stat(second)
+    if one is not None or other is not None:
+        return (one is not None and other is not None and stat.S_ISREG(one.st_mode)
+                and (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino))
+    return os.path.realpath(first) == os.path.realpath(second)
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
 
 
 def identities(paths: Iterable[str]) -> set[tuple[int, int]]:
@@ -58,10 +87,7 @@ class AtomicOutput:
         self.path = path
         self.what = what
         self.temp: str | None = None
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError):
-            info = None
+        info = _stat(path)
         try:
             if info is not None and stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(errno.EISDIR, "is a directory")
