@@ -207,6 +207,52 @@ def test_a_stdin_filename_that_does_not_exist_may_be_written(folder: Path) -> No
     assert (folder / "new.cfg").read_text().startswith("new.cfg:6:1: DN201 error: ")
 
 
+@pytest.mark.parametrize("flag", ["-o", "--graph"])
+def test_an_output_link_is_written_through(folder: Path, flag: str) -> None:
+    (folder / "sub").mkdir()
+    real = folder / "sub" / "real.txt"
+    real.write_text("old\n")
+    real.chmod(0o640)
+    (folder / "rl.txt").symlink_to("sub/real.txt")
+    proc = dnlint("m.cfg", flag, "rl.txt", cwd=folder)
+    assert proc.returncode == 1 and proc.stderr == b""
+    assert os.readlink(folder / "rl.txt") == "sub/real.txt"
+    expected = "m.cfg:6:1: DN201 error: " if flag == "-o" else "digraph"
+    assert real.read_text().startswith(expected)
+    assert real.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in (folder / "sub").iterdir()) == ["real.txt"]  # no temp left
+
+
+def test_an_output_link_to_an_input_is_refused(folder: Path) -> None:
+    (folder / "obj.data").write_text("classes=2\nnames=coco.names\n")
+    (folder / "coco.names").write_text("a\nb\n")
+    (folder / "rl.txt").symlink_to("coco.names")
+    proc = dnlint("ok.cfg", "--data", "obj.data", "-o", "rl.txt", cwd=folder)
+    assert proc.returncode == 2
+    assert proc.stderr == b"dnlint: rl.txt: the output would overwrite an input of this run; " \
+                          b"nothing written\n"
+    assert (folder / "coco.names").read_text() == "a\nb\n"
+    assert (folder / "rl.txt").is_symlink()
+
+
+def test_a_dangling_output_link_creates_its_target(folder: Path) -> None:
+    (folder / "rl.txt").symlink_to("new.txt")
+    proc = dnlint("m.cfg", "-o", "rl.txt", cwd=folder)
+    assert proc.returncode == 1 and proc.stderr == b""
+    assert (folder / "rl.txt").is_symlink()
+    assert (folder / "new.txt").read_text().startswith("m.cfg:6:1: DN201 error: ")
+
+
+def test_a_dangling_output_link_without_a_directory_is_one_line(folder: Path) -> None:
+    (folder / "rl.txt").symlink_to("gone/new.txt")
+    proc = dnlint("m.cfg", "-o", "rl.txt", cwd=folder)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == (f"dnlint: rl.txt: cannot write: a dangling symbolic link to "
+                                    f"{folder.resolve() / 'gone' / 'new.txt'}, whose directory "
+                                    "does not exist\n")
+    assert sorted(p.name for p in folder.iterdir()) == ["m.cfg", "ok.cfg", "rl.txt"]
+
+
 # --- one bad path never hides the others ------------------------------------------------------
 
 def test_missing_and_good_paths_are_both_reported(folder: Path) -> None:

@@ -5,7 +5,8 @@ truncated first.
 Identity is compared by device and inode, so ``./m.cfg``, ``../dir/m.cfg`` and links to it are
 all caught. The inputs are every file the run read (:attr:`dnlint.run.engine.Run.inputs_read`)
 and every path named on the command line; two outputs of one run must not be the same file
-either (:func:`refuse_shared`).
+either (:func:`refuse_shared`). An output that is a symbolic link is written through it, as a
+shell's ``>`` does: its target is replaced (:func:`destination`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ def same_output(first: str, second: str) -> bool:
     return os.path.realpath(first) == os.path.realpath(second)
 
 
+def destination(path: str) -> str:
+    """The file that writing ``path`` replaces: ``path`` itself, or what a symbolic link
+    points to (a chain followed to its end; for a dangling link, the path it names)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
 def _stat(path: str) -> os.stat_result | None:
     try:
         return os.stat(path)
@@ -80,11 +87,14 @@ class AtomicOutput:
     :meth:`discard` removes it. The destination is untouched until the rename.
 
     A destination that exists and is not a regular file (``/dev/stdout``, a FIFO, a terminal)
-    is written directly: renaming over it would replace the device, not write to it.
+    is written directly: renaming over it would replace the device, not write to it. A symbolic
+    link is written through: the file it points to is replaced (in that file's directory), the
+    link stays; a dangling link creates the file it names.
     """
 
     def __init__(self, path: str, what: str = "the output") -> None:
         self.path = path
+        self.target = path  # the file replaced: ``path``, or where its link points
         self.what = what
         self.temp: str | None = None
         info = _stat(path)
@@ -95,7 +105,12 @@ class AtomicOutput:
                 self.stream: TextIO = open(path, "w", encoding="utf-8",  # noqa: SIM115
                                            errors="backslashreplace", newline="\n")
                 return
-            fd, self.temp = _temp_beside(path)
+            self.target = destination(path)
+            if self.target != path and not os.path.isdir(os.path.dirname(self.target)):
+                raise OutputError(f"{shown_path(path)}: cannot write: a dangling symbolic link "
+                                  f"to {shown_path(self.target)}, whose directory does not "
+                                  "exist")
+            fd, self.temp = _temp_beside(self.target)
         except OSError as exc:
             raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
         self.stream = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace",
@@ -108,7 +123,7 @@ class AtomicOutput:
             if self.temp is None:
                 return
             refuse_input(self.path, inputs, self.what)
-            _move_into_place(self.temp, self.path)
+            _move_into_place(self.temp, self.target)
             self.temp = None
         except OSError as exc:
             self.discard()
