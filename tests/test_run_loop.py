@@ -131,6 +131,128 @@ def test_graph_fallback_never_replaces_an_existing_file(folder: Path,
     assert (folder / "g.dot").read_text() == "mine\n"
 
 
+@pytest.mark.parametrize("flag", ["-o", "--graph"])
+def test_the_names_file_of_the_data_file_is_an_input(folder: Path, flag: str) -> None:
+    (folder / "obj.data").write_text("classes=2\nnames=coco.names\n")
+    (folder / "coco.names").write_text("a\nb\n")
+    proc = dnlint("ok.cfg", "--data", "obj.data", flag, "coco.names", cwd=folder)
+    what = "output" if flag == "-o" else "graph"
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (f"dnlint: coco.names: the {what} would overwrite an input "
+                                    "of this run; nothing written\n")
+    assert (folder / "coco.names").read_text() == "a\nb\n"
+
+
+@pytest.mark.parametrize("name", [".dnlint.toml", "pyproject.toml"])
+def test_a_discovered_configuration_is_an_input(folder: Path, name: str) -> None:
+    text = 'ignore=["DN1"]\n' if name == ".dnlint.toml" else '[tool.dnlint]\nignore=["DN1"]\n'
+    (folder / name).write_text(text)
+    proc = dnlint("ok.cfg", "-o", name, cwd=folder)
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (f"dnlint: {name}: the output would overwrite an input of "
+                                    "this run; nothing written\n")
+    assert (folder / name).read_text() == text
+
+
+def test_an_ignore_file_read_by_a_walk_is_an_input(folder: Path) -> None:
+    (folder / ".git").mkdir()
+    (folder / ".gitignore").write_text("m.cfg\n")
+    proc = dnlint(".", "-o", ".gitignore", cwd=folder)
+    assert proc.returncode == 2
+    assert proc.stderr == b"dnlint: .gitignore: the output would overwrite an input of this " \
+                          b"run; nothing written\n"
+    assert (folder / ".gitignore").read_text() == "m.cfg\n"
+
+
+@pytest.mark.parametrize("graph", ["out", "./out", "sub/../out", "hard"])
+@pytest.mark.parametrize("exists", [True, False])
+def test_two_outputs_may_not_be_one_file(folder: Path, graph: str, exists: bool) -> None:
+    (folder / "sub").mkdir()
+    if exists:
+        (folder / "out").write_text("old\n")
+        (folder / "hard").hardlink_to(folder / "out")
+    elif graph == "hard":
+        (folder / "hard").symlink_to("out")  # a dangling link to the same new path
+    proc = dnlint("ok.cfg", "-o", "out", "--graph", graph, cwd=folder)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == (f"dnlint: {graph}: the output and the graph would be the "
+                                    "same file; nothing written\n")
+    assert (folder / "out").read_text() == "old\n" if exists else not (folder / "out").exists()
+
+
+def test_graph_fallback_never_replaces_the_report(folder: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    result = CliRunner().invoke(main, ["-q", "--graph", "g.svg", "-o", "g.dot", "m.cfg"])
+    assert result.exit_code == 1
+    assert result.stderr == ("dnlint: Graphviz 'dot' not found: g.svg not written, and g.dot "
+                             "is another output of this run (not replaced)\n")
+    assert (folder / "g.dot").read_text().startswith("m.cfg:6:1: DN201 error: ")
+
+
+@pytest.mark.parametrize("flag", ["-o", "--graph"])
+def test_the_stdin_filename_is_an_input(folder: Path, flag: str) -> None:
+    proc = dnlint("--stdin-filename", "m.cfg", "-", flag, "m.cfg", cwd=folder, input=GOOD)
+    what = "output" if flag == "-o" else "graph"
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == (f"dnlint: m.cfg: the {what} would overwrite an input of "
+                                    "this run; nothing written\n")
+    assert (folder / "m.cfg").read_bytes() == BAD
+
+
+def test_a_stdin_filename_that_does_not_exist_may_be_written(folder: Path) -> None:
+    proc = dnlint("--stdin-filename", "new.cfg", "-", "-o", "new.cfg", cwd=folder, input=BAD)
+    assert proc.returncode == 1
+    assert (folder / "new.cfg").read_text().startswith("new.cfg:6:1: DN201 error: ")
+
+
+@pytest.mark.parametrize("flag", ["-o", "--graph"])
+def test_an_output_link_is_written_through(folder: Path, flag: str) -> None:
+    (folder / "sub").mkdir()
+    real = folder / "sub" / "real.txt"
+    real.write_text("old\n")
+    real.chmod(0o640)
+    (folder / "rl.txt").symlink_to("sub/real.txt")
+    proc = dnlint("m.cfg", flag, "rl.txt", cwd=folder)
+    assert proc.returncode == 1 and proc.stderr == b""
+    assert os.readlink(folder / "rl.txt") == "sub/real.txt"
+    expected = "m.cfg:6:1: DN201 error: " if flag == "-o" else "digraph"
+    assert real.read_text().startswith(expected)
+    assert real.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in (folder / "sub").iterdir()) == ["real.txt"]  # no temp left
+
+
+def test_an_output_link_to_an_input_is_refused(folder: Path) -> None:
+    (folder / "obj.data").write_text("classes=2\nnames=coco.names\n")
+    (folder / "coco.names").write_text("a\nb\n")
+    (folder / "rl.txt").symlink_to("coco.names")
+    proc = dnlint("ok.cfg", "--data", "obj.data", "-o", "rl.txt", cwd=folder)
+    assert proc.returncode == 2
+    assert proc.stderr == b"dnlint: rl.txt: the output would overwrite an input of this run; " \
+                          b"nothing written\n"
+    assert (folder / "coco.names").read_text() == "a\nb\n"
+    assert (folder / "rl.txt").is_symlink()
+
+
+def test_a_dangling_output_link_creates_its_target(folder: Path) -> None:
+    (folder / "rl.txt").symlink_to("new.txt")
+    proc = dnlint("m.cfg", "-o", "rl.txt", cwd=folder)
+    assert proc.returncode == 1 and proc.stderr == b""
+    assert (folder / "rl.txt").is_symlink()
+    assert (folder / "new.txt").read_text().startswith("m.cfg:6:1: DN201 error: ")
+
+
+def test_a_dangling_output_link_without_a_directory_is_one_line(folder: Path) -> None:
+    (folder / "rl.txt").symlink_to("gone/new.txt")
+    proc = dnlint("m.cfg", "-o", "rl.txt", cwd=folder)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == (f"dnlint: rl.txt: cannot write: a dangling symbolic link to "
+                                    f"{folder.resolve() / 'gone' / 'new.txt'}, whose directory "
+                                    "does not exist\n")
+    assert sorted(p.name for p in folder.iterdir()) == ["m.cfg", "ok.cfg", "rl.txt"]
+
+
 # --- one bad path never hides the others ------------------------------------------------------
 
 def test_missing_and_good_paths_are_both_reported(folder: Path) -> None:

@@ -338,9 +338,7 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     outputs = [(path, what) for path, what in ((args.output_file, "the output"),
                                                (args.graph_file, "the graph")) if path]
     run = _new_run(paths, args, track_inputs=bool(outputs))
-    given = (*paths, *args.weights,
-             *(p for p in (args.cfg, args.data, args.config_file) if p))
-    _refuse_given_inputs(outputs, given)
+    _check_outputs(outputs, run.inputs_read or set())
     use_color = (args.output_format in ("text", "concise") and not args.no_color
                  and not args.output_file and _use_color(args.color, sys.stdout))
     fail_on = Severity(args.fail_on) if args.fail_on else (
@@ -348,7 +346,7 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     settings = _ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
                                args.show_layers, args.statistics, fail_on, args.exit_zero,
                                fix_mode, args.fix_only and not args.diff)
-    return _run_and_report(run, settings, args.output_file, args.graph_file, given)
+    return _run_and_report(run, settings, args.output_file, args.graph_file)
 
 
 def _per_file_ignores(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -382,22 +380,24 @@ def _fail(message: str, status: int) -> NoReturn:
     sys.exit(status)
 
 
-def _refuse_given_inputs(outputs: list[tuple[str, str]], given: tuple[str, ...]) -> None:
-    """Before anything runs: no output may be a path named on the command line."""
+def _check_outputs(outputs: list[tuple[str, str]], inputs: set[tuple[int, int]]) -> None:
+    """Before anything runs: no output may be one of the ``inputs`` known so far (the paths
+    named on the command line), and no two outputs the same file. (The files the run goes on
+    to read join ``inputs``, and are refused when an output is written.)"""
     if not outputs:
         return
-    from dnlint.run.outputs import OutputError, identities, refuse_input
+    from dnlint.run.outputs import OutputError, refuse_input, refuse_shared
 
-    inputs = identities(given)
     try:
         for path, what in outputs:
             refuse_input(path, inputs, what)
+        refuse_shared(outputs)
     except OutputError as exc:
         _fail(str(exc), EXIT_USAGE)
 
 
 def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None,
-                    graph_file: str | None, given: tuple[str, ...]) -> int:
+                    graph_file: str | None) -> int:
     """Stream every result to the reporter (and the graph); the exit status.
 
     Nothing escapes as a traceback: a bug is one line naming the file and exit status 3; a
@@ -415,11 +415,9 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
 
             destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
-        status = _stream(run, settings, stream, graph_file)
+        status = _stream(run, settings, stream, graph_file, output_file)
         if destination is not None:
-            from dnlint.run.outputs import identities
-
-            destination.commit((run.inputs_read or set()) | identities(given))
+            destination.commit(run.inputs_read or set())
         else:
             sys.stdout.flush()
         return status
@@ -444,7 +442,8 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
               f"({type(exc).__name__}: {exc}); please report it with the file", EXIT_INTERNAL)
 
 
-def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None) -> int:
+def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None,
+            output_file: str | None = None) -> int:
     from dnlint.reporters import ReportContext, get_reporter
 
     if settings.fix_mode == "diff" or settings.fix_only:
@@ -467,7 +466,8 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     status = exit_status(run, totals, settings.fail_on, settings.exit_zero)
     reporter.finish(totals, status)
     if graph is not None and graph_file:
-        drawn = graph.write(graph_file, run.inputs_read or set())
+        others = [output_file] if output_file else []
+        drawn = graph.write(graph_file, run.inputs_read or set(), others)
         if drawn:
             click.echo(f"dnlint: {printable(drawn)}", err=True)
     return status

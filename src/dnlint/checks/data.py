@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,15 +114,21 @@ def resolve_names(value: str, data_path: Path) -> Path | None:
     return None
 
 
-def check_data_file(network: Network, data_path: Path, sink: Sink) -> None:
-    """Compare ``classes=`` and the names file of ``data_path`` with every detection head."""
+def check_data_file(
+    network: Network,
+    data_path: Path,
+    sink: Sink,
+    on_read: Callable[[str], None] | None = None,
+) -> None:
+    """Compare ``classes=`` and the names file of ``data_path`` with every detection head;
+    ``on_read`` is told the names file before it is read."""
     try:
         data = read_data_file(data_path)
     except OSError as exc:
         sink.report("DN414", None, None, f"cannot read the data file {data_path}: {exc.strerror}")
         return
     classes = _data_classes(data, sink)
-    names = _names(data, sink)
+    names = _names(data, sink, on_read)
     found = heads(network)
     for layer in found:
         _compare_head(layer, data, classes, names, sink)
@@ -149,7 +155,9 @@ def _data_classes(data: DataFile, sink: Sink) -> int:
     return c_atoi(entry[0])
 
 
-def _names(data: DataFile, sink: Sink) -> tuple[int, Path] | None:
+def _names(
+    data: DataFile, sink: Sink, on_read: Callable[[str], None] | None
+) -> tuple[int, Path] | None:
     entry = data.get("names")
     value = entry[0] if entry else DEFAULT_NAMES
     where = f"{data.path.name} line {entry[1]}" if entry else f"the default of {data.path.name}"
@@ -163,6 +171,8 @@ def _names(data: DataFile, sink: Sink) -> tuple[int, Path] | None:
             f"{data.path.name}: Darknet stops with \"Couldn't open file\"",
         )
         return None
+    if on_read is not None:
+        on_read(str(path))
     try:
         count, blank = count_names(path)
     except OSError as exc:

@@ -19,7 +19,7 @@ from dnlint.diagnostics import Severity
 from dnlint.network.layers.base import Layer
 from dnlint.reporters.table import geometry
 from dnlint.result import FileResult
-from dnlint.run.outputs import AtomicOutput, atomic_text, refuse_input
+from dnlint.run.outputs import AtomicOutput, atomic_text, refuse_input, same_output
 
 RENDERED = (".svg", ".png", ".pdf")
 _FILL = {Severity.ERROR: "#f8d7da", Severity.WARNING: "#fff3cd"}
@@ -65,9 +65,10 @@ class GraphCollector:
     def dot(self) -> str:
         return "\n".join([*self.lines, "}"]) + "\n"
 
-    def write(self, path: str, inputs: set[tuple[int, int]]) -> str | None:
+    def write(self, path: str, inputs: set[tuple[int, int]],
+              others: Sequence[str] = ()) -> str | None:
         """Write the graph (see :func:`write_graph`)."""
-        return write_graph(self.dot(), path, inputs)
+        return write_graph(self.dot(), path, inputs, others)
 
 
 def _cluster(number: int, file: FileResult) -> list[str]:
@@ -141,37 +142,43 @@ def references(layer: Layer) -> list[int]:
     return [i for i in layer.refs or () if 0 <= i < layer.index]
 
 
-def write_graph(dot: str, path: str, inputs: set[tuple[int, int]]) -> str | None:
+def write_graph(dot: str, path: str, inputs: set[tuple[int, int]],
+                others: Sequence[str] = ()) -> str | None:
     """Write ``dot`` to ``path`` (rendered through Graphviz for .svg/.png/.pdf), atomically and
     never over one of the run's ``inputs``; returns a note for the user when it could not be
     rendered as asked. Without Graphviz the DOT source goes to ``path`` with .dot, unless a
-    file of that name exists already: then nothing is written."""
+    file of that name exists already or is one of the run's ``others`` outputs (the report):
+    then nothing is written."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in RENDERED:
-        with atomic_text(path, inputs) as handle:
+        with atomic_text(path, inputs, "the graph") as handle:
             handle.write(dot)
         return None
     program = shutil.which("dot")
     if program is None:
-        return _fallback(dot, path, inputs, "Graphviz 'dot' not found")
+        return _fallback(dot, path, inputs, others, "Graphviz 'dot' not found")
     refuse_input(path, inputs, "the graph")
-    output = AtomicOutput(path)
+    output = AtomicOutput(path, "the graph")
     output.stream.close()
     done = subprocess.run([program, f"-T{suffix[1:]}", "-o", output.temp or path],
                           input=dot.encode(), capture_output=True, check=False)
     if done.returncode != 0:
         output.discard()
         why = done.stderr.decode(errors="replace").strip()
-        return _fallback(dot, path, inputs, f"'dot' failed ({why})")
+        return _fallback(dot, path, inputs, others, f"'dot' failed ({why})")
     output.commit(inputs)
     return None
 
 
-def _fallback(dot: str, path: str, inputs: set[tuple[int, int]], why: str) -> str:
+def _fallback(dot: str, path: str, inputs: set[tuple[int, int]], others: Sequence[str],
+              why: str) -> str:
     fallback = os.path.splitext(path)[0] + ".dot"
     if os.path.lexists(fallback):
         return (f"{why}: {shown_path(path)} not written, and {shown_path(fallback)} exists "
                 "already (not replaced)")
-    with atomic_text(fallback, inputs) as handle:
+    if any(same_output(fallback, other) for other in others):
+        return (f"{why}: {shown_path(path)} not written, and {shown_path(fallback)} is "
+                "another output of this run (not replaced)")
+    with atomic_text(fallback, inputs, "the graph") as handle:
         handle.write(dot)
     return f"{why}: wrote the DOT source to {shown_path(fallback)} instead of {shown_path(path)}"

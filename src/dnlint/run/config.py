@@ -34,6 +34,7 @@ from dnlint.clean import escaped
 from dnlint.diagnostics import Severity
 
 if TYPE_CHECKING:  # pathlib is imported only once a configuration file is found (start-up)
+    from collections.abc import Callable
     from pathlib import Path
 
 CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
@@ -99,6 +100,7 @@ class ConfigFinder:
     def __init__(self, explicit: Config | None = None, disabled: bool = False) -> None:
         self.explicit = explicit
         self.disabled = disabled
+        self.on_read: Callable[[str], None] | None = None  # told each file the search reads
         self._cache: dict[str, Config | None] = {}  # by absolute directory
         # by the directory as the path spells it: a run asks twice per file, mostly for the
         # same few directories, and building Paths cost 30 µs a file (the cwd is fixed)
@@ -124,7 +126,7 @@ class ConfigFinder:
                 found = self._cache[directory]
                 break
             passed.append(directory)
-            found = _config_in(directory)
+            found = _config_in(directory, self.on_read)
             parent = os.path.dirname(directory)
             if found is not None or parent == directory:
                 break
@@ -134,14 +136,22 @@ class ConfigFinder:
         return found
 
 
-def _config_in(directory: str) -> Config | None:
+def _config_in(directory: str, on_read: Callable[[str], None] | None = None) -> Config | None:
+    """The configuration of ``directory`` itself; ``on_read`` is told each file opened (a
+    pyproject.toml is read even when it turns out to have no [tool.dnlint])."""
     from_dotfile = os.path.join(directory, ".dnlint.toml")
     if _is_file(from_dotfile):
         from pathlib import Path
 
+        if on_read is not None:
+            on_read(from_dotfile)
         return load_config(Path(from_dotfile))
     pyproject = os.path.join(directory, "pyproject.toml")
-    if _is_file(pyproject) and _mentions_dnlint(pyproject):
+    if not _is_file(pyproject):
+        return None
+    if on_read is not None:
+        on_read(pyproject)
+    if _mentions_dnlint(pyproject):
         from pathlib import Path
 
         table = _tool_table(_read_toml(Path(pyproject)), Path(pyproject), required=False)

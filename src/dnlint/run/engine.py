@@ -55,7 +55,8 @@ class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
 
-    def rules(self, config: Config | None) -> ExcludeRules:
+    def rules(self, config: Config | None,
+              on_read: Callable[[str], None] | None = None) -> ExcludeRules:
         from dnlint.run.excludes import DEFAULT_EXCLUDES, ExcludeRules
 
         exclude = self.exclude
@@ -69,6 +70,7 @@ class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
             force_exclude=_first(self.force_exclude, config.force_exclude if config else None,
                                  False),
             root=str(config.root) if config and config.path else "",
+            on_read=on_read,
         )
 
 
@@ -114,7 +116,12 @@ class Job:
 
 class Run:
     """One invocation's files. Iterate :meth:`results` once; ``notes`` and ``inputs_read`` fill
-    as it goes (``inputs_read`` only when ``track_inputs``, for the safe-output check)."""
+    as it goes (``inputs_read`` only when ``track_inputs``, for the safe-output check).
+
+    ``inputs_read`` is the one set of every path the run reads (by identity), fed by every
+    reader: it starts with the paths named (files and directories, ``--stdin-filename``'s file,
+    ``--config``), and gains each cfg and weights file, the ``--data`` file and its names file,
+    each configuration file and ignore file looked at."""
 
     def __init__(self, paths: tuple[str, ...], options: RunOptions,
                  finder: ConfigFinder | None = None, policy: Policy | None = None,
@@ -126,6 +133,13 @@ class Run:
         self.dialect_given = dialect_given
         self.notes: list[str] = []
         self.inputs_read: set[tuple[int, int]] | None = set() if track_inputs else None
+        if track_inputs:
+            self.finder.on_read = self._remember
+            explicit = self.finder.explicit.path if self.finder.explicit else None
+            for named in (*paths, *options.weights, options.cfg, options.data,
+                          options.stdin_filename, explicit):
+                if named:
+                    self._remember(str(named))
         self.unreadable = 0  # paths that could not be read or paired (exit status 2)
         self.internal_errors = 0  # files dnlint failed on (exit status 3)
         self.current = ""  # the path being handled, for a message if dnlint fails
@@ -135,7 +149,8 @@ class Run:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
         cfg or weights file read (``--watch`` polls the files they name)."""
         config = self.finder.for_path(os.path.join(os.curdir, "."))
-        rules = self.options.excludes.rules(config) if self._excludes_apply(config) else None
+        rules = (self.options.excludes.rules(config, self._reader())
+                 if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
         return plan_jobs(inputs, self.options)
 
@@ -208,7 +223,7 @@ class Run:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
         if self.options.data and self._data_ok and result.network is not None:
-            check_data(result, self.options.data)
+            check_data(result, self.options.data, self._reader())
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
         return result
@@ -250,6 +265,10 @@ class Run:
             yield unreadable(path, f"{exc.reason} (--data)")
             return
         self._remember(path)
+
+    def _reader(self) -> Callable[[str], None] | None:
+        """What a reader below the run calls with each file it reads (None: not tracked)."""
+        return self._remember if self.inputs_read is not None else None
 
     def _remember(self, path: str) -> None:
         if self.inputs_read is not None and path != "-":
@@ -508,8 +527,10 @@ def cycle_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_data(result: FileResult, data_path: str) -> None:
-    """``--data obj.data``: its classes and names file against every detection head."""
+def check_data(result: FileResult, data_path: str,
+               on_read: Callable[[str], None] | None = None) -> None:
+    """``--data obj.data``: its classes and names file against every detection head
+    (``on_read`` is told the names file it reads)."""
     if result.network is None:
         return
     from pathlib import Path
@@ -518,7 +539,7 @@ def check_data(result: FileResult, data_path: str) -> None:
     from dnlint.diagnostics import Sink
 
     sink = Sink(result.path)
-    check_data_file(result.network, Path(data_path), sink)
+    check_data_file(result.network, Path(data_path), sink, on_read)
     result.add(sink.items)
 
 

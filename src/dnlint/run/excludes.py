@@ -14,7 +14,8 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -40,6 +41,8 @@ class ExcludeRules:
     respect_gitignore: bool = True
     force_exclude: bool = False
     root: str = ""  # where patterns with a slash are anchored; "" is the working directory
+    # told each ignore file read (the run's inputs: no output may replace one)
+    on_read: Callable[[str], None] | None = field(default=None, compare=False)
 
     def pattern_match(self, path: str) -> str | None:
         """The first ``exclude``/``extend-exclude`` pattern ``path`` matches, if any."""
@@ -83,11 +86,13 @@ def _relative(path: str, root: str) -> str:
 class IgnoreFiles:
     """The gitignore files in force at one point of a walk: a stack of (directory, spec)."""
 
-    def __init__(self, levels: list[tuple[str, GitIgnoreSpec]] | None = None) -> None:
+    def __init__(self, levels: list[tuple[str, GitIgnoreSpec]] | None = None,
+                 on_read: Callable[[str], None] | None = None) -> None:
         self.levels = levels or []
+        self.on_read = on_read  # told each ignore file read
 
     @classmethod
-    def above(cls, root: str) -> IgnoreFiles:
+    def above(cls, root: str, on_read: Callable[[str], None] | None = None) -> IgnoreFiles:
         """The ignore files of ``root``'s ancestors, up to the top of its git repository (none
         when ``root`` is not in one)."""
         directory = os.path.abspath(root)
@@ -97,22 +102,22 @@ class IgnoreFiles:
             if os.path.exists(os.path.join(directory, ".git")):
                 break
             if parent == directory:
-                return cls()  # not in a repository: only the walk's own files count
+                return cls(on_read=on_read)  # not in a repository: only the walk's own files
             directory = parent
             chain.append(directory)
         levels = []
         for ancestor in reversed(chain):
-            spec = read_ignore_files(ancestor)
+            spec = read_ignore_files(ancestor, on_read)
             if spec is not None:
                 levels.append((ancestor, spec))
-        return cls(levels)
+        return cls(levels, on_read)
 
     def entering(self, directory: str) -> IgnoreFiles:
         """The stack inside ``directory``: its own ignore files on top."""
-        spec = read_ignore_files(directory)
+        spec = read_ignore_files(directory, self.on_read)
         if spec is None:
             return self
-        return IgnoreFiles([*self.levels, (os.path.abspath(directory), spec)])
+        return IgnoreFiles([*self.levels, (os.path.abspath(directory), spec)], self.on_read)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         absolute = os.path.abspath(path)
@@ -126,15 +131,20 @@ class IgnoreFiles:
         return False
 
 
-def read_ignore_files(directory: str) -> GitIgnoreSpec | None:
-    """The patterns of ``directory``'s .gitignore and .ignore together, or None."""
+def read_ignore_files(directory: str,
+                      on_read: Callable[[str], None] | None = None) -> GitIgnoreSpec | None:
+    """The patterns of ``directory``'s .gitignore and .ignore together, or None; ``on_read``
+    is told each file read."""
     lines: list[str] = []
     for name in IGNORE_FILES:
+        path = os.path.join(directory, name)
         try:
-            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+            with open(path, encoding="utf-8", errors="replace") as f:
                 lines += f.read(1 << 20).splitlines()
         except OSError:
             continue
+        if on_read is not None:
+            on_read(path)
     if not lines:
         return None
     from pathspec import GitIgnoreSpec

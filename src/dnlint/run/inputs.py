@@ -82,7 +82,7 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
         parent = os.path.dirname(parent)
     from dnlint.run.excludes import IgnoreFiles
 
-    ignored = rules.respect_gitignore and IgnoreFiles.above(path).ignored(
+    ignored = rules.respect_gitignore and IgnoreFiles.above(path, rules.on_read).ignored(
         path, os.path.isdir(path))
     if pattern is None and not ignored:
         return False
@@ -105,7 +105,8 @@ def walk(root: str, notes: list[str], rules: ExcludeRules | None = None) -> Iter
     from dnlint.run.excludes import ExcludeRules, IgnoreFiles
 
     rules = rules if rules is not None else ExcludeRules()
-    ignores = IgnoreFiles.above(root) if rules.respect_gitignore else IgnoreFiles()
+    ignores = (IgnoreFiles.above(root, rules.on_read) if rules.respect_gitignore
+               else IgnoreFiles())
     stack = [_listing(root, ignores, rules)]
     while stack:
         directory, entries, ignores = stack[-1]

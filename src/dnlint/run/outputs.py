@@ -3,7 +3,10 @@ file is replaced atomically (a temporary file in the same directory, renamed ove
 truncated first.
 
 Identity is compared by device and inode, so ``./m.cfg``, ``../dir/m.cfg`` and links to it are
-all caught.
+all caught. The inputs are every file the run read (:attr:`dnlint.run.engine.Run.inputs_read`)
+and every path named on the command line; two outputs of one run must not be the same file
+either (:func:`refuse_shared`). An output that is a symbolic link is written through it, as a
+shell's ``>`` does: its target is replaced (:func:`destination`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import TextIO
 
@@ -34,6 +37,40 @@ def refuse_input(path: str, inputs: Iterable[tuple[int, int]], what: str) -> Non
                           "nothing written")
 
 
+def refuse_shared(outputs: Sequence[tuple[str, str]]) -> None:
+    """Raise :class:`OutputError` when two of ``outputs`` ((path, what) pairs) would write the
+    same file: one replaced by the other."""
+    for index, (path, what) in enumerate(outputs):
+        for earlier, earlier_what in outputs[:index]:
+            if same_output(earlier, path):
+                raise OutputError(f"{shown_path(path)}: {earlier_what} and {what} would be the "
+                                  "same file; nothing written")
+
+
+def same_output(first: str, second: str) -> bool:
+    """Whether writing ``first`` and ``second`` would replace the same file: the same existing
+    regular file (by identity), or the same path that does not exist yet (links resolved).
+    A device or FIFO is written, not replaced, and is never the same output."""
+    one, other = _stat(first), _stat(second)
+    if one is not None or other is not None:
+        return (one is not None and other is not None and stat.S_ISREG(one.st_mode)
+                and (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino))
+    return os.path.realpath(first) == os.path.realpath(second)
+
+
+def destination(path: str) -> str:
+    """The file that writing ``path`` replaces: ``path`` itself, or what a symbolic link
+    points to (a chain followed to its end; for a dangling link, the path it names)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
 def identities(paths: Iterable[str]) -> set[tuple[int, int]]:
     """The identities of those ``paths`` that exist (directories included: a walk reads below
     them, and an output may not replace one)."""
@@ -50,16 +87,17 @@ class AtomicOutput:
     :meth:`discard` removes it. The destination is untouched until the rename.
 
     A destination that exists and is not a regular file (``/dev/stdout``, a FIFO, a terminal)
-    is written directly: renaming over it would replace the device, not write to it.
+    is written directly: renaming over it would replace the device, not write to it. A symbolic
+    link is written through: the file it points to is replaced (in that file's directory), the
+    link stays; a dangling link creates the file it names.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, what: str = "the output") -> None:
         self.path = path
+        self.target = path  # the file replaced: ``path``, or where its link points
+        self.what = what
         self.temp: str | None = None
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError):
-            info = None
+        info = _stat(path)
         try:
             if info is not None and stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(errno.EISDIR, "is a directory")
@@ -67,7 +105,12 @@ class AtomicOutput:
                 self.stream: TextIO = open(path, "w", encoding="utf-8",  # noqa: SIM115
                                            errors="backslashreplace", newline="\n")
                 return
-            fd, self.temp = _temp_beside(path)
+            self.target = destination(path)
+            if self.target != path and not os.path.isdir(os.path.dirname(self.target)):
+                raise OutputError(f"{shown_path(path)}: cannot write: a dangling symbolic link "
+                                  f"to {shown_path(self.target)}, whose directory does not "
+                                  "exist")
+            fd, self.temp = _temp_beside(self.target)
         except OSError as exc:
             raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
         self.stream = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace",
@@ -79,8 +122,8 @@ class AtomicOutput:
             self.stream.close()
             if self.temp is None:
                 return
-            refuse_input(self.path, inputs, "the output")
-            _move_into_place(self.temp, self.path)
+            refuse_input(self.path, inputs, self.what)
+            _move_into_place(self.temp, self.target)
             self.temp = None
         except OSError as exc:
             self.discard()
@@ -100,9 +143,10 @@ class AtomicOutput:
 
 
 @contextmanager
-def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = ()) -> Iterator[TextIO]:
+def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = (),
+                what: str = "the output") -> Iterator[TextIO]:
     """Write ``path`` atomically: committed when the block ends normally, discarded if not."""
-    output = AtomicOutput(path)
+    output = AtomicOutput(path, what)
     try:
         yield output.stream
     except BaseException:
