@@ -272,8 +272,12 @@ def _weights_findings_only(result: FileResult) -> None:
     and the cfg's weights rules (DN5xx). Its other findings belong to a run that names it (the
     cfg hook of pre-commit), not to every weights file's."""
     result.given = False
-    result.diagnostics = [d for d in result.diagnostics
-                          if d.path != result.path or d.code.startswith("DN5")]
+    result.diagnostics = [d for d in result.diagnostics if d.path != result.path
+                          or d.code.startswith("DN5") or d.code in _ALWAYS_SHOWN]
+
+
+# what a companion cfg still reports: it cannot be read (--cfg nope.cfg), or dnlint failed on it
+_ALWAYS_SHOWN = PATH_PROBLEMS | {INTERNAL_ERROR}
 
 
 def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
@@ -393,6 +397,9 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
 
     report = result.weights
     if report is None:
+        if any(d.code == "DN029" and d.path == result.path for d in result.diagnostics):
+            return [diagnostic("DN518", f"not checked: its cfg {shown_path(result.path)} cannot "
+                               "be read", path)]
         return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
                            "nothing to compare the file with", path)]
     try:
