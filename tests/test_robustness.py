@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -341,3 +342,133 @@ def test_a_known_binary_passed_as_cfg_is_named() -> None:
     result = lint_cfg_bytes(buffer.getvalue(), "model.cfg", Dialect.AB)
     assert [(d.code, d.line) for d in result.diagnostics] == [("DN023", 1)]
     assert "a PyTorch checkpoint" in result.diagnostics[0].message
+
+
+# --- OS errors on a path: DN029 for that path, the other files still linted, exit 2 -------------
+
+CLEAN = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\nactivation=leaky\n"
+
+
+def nest(root: Path, depth: int, cfg: str | None = None) -> None:
+    """root/dd/dd/... ``depth`` levels deep, made relative to directory descriptors so that the
+    whole path may be longer than PATH_MAX; ``cfg`` is written at the bottom as m.cfg."""
+    root.mkdir()
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("dd", dir_fd=fd)
+            inner = os.open("dd", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        if cfg is not None:
+            out = os.open("m.cfg", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            with os.fdopen(out, "w") as handle:
+                handle.write(cfg)
+    finally:
+        os.close(fd)
+
+
+def unnest(root: Path) -> None:
+    """Remove what :func:`nest` made, bottom up, by changing into each level in turn (the
+    recursive shutil.rmtree of Python < 3.12 exceeds the recursion limit at this depth)."""
+    home = os.open(".", os.O_RDONLY)
+    try:
+        os.chdir(root)
+        depth = 0
+        while os.path.isdir("dd"):
+            os.chdir("dd")
+            depth += 1
+        for _ in range(depth):
+            for name in os.listdir("."):
+                os.unlink(name)
+            os.chdir("..")
+            os.rmdir("dd")
+    finally:
+        os.fchdir(home)
+        os.close(home)
+
+
+@pytest.fixture
+def deep_root(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path / "deep"
+    if (tmp_path / "deep").exists():
+        unnest(tmp_path / "deep")
+
+
+def run_in(cwd: Path | str, *args: str) -> tuple[int, str, str]:
+    proc = subprocess.run([sys.executable, "-m", "dnlint", "--no-color", *args], cwd=cwd,
+                          capture_output=True, timeout=300, text=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PATH_MAX of Linux")
+def test_a_walk_past_path_max_is_dn029_not_dn000(tmp_path: Path, deep_root: Path) -> None:
+    """The configuration search of a directory deeper than PATH_MAX (ENAMETOOLONG) was an
+    internal error (DN000, exit 3)."""
+    nest(deep_root, 1500, CLEAN)
+    (tmp_path / "ok.cfg").write_text(CLEAN)
+    code, out, err = run_in(tmp_path, "deep", "ok.cfg")
+    assert (code, err) == (2, "")
+    first, summary = out.splitlines()
+    path, _, message = first.partition(": DN029 error: ")
+    assert path.startswith("deep/dd/") and set(path.split("/")[1:]) == {"dd"}
+    assert len(path) >= 4096
+    config = os.path.join(tmp_path, os.path.dirname(path), ".dnlint.toml")
+    assert message == f"cannot read {config}: File name too long"
+    assert summary == "Found 1 problem (1 error) in 2 files."
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PATH_MAX of Linux")
+@pytest.mark.parametrize("how", ["named", "walked"])
+def test_a_readable_cfg_whose_configuration_path_is_too_long(tmp_path: Path, deep_root: Path,
+                                                              how: str) -> None:
+    """A cfg read by a short relative path whose absolute directory is longer than PATH_MAX:
+    its configuration cannot be looked for, which is a DN029 of that cfg."""
+    nest(deep_root, 1200 + 200, CLEAN)
+    cwd = os.path.join(tmp_path, "deep", *["dd"] * 1200)
+    assert len(cwd) < 4096
+    (Path(cwd) / "ok.cfg").write_text(CLEAN)
+    relative = os.path.join(*["dd"] * 200, "m.cfg")
+    code, out, err = run_in(cwd, *([relative, "ok.cfg"] if how == "named" else ["."]))
+    config = os.path.join(cwd, os.path.dirname(relative), ".dnlint.toml")
+    assert (code, err) == (2, "")
+    assert out == (f"{relative}: DN029 error: cannot read {config}: File name too long\n"
+                   "Found 1 problem (1 error) in 2 files.\n")
+
+
+def test_a_link_loop_named_like_a_configuration_is_dn029(tmp_path: Path) -> None:
+    """ELOOP on a .dnlint.toml was taken for "no configuration here": the file's settings
+    silently came from a parent."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".dnlint.toml").symlink_to(".dnlint.toml")
+    (tmp_path / "sub" / "m.cfg").write_text(CLEAN)
+    (tmp_path / "ok.cfg").write_text(CLEAN)
+    code, out, err = run_in(tmp_path, "sub/m.cfg", "ok.cfg")
+    assert (code, err) == (2, "")
+    assert out == (f"sub/m.cfg: DN029 error: cannot read {tmp_path}/sub/.dnlint.toml: Too many "
+                   "levels of symbolic links\nFound 1 problem (1 error) in 2 files.\n")
+
+
+def test_a_link_loop_as_the_cfg_is_dn029(tmp_path: Path) -> None:
+    (tmp_path / "loop.cfg").symlink_to("loop.cfg")
+    (tmp_path / "ok.cfg").write_text(CLEAN)
+    for args, path in ((["loop.cfg", "ok.cfg"], "loop.cfg"), (["."], "loop.cfg")):
+        code, out, err = run_in(tmp_path, *args)
+        assert (code, err) == (2, "")
+        assert out == (f"{path}: DN029 error: cannot read: Too many levels of symbolic links\n"
+                       "Found 1 problem (1 error) in 2 files.\n")
+
+
+def test_a_weights_name_too_long_to_pair_is_dn029(tmp_path: Path) -> None:
+    """Looking for the cfg of a weights file whose name is longer than NAME_MAX raised out of
+    the plan, and was reported as "cannot write the report to standard output"."""
+    name = "a" * 300
+    code, out, err = run_in(tmp_path, f"{name}.weights")
+    assert (code, err) == (2, "")
+    assert out == (f"{name}.weights: DN029 error: cannot read {name}.cfg: File name too long\n"
+                   "Found 1 problem (1 error) in 1 file.\n")
+    (tmp_path / "ok.cfg").write_text(CLEAN)  # with the only cfg given: checked against it
+    code, out, err = run_in(tmp_path, f"{name}.weights", "ok.cfg")
+    assert (code, err) == (2, "")
+    assert out == (f"{name}.weights: DN029 error: cannot read: File name too long\n"
+                   "Found 1 problem (1 error) in 1 file.\n")

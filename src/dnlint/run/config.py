@@ -169,8 +169,10 @@ def _short_repr(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-# the stat errors pathlib's is_file answers False to; any other (EACCES) it raises
-_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+# the stat errors that mean "no configuration file here"; any other (EACCES, ELOOP: a link
+# loop named .dnlint.toml, ENAMETOOLONG: a directory deeper than PATH_MAX) is raised, and the
+# run makes it a DN029 of the file whose configuration was looked for
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF)
 
 
 def _is_file(path: str) -> bool:

@@ -30,6 +30,7 @@ from dnlint.run.inputs import (
     InputError,
     collect_inputs,
     file_identity,
+    path_error,
     read_input,
     require_regular_file,
 )
@@ -134,7 +135,12 @@ class Run:
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
         cfg or weights file read (``--watch`` polls the files they name)."""
-        config = self.finder.for_path(os.path.join(os.curdir, "."))
+        try:
+            config = self.finder.for_path(os.path.join(os.curdir, "."))
+        except OSError as exc:  # no file to hang a DN029 on: the working directory's
+            raise ConfigError(f"{exc.filename or os.curdir}: cannot read: "
+                              f"{exc.strerror or exc} (looking for the working directory's "
+                              "configuration)") from None
         rules = self.options.excludes.rules(config) if self._excludes_apply(config) else None
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
         return plan_jobs(inputs, self.options)
@@ -155,22 +161,31 @@ class Run:
         return bool(forced) or any(p != "-" and os.path.isdir(p) for p in self.paths)
 
     def _finished(self, job: Job) -> list[FileResult]:
+        """The job's results, policy applied. An OSError that escapes the stages (the
+        configuration search of a path longer than PATH_MAX) is a DN029 for the job's path,
+        whatever raised it; a bug is a DN000. Either replaces the job's results."""
         self.current = job.item.path
+        counts = self.unreadable, self.internal_errors
         try:
             results = self._handle(job)
             for result in results:
                 self._count(result)
                 config = self.finder.for_path(result.path)
                 apply_policy(result, selection_for(result.path, self.policy, config))
+            return results
         except ConfigError:
             raise  # a bad configuration stops the run (exit status 2)
+        except InputError as exc:
+            results = [unreadable(job.item.path, exc.reason)]
+        except OSError as exc:
+            results = [unreadable(job.item.path, path_error(exc, job.item.path).reason)]
         except RecursionError:
             results = [failed(job.item.path, "the file nests too deeply to analyse")]
-            self._count(results[0])
         except Exception as exc:  # a bug in dnlint must not hide the other files' results
             results = [failed(job.item.path, f"dnlint failed on this file "
                                              f"({type(exc).__name__}: {exc})")]
-            self._count(results[0])
+        self.unreadable, self.internal_errors = counts  # what the job counted is replaced
+        self._count(results[0])
         return results
 
     def _count(self, result: FileResult) -> None:
@@ -308,13 +323,16 @@ def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
     for job in given:
         by_path.setdefault(_real(job.item.path), job)
     extra: list[Job] = []
-    pairings = [(path, _pair(path, given, options.cfg)) for path in explicit]
-    pairings += [(path, _pair_walked(path, given)) for path in walked if path not in explicit]
+    pairings = [(path, _paired(path, given, options.cfg)) for path in explicit]
+    pairings += [(path, _paired(path, given, None, walked=True))
+                 for path in walked if path not in explicit]
     for path, target in pairings:
         if isinstance(target, Job):
             target.weights.append(path)
         elif isinstance(target, Unpaired):
             extra.append(Job(Input(path, "unpaired", reason=target.reason)))
+        elif isinstance(target, InputError):
+            extra.append(Job(Input(path, "problem", reason=target.reason)))
         else:
             found = by_path.get(_real(target))
             if found is None:
@@ -322,6 +340,17 @@ def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
                 extra.append(found)
             found.weights.append(path)
     return jobs + extra
+
+
+def _paired(weights_path: str, given: list[Job], cfg_option: str | None,
+            walked: bool = False) -> Job | str | Unpaired | InputError:
+    """:func:`_pair` (or :func:`_pair_walked`); an OSError while looking beside the weights
+    file (a name longer than PATH_MAX) is the DN029 of that file."""
+    try:
+        return _pair_walked(weights_path, given) if walked else _pair(weights_path, given,
+                                                                       cfg_option)
+    except OSError as exc:
+        return path_error(exc, weights_path)
 
 
 def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | str | Unpaired:
@@ -407,7 +436,7 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
                   if result.document is not None and result.dialect is not None else [])
         found = check_file(report, path, others)
     except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+        raise path_error(exc, path) from None
     if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
         from dnlint.weights.scan import scan_weights
 
