@@ -472,3 +472,45 @@ def test_a_weights_name_too_long_to_pair_is_dn029(tmp_path: Path) -> None:
     assert (code, err) == (2, "")
     assert out == (f"{name}.weights: DN029 error: cannot read: File name too long\n"
                    "Found 1 problem (1 error) in 1 file.\n")
+
+
+# --- a cfg over the input cap is refused from its size, before any of it is read ----------------
+
+def test_a_cfg_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A 300 MB sparse cfg was read up to the 256 MiB cap (280 MB peak) before DN023."""
+    import tracemalloc
+
+    from dnlint.run.inputs import MAX_CFG_BYTES, TooLarge, read_input
+
+    path = tmp_path / "big.cfg"
+    with open(path, "wb") as handle:
+        handle.truncate(300 * 1000 * 1000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(TooLarge):
+            read_input(str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    assert os.path.getsize(path) > MAX_CFG_BYTES
+    code, out, err = run_in(tmp_path, "big.cfg")
+    assert (code, err) == (1, "")
+    assert out == ("big.cfg:1:1: DN023 error: file is larger than 256 MiB: not a cfg (a weights "
+                   "file passed as the cfg?)\nFound 1 problem (1 error) in 1 file.\n")
+
+
+def test_a_cfg_that_grows_past_the_cap_is_read_only_up_to_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fstat may see less than there is (a file being written): the read still stops at the
+    limit and one byte, which tells the caller it is over."""
+    from dnlint.run import inputs
+
+    path = tmp_path / "m.cfg"
+    path.write_bytes(b"x" * 100)
+    with pytest.raises(inputs.TooLarge):
+        inputs.read_input(str(path), limit=10)
+    real = os.fstat
+    monkeypatch.setattr(inputs.os, "fstat",
+                        lambda fd: os.stat_result((*real(fd)[:6], 4, *real(fd)[7:])))
+    assert inputs.read_input(str(path), limit=10) == b"x" * 11

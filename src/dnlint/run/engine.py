@@ -28,6 +28,7 @@ from dnlint.run.inputs import (
     MAX_CFG_BYTES,
     Input,
     InputError,
+    TooLarge,
     collect_inputs,
     file_identity,
     path_error,
@@ -509,6 +510,8 @@ def _read_cfg(item: Input, display: str) -> bytes | FileResult:
         data = read_input(item.path)
     except InputError as exc:
         return unreadable(display, exc.reason)
+    except TooLarge:
+        return _too_large(display)
     if len(data) > MAX_CFG_BYTES:
         return _too_large(display)
     return data

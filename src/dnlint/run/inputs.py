@@ -210,16 +210,24 @@ def require_regular_file(path: str) -> os.stat_result:
     return info
 
 
+class TooLarge(Exception):
+    """A regular file whose size (fstat of the open file) is over the limit: none of it read."""
+
+
 def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
     """Read a regular file (or stdin), refusing what cannot be read; at most ``limit`` + 1 bytes
-    (so that the caller can tell a file over the limit)."""
+    (so that the caller can tell a file over the limit that grew, or that stat cannot size).
+    Raises :class:`TooLarge` for a file already over the limit, before reading any of it."""
     if path == "-":
         return sys.stdin.buffer.read(limit + 1)
-    info = require_regular_file(path)
+    require_regular_file(path)  # before open(): opening a FIFO would block
     try:
         with open(path, "rb") as handle:
-            # Ask for the size stat() saw: read(limit + 1) allocates the whole limit up front,
-            # which cost more than linting a small cfg.
+            info = os.fstat(handle.fileno())  # the file opened, not the path stat() saw
+            if info.st_size > limit:
+                raise TooLarge(path)
+            # Ask for the size fstat() saw: read(limit + 1) allocates the whole limit up
+            # front, which cost more than linting a small cfg.
             data = handle.read(min(info.st_size, limit) + 1)
             while info.st_size < len(data) <= limit:  # it grew since stat(), or is /proc
                 more = handle.read(min(1 << 20, limit + 1 - len(data)))
