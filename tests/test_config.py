@@ -230,3 +230,58 @@ def test_config_errors_carry_no_control_characters(tree: Path, text: str, shown:
 
 def test_config_error_escapes_an_undecodable_file_name_byte() -> None:
     assert str(ConfigError("bad\udcffname.toml: x")) == "bad\\xffname.toml: x"
+
+
+# --- size: a configuration file is at most 1 MiB, refused without being read whole -----------
+
+MIB = 1024 * 1024
+TOO_LARGE = "larger than 1 MiB, the limit of a configuration file"
+
+
+def _padded(text: str, size: int) -> bytes:
+    """``text`` and a comment that makes it exactly ``size`` bytes."""
+    body = text.encode() + b"#"
+    return body + b"x" * (size - len(body) - 1) + b"\n"
+
+
+def test_an_explicit_config_over_the_cap_is_a_config_error(tree: Path) -> None:
+    (tree / "c.toml").write_bytes(_padded('ignore = ["DN1"]\n', MIB + 1))
+    code, out, err = run("--config", "c.toml", "models/a.cfg")
+    assert (code, out, err) == (2, "", f"dnlint: c.toml: {TOO_LARGE}\n")
+
+
+def test_a_sparse_gigabyte_config_is_refused_by_its_size(tree: Path) -> None:
+    """``truncate -s 1G c.toml``: refused from fstat, nothing read (it took 2.1 GB, 14 s)."""
+    with open(tree / "c.toml", "wb") as handle:
+        handle.truncate(1 << 30)
+    code, _, err = run("--config", "c.toml", "models/a.cfg")
+    assert (code, err) == (2, f"dnlint: c.toml: {TOO_LARGE}\n")
+
+
+@pytest.mark.parametrize("name", [".dnlint.toml", "pyproject.toml"])
+def test_a_discovered_config_over_the_cap_is_a_config_error(tree: Path, name: str) -> None:
+    text = '[tool.dnlint]\nignore = ["DN1"]\n' if name == "pyproject.toml" else 'ignore = ["DN1"]\n'
+    (tree / "models" / name).write_bytes(_padded(text, 2 * MIB))
+    code, out, err = run("models/a.cfg")
+    assert (code, out, err) == (2, "", f"dnlint: {tree / 'models' / name}: {TOO_LARGE}\n")
+
+
+def test_a_config_of_exactly_the_cap_is_read(tree: Path) -> None:
+    (tree / ".dnlint.toml").write_bytes(_padded('ignore = ["DN1"]\n', MIB))
+    assert run("models/a.cfg") == (0, "", "")
+
+
+def test_a_config_that_grows_past_the_cap_is_caught_by_the_read(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fstat may see less than there is (a file still being written): at most the cap and one
+    byte is read, and that byte refuses it."""
+    import os
+
+    from dnlint.run import config
+
+    (tree / "c.toml").write_bytes(_padded('ignore = ["DN1"]\n', MIB + 1))
+    real = os.fstat
+    monkeypatch.setattr(config.os, "fstat",
+                        lambda fd: os.stat_result((*real(fd)[:6], 0, *real(fd)[7:])))
+    with pytest.raises(ConfigError, match="larger than 1 MiB"):
+        config.read_config_bytes(str(tree / "c.toml"))

@@ -531,7 +531,7 @@ def test_a_wrapped_single_reference_quotes_the_file_a_list_item_does_not() -> No
                                    "built yet (all shapes 0)")]
     assert _route_findings(b",," + b"," * 100_000 + b"2") == [
         # the value quoted is clipped in the middle (clean.clipped): 100,010 characters long
-        ("DN208", 8, "layers=" + "," * 25 + "...(99,946 characters)..." + "," * 31 + "2 has an "
+        ("DN208", 8, "layers=" + "," * 73 + "...(99,850 characters)..." + "," * 79 + "2 has an "
                      "empty item; Darknet reads the empty item as 0 (as a layer reference: "
                      "absolute layer 0)"),
         ("DN302", 8, "layers=2 in layer 1 points at layer 2, which comes later; Darknet reads a "

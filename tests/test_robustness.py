@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
+from dnlint.clean import clipped
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
@@ -344,13 +346,14 @@ def test_a_known_binary_passed_as_cfg_is_named() -> None:
 
 
 def test_clipped_cuts_long_runs_and_long_messages() -> None:
-    from dnlint.clean import MAX_MESSAGE, clipped
+    from dnlint.clean import MAX_MESSAGE, MAX_TOKEN, clipped
 
+    assert MAX_TOKEN == 200
     assert clipped("unknown option 'x' in [net]") == "unknown option 'x' in [net]"
-    run = "a" * 32 + "b" * 17 + "c" * 32  # 81 non-blanks: one over MAX_TOKEN
+    run = "a" * 80 + "b" * 41 + "c" * 80  # 201 non-blanks: one over MAX_TOKEN
     assert clipped(f"key '{run}' is bad") == (
-        f"key '{'a' * 31}...(19 characters)...{'c' * 31}' is bad")
-    assert clipped("x" * 80) == "x" * 80
+        f"key '{'a' * 79}...(43 characters)...{'c' * 79}' is bad")
+    assert clipped("x" * 200) == "x" * 200
     words = clipped("ab " * 1000)  # 3000 characters of short words: cut as a whole
     assert len(words) <= MAX_MESSAGE
     assert words == ("ab " * 1000)[:980] + "...(1,040 characters)..." + ("ab " * 1000)[-980:]
@@ -371,7 +374,181 @@ def test_a_megabyte_key_or_section_name_is_quoted_clipped(tmp_path: Path, fmt: s
     short = report(b"k", b"s")
     huge = report(b"k" * 1_000_000, b"s" * 1_000_000)
     assert len(huge) - len(short) < 2_000, len(huge) - len(short)  # the two quoted runs, cut
-    key = "'" + "k" * 31 + "...(999,938 characters)..." + "k" * 31 + "'"  # quotes and all
+    key = "'" + "k" * 79 + "...(999,842 characters)..." + "k" * 79 + "'"  # quotes and all
     assert f"unknown option {key} in [convolutional]".encode() in huge
-    section = "[" + "s" * 31 + "...(999,939 characters)..." + "s" * 30 + "]:"
+    section = "[" + "s" * 79 + "...(999,843 characters)..." + "s" * 78 + "]:"
     assert f"unknown section {section}".encode() in huge
+
+
+# --- OS errors on a path: DN029 for that path, the other files still linted, exit 2 -------------
+
+CLEAN = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\nactivation=leaky\n"
+
+
+def nest(root: Path, depth: int, cfg: str | None = None) -> None:
+    """root/dd/dd/... ``depth`` levels deep, made relative to directory descriptors so that the
+    whole path may be longer than PATH_MAX; ``cfg`` is written at the bottom as m.cfg."""
+    root.mkdir()
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("dd", dir_fd=fd)
+            inner = os.open("dd", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        if cfg is not None:
+            out = os.open("m.cfg", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            with os.fdopen(out, "w") as handle:
+                handle.write(cfg)
+    finally:
+        os.close(fd)
+
+
+def unnest(root: Path) -> None:
+    """Remove what :func:`nest` made, bottom up, by changing into each level in turn (the
+    recursive shutil.rmtree of Python < 3.12 exceeds the recursion limit at this depth)."""
+    home = os.open(".", os.O_RDONLY)
+    try:
+        os.chdir(root)
+        depth = 0
+        while os.path.isdir("dd"):
+            os.chdir("dd")
+            depth += 1
+        for _ in range(depth):
+            for name in os.listdir("."):
+                os.unlink(name)
+            os.chdir("..")
+            os.rmdir("dd")
+    finally:
+        os.fchdir(home)
+        os.close(home)
+
+
+@pytest.fixture
+def deep_root(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path / "deep"
+    if (tmp_path / "deep").exists():
+        unnest(tmp_path / "deep")
+
+
+def run_in(cwd: Path | str, *args: str) -> tuple[int, str, str]:
+    proc = subprocess.run([sys.executable, "-m", "dnlint", "--no-color", *args], cwd=cwd,
+                          capture_output=True, timeout=300, text=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PATH_MAX of Linux")
+def test_a_walk_past_path_max_is_dn029_not_dn000(tmp_path: Path, deep_root: Path) -> None:
+    """The configuration search of a directory deeper than PATH_MAX (ENAMETOOLONG) was an
+    internal error (DN000, exit 3)."""
+    nest(deep_root, 1500, CLEAN)
+    (tmp_path / "ok.cfg").write_text(CLEAN)
+    code, out, err = run_in(tmp_path, "deep", "ok.cfg")
+    assert (code, err) == (2, "")
+    first, summary = out.splitlines()
+    path, _, message = first.partition(": DN029 error: ")
+    assert path.startswith("deep/dd/") and set(path.split("/")[1:]) == {"dd"}
+    assert len(path) >= 4096
+    config = os.path.join(tmp_path, os.path.dirname(path), ".dnlint.toml")
+    assert message == clipped(f"cannot read {config}: File name too long")  # cut in the middle
+    assert summary == "Found 1 problem (1 error) in 2 files."
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PATH_MAX of Linux")
+@pytest.mark.parametrize("how", ["named", "walked"])
+def test_a_readable_cfg_whose_configuration_path_is_too_long(tmp_path: Path, deep_root: Path,
+                                                              how: str) -> None:
+    """A cfg read by a short relative path whose absolute directory is longer than PATH_MAX:
+    its configuration cannot be looked for, which is a DN029 of that cfg."""
+    nest(deep_root, 1200 + 200, CLEAN)
+    cwd = os.path.join(tmp_path, "deep", *["dd"] * 1200)
+    assert len(cwd) < 4096
+    (Path(cwd) / "ok.cfg").write_text(CLEAN)
+    relative = os.path.join(*["dd"] * 200, "m.cfg")
+    code, out, err = run_in(cwd, *([relative, "ok.cfg"] if how == "named" else ["."]))
+    config = os.path.join(cwd, os.path.dirname(relative), ".dnlint.toml")
+    assert (code, err) == (2, "")
+    assert out == (f"{relative}: DN029 error: "
+                   + clipped(f"cannot read {config}: File name too long") + "\n"
+                   "Found 1 problem (1 error) in 2 files.\n")
+
+
+def test_a_link_loop_named_like_a_configuration_is_dn029(tmp_path: Path) -> None:
+    """ELOOP on a .dnlint.toml was taken for "no configuration here": the file's settings
+    silently came from a parent."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".dnlint.toml").symlink_to(".dnlint.toml")
+    (tmp_path / "sub" / "m.cfg").write_text(CLEAN)
+    (tmp_path / "ok.cfg").write_text(CLEAN)
+    code, out, err = run_in(tmp_path, "sub/m.cfg", "ok.cfg")
+    assert (code, err) == (2, "")
+    assert out == (f"sub/m.cfg: DN029 error: cannot read {tmp_path}/sub/.dnlint.toml: Too many "
+                   "levels of symbolic links\nFound 1 problem (1 error) in 2 files.\n")
+
+
+def test_a_link_loop_as_the_cfg_is_dn029(tmp_path: Path) -> None:
+    (tmp_path / "loop.cfg").symlink_to("loop.cfg")
+    (tmp_path / "ok.cfg").write_text(CLEAN)
+    for args, path in ((["loop.cfg", "ok.cfg"], "loop.cfg"), (["."], "loop.cfg")):
+        code, out, err = run_in(tmp_path, *args)
+        assert (code, err) == (2, "")
+        assert out == (f"{path}: DN029 error: cannot read: Too many levels of symbolic links\n"
+                       "Found 1 problem (1 error) in 2 files.\n")
+
+
+def test_a_weights_name_too_long_to_pair_is_dn029(tmp_path: Path) -> None:
+    """Looking for the cfg of a weights file whose name is longer than NAME_MAX raised out of
+    the plan, and was reported as "cannot write the report to standard output"."""
+    name = "a" * 300
+    code, out, err = run_in(tmp_path, f"{name}.weights")
+    assert (code, err) == (2, "")
+    assert out == (f"{name}.weights: DN029 error: "
+                   + clipped(f"cannot read {name}.cfg: File name too long") + "\n"
+                   "Found 1 problem (1 error) in 1 file.\n")
+    (tmp_path / "ok.cfg").write_text(CLEAN)  # with the only cfg given: checked against it
+    code, out, err = run_in(tmp_path, f"{name}.weights", "ok.cfg")
+    assert (code, err) == (2, "")
+    assert out == (f"{name}.weights: DN029 error: cannot read: File name too long\n"
+                   "Found 1 problem (1 error) in 1 file.\n")
+
+
+# --- a cfg over the input cap is refused from its size, before any of it is read ----------------
+
+def test_a_cfg_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A 300 MB sparse cfg was read up to the 256 MiB cap (280 MB peak) before DN023."""
+    import tracemalloc
+
+    from dnlint.run.inputs import MAX_CFG_BYTES, TooLarge, read_input
+
+    path = tmp_path / "big.cfg"
+    with open(path, "wb") as handle:
+        handle.truncate(300 * 1000 * 1000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(TooLarge):
+            read_input(str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    assert os.path.getsize(path) > MAX_CFG_BYTES
+    code, out, err = run_in(tmp_path, "big.cfg")
+    assert (code, err) == (1, "")
+    assert out == ("big.cfg:1:1: DN023 error: file is larger than 256 MiB: not a cfg (a weights "
+                   "file passed as the cfg?)\nFound 1 problem (1 error) in 1 file.\n")
+
+
+def test_a_cfg_that_grows_past_the_cap_is_read_only_up_to_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fstat may see less than there is (a file being written): the read still stops at the
+    limit and one byte, which tells the caller it is over."""
+    from dnlint.run import inputs
+
+    path = tmp_path / "m.cfg"
+    path.write_bytes(b"x" * 100)
+    with pytest.raises(inputs.TooLarge):
+        inputs.read_input(str(path), limit=10)
+    real = os.fstat
+    monkeypatch.setattr(inputs.os, "fstat",
+                        lambda fd: os.stat_result((*real(fd)[:6], 4, *real(fd)[7:])))
+    assert inputs.read_input(str(path), limit=10) == b"x" * 11

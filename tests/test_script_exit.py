@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import need_shared
@@ -62,3 +63,36 @@ def test_an_output_file_is_committed(tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stdout == ""
     report = (tmp_path / "report.xml").read_text()
     assert report.endswith("</testsuites>\n") and 'failures="1"' in report
+
+
+FULL = "/dev/full"
+
+
+def to_full(args: list[str], cwd: Path, stderr_full: bool = False) -> tuple[int, bytes]:
+    """``python -m dnlint ARGS >/dev/full`` (and ``2>/dev/full``): the status and stderr."""
+    with open(FULL, "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "dnlint", *args], cwd=cwd, stdout=full,
+                              stderr=full if stderr_full else subprocess.PIPE, timeout=120,
+                              check=False)
+    return proc.returncode, proc.stderr or b""
+
+
+@pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["--list-rules"],
+                                  ["--list-rules", "--format", "json"], ["--explain", "DN201"]])
+def test_every_command_on_a_full_stdout_is_one_line_and_exit_2(tmp_path: Path,
+                                                               args: list[str]) -> None:
+    """They printed a traceback (OSError ENOSPC) and exited 1; a lint run already did this."""
+    assert to_full(args, tmp_path) == (
+        2, b"dnlint: cannot write to standard output: No space left on device\n")
+
+
+@pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full here")
+@pytest.mark.parametrize(("args", "status"), [(["--help"], 2), (["--no-such-flag"], 2),
+                                              (["missing.cfg"], 2), (["broken.cfg"], 2)])
+def test_a_full_stderr_too_keeps_the_exit_status(tmp_path: Path, args: list[str],
+                                                 status: int) -> None:
+    """With both streams on a full disk nothing can be said, but the status still says it
+    (the one-line error's own write failed and escaped as a traceback, exit 1)."""
+    (tmp_path / "broken.cfg").write_text(BROKEN)
+    assert to_full(args, tmp_path, stderr_full=True) == (status, b"")

@@ -164,3 +164,38 @@ def test_training_output_in_backup_finds_the_cfg_folder(tmp_path: Path) -> None:
     cfg = _cfg(tmp_path / "cfg", "yolo-obj.cfg")
     assert find_cfg(str(tmp_path / "backup" / "yolo-obj_1000.weights")).cfg == str(cfg)
     assert find_cfg(str(tmp_path / "other" / "yolo-obj_1000.weights")).cfg is None
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "device"])
+def test_cli_cfg_that_cannot_be_read_is_dn029(tmp_path: Path, kind: str) -> None:
+    """--cfg nope.cfg is an unreadable input like any other (DN029, exit 2), not a quiet
+    DN518 about a cfg that "does not build a network"."""
+    weights = write_weights(tmp_path / "m.weights", L0 + L1)
+    cfg, reason = {"missing": (str(tmp_path / "nope.cfg"), "no such file or directory"),
+                   "directory": (str(tmp_path), "is a directory"),
+                   "device": ("/dev/null", "not a regular file")}[kind]
+    code, out, err = run("--weights", str(weights), "--cfg", cfg)
+    assert (code, err) == (2, "")
+    assert out == (f"{cfg}: DN029 error: {reason}\n"
+                   f"{weights}: DN518 info: not checked: its cfg {cfg} cannot be read\n"
+                   "Found 2 problems (1 error, 1 info) in 0 files.\n")
+
+
+def test_cli_failure_on_a_companion_cfg_is_exit_3(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cfg linted only for its weights file keeps its DN000: the run must not exit 0."""
+    import dnlint.run.engine as engine
+
+    def broken(*args: object) -> None:
+        raise ValueError("bad")
+
+    _cfg(tmp_path, "m.cfg")
+    weights = write_weights(tmp_path / "m.weights", L0 + L1)
+    monkeypatch.setattr(engine, "lint_cfg_bytes", broken)
+    code, out, _ = run(str(weights))
+    assert code == 3
+    assert out == (f"{weights}: DN518 info: not checked: the cfg does not build a network, so "
+                   "there is nothing to compare the file with\n"
+                   f"{tmp_path / 'm.cfg'}:1:1: DN000 error: dnlint failed on this file "
+                   "(ValueError: bad); please report it with the file\n"
+                   "Found 2 problems (1 error, 1 info) in 0 files.\n")

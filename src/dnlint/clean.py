@@ -16,9 +16,9 @@ import re
 # A message quotes cfg text (a value, a key, a section name, a directive) that a hostile or
 # broken file makes megabytes long: a 1 MB key gave a 1 MB message in every format. Longer runs
 # of non-blanks are cut in the middle, and a message is cut as a whole past MAX_MESSAGE.
-MAX_TOKEN = 80
+MAX_TOKEN = 200  # a long path or value still reads whole; a hostile one does not
 MAX_MESSAGE = 2000
-_KEPT = 32  # characters kept at each end of a cut run
+_KEPT = 80  # characters kept at each end of a cut run
 _LONG_TOKEN = re.compile(rf"\S{{{MAX_TOKEN + 1},}}")
 
 

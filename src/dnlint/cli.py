@@ -10,6 +10,7 @@ Per file: the nearest configuration (:mod:`dnlint.run.config`) may name the dial
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
@@ -179,7 +180,40 @@ def _comma_list(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+def _fail(message: str, status: int) -> NoReturn:
+    """One line on standard error and exit ``status``; a standard error that cannot be
+    written either (``2>/dev/full``) leaves the status alone to say it."""
+    try:
+        click.echo(f"dnlint: {printable(message)}", err=True)
+    except OSError:
+        _silence(sys.stderr)
+    sys.exit(status)
+
+
+def _cannot_write(exc: OSError, what: str = "") -> NoReturn:
+    """The one way out after a write to standard output failed: a closed pipe ends quietly
+    (EXIT_PIPE, as SIGPIPE would), anything else (a full disk) is one line and exit 2. Standard
+    output is pointed at /dev/null first, so that no later flush fails again."""
+    _silence(sys.stdout)
+    if isinstance(exc, BrokenPipeError):
+        sys.exit(EXIT_PIPE)
+    _fail(f"cannot write {what + ' ' if what else ''}to standard output: "
+          f"{exc.strerror or exc}", EXIT_USAGE)
+
+
+class _Command(click.Command):
+    """The command, whose every write is safe: what it prints outside a run (``--help``,
+    ``--version``, ``--list-rules``, ``--explain``, click's usage errors) fails as a run's
+    report does, never as a traceback."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:  # click re-raises what is not EPIPE; a run handles its own
+            _cannot_write(exc)
+
+
+@click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=str)
 @click.option("--dialect", default=None, metavar="NAME",
               type=click.Choice(sorted(ALIASES), case_sensitive=False),
@@ -375,11 +409,6 @@ class _ReportSettings(NamedTuple):  # not a frozen dataclass: ~1 ms less start-u
     fix_only: bool = False
 
 
-def _fail(message: str, status: int) -> NoReturn:
-    click.echo(f"dnlint: {printable(message)}", err=True)
-    sys.exit(status)
-
-
 def _check_outputs(outputs: list[tuple[str, str]], inputs: set[tuple[int, int]]) -> None:
     """Before anything runs: no output may be one of the ``inputs`` known so far (the paths
     named on the command line), and no two outputs the same file. (The files the run goes on
@@ -427,15 +456,12 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
     except output_errors as exc:
         _discard(destination)
         _fail(str(exc), EXIT_USAGE)
-    except BrokenPipeError:
-        _discard(destination)
-        _silence_stdout()
-        return EXIT_PIPE
     except OSError as exc:
         _discard(destination)
-        where = shown_path(output_file) if output_file else "standard output"
-        _silence_stdout()
-        _fail(f"cannot write the report to {where}: {exc.strerror or exc}", EXIT_USAGE)
+        if output_file is None:
+            _cannot_write(exc, "the report")
+        _fail(f"cannot write the report to {shown_path(output_file)}: {exc.strerror or exc}",
+              EXIT_USAGE)
     except Exception as exc:  # a bug in dnlint: one line, its own exit status
         _discard(destination)
         _fail(f"internal error while handling {shown_path(run.current) or 'the run'} "
@@ -517,11 +543,12 @@ def _discard(destination: AtomicOutput | None) -> None:
         destination.discard()
 
 
-def _silence_stdout() -> None:
-    """After a failed write, point stdout at /dev/null so that the interpreter's own final
-    flush cannot fail again (and print a traceback)."""
+def _silence(stream: TextIO) -> None:
+    """After a failed write, point ``stream`` at /dev/null so that the interpreter's own final
+    flush cannot fail again (and print a traceback, or make the exit status 120)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
         pass

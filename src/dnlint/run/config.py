@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pathlib is imported only once a configuration file is found
     from pathlib import Path
 
 CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
+MAX_CONFIG_BYTES = 1024 * 1024  # a real one is a few hundred bytes; TOML parses to ~2x its size
 _KEYS = ("dialect", "select", "extend-select", "ignore", "extend-ignore", "per-file-ignores",
          "severity-override", "target", "exclude", "extend-exclude", "respect-gitignore",
          "force-exclude")
@@ -151,10 +152,14 @@ def _config_in(directory: str, on_read: Callable[[str], None] | None = None) -> 
         return None
     if on_read is not None:
         on_read(pyproject)
-    if _mentions_dnlint(pyproject):
+    try:
+        data = read_config_bytes(pyproject)
+    except _Unreadable:
+        return None  # as before: a pyproject.toml that cannot be read is not ours
+    if b"dnlint" in data:  # a cheap look before importing the TOML parser: most are not ours
         from pathlib import Path
 
-        table = _tool_table(_read_toml(Path(pyproject)), Path(pyproject), required=False)
+        table = _tool_table(_parse_toml(data, pyproject), Path(pyproject), required=False)
         if table is not None:
             return parse_config(table, Path(pyproject))
     return None
@@ -179,8 +184,10 @@ def _short_repr(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-# the stat errors pathlib's is_file answers False to; any other (EACCES) it raises
-_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+# the stat errors that mean "no configuration file here"; any other (EACCES, ELOOP: a link
+# loop named .dnlint.toml, ENAMETOOLONG: a directory deeper than PATH_MAX) is raised, and the
+# run makes it a DN029 of the file whose configuration was looked for
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF)
 
 
 def _is_file(path: str) -> bool:
@@ -195,13 +202,24 @@ def _is_file(path: str) -> bool:
         return False
 
 
-def _mentions_dnlint(path: str) -> bool:
-    """A cheap look before importing the TOML parser: most pyprojects are not ours."""
+class _Unreadable(ConfigError):
+    """A configuration file that cannot be opened or read (OSError)."""
+
+
+def read_config_bytes(path: str) -> bytes:
+    """The bytes of a configuration file, refusing one over :data:`MAX_CONFIG_BYTES` without
+    reading it whole: its size first (fstat), then at most the limit and one byte (a file that
+    grows, or that stat cannot size, is caught too)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return "dnlint" in handle.read()
-    except OSError:
-        return False
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            data = b"" if size > MAX_CONFIG_BYTES else handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise _Unreadable(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if size > MAX_CONFIG_BYTES or len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // (1024 * 1024)} MiB, the "
+                          "limit of a configuration file")
+    return data
 
 
 def open_explicit_config(name: str) -> Config:
@@ -241,6 +259,10 @@ def load_config(path: Path) -> Config:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    return _parse_toml(read_config_bytes(str(path)), str(path))
+
+
+def _parse_toml(data: bytes, path: str) -> dict[str, Any]:
     import sys
 
     if sys.version_info >= (3, 11):
@@ -248,11 +270,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
     try:
-        with path.open("rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
-            return data
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        table: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
+        return table
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except UnicodeDecodeError:

@@ -28,8 +28,10 @@ from dnlint.run.inputs import (
     MAX_CFG_BYTES,
     Input,
     InputError,
+    TooLarge,
     collect_inputs,
     file_identity,
+    path_error,
     read_input,
     require_regular_file,
 )
@@ -148,7 +150,12 @@ class Run:
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
         cfg or weights file read (``--watch`` polls the files they name)."""
-        config = self.finder.for_path(os.path.join(os.curdir, "."))
+        try:
+            config = self.finder.for_path(os.path.join(os.curdir, "."))
+        except OSError as exc:  # no file to hang a DN029 on: the working directory's
+            raise ConfigError(f"{exc.filename or os.curdir}: cannot read: "
+                              f"{exc.strerror or exc} (looking for the working directory's "
+                              "configuration)") from None
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
@@ -170,22 +177,31 @@ class Run:
         return bool(forced) or any(p != "-" and os.path.isdir(p) for p in self.paths)
 
     def _finished(self, job: Job) -> list[FileResult]:
+        """The job's results, policy applied. An OSError that escapes the stages (the
+        configuration search of a path longer than PATH_MAX) is a DN029 for the job's path,
+        whatever raised it; a bug is a DN000. Either replaces the job's results."""
         self.current = job.item.path
+        counts = self.unreadable, self.internal_errors
         try:
             results = self._handle(job)
             for result in results:
                 self._count(result)
                 config = self.finder.for_path(result.path)
                 apply_policy(result, selection_for(result.path, self.policy, config))
+            return results
         except ConfigError:
             raise  # a bad configuration stops the run (exit status 2)
+        except InputError as exc:
+            results = [unreadable(job.item.path, exc.reason)]
+        except OSError as exc:
+            results = [unreadable(job.item.path, path_error(exc, job.item.path).reason)]
         except RecursionError:
             results = [failed(job.item.path, "the file nests too deeply to analyse")]
-            self._count(results[0])
         except Exception as exc:  # a bug in dnlint must not hide the other files' results
             results = [failed(job.item.path, f"dnlint failed on this file "
                                              f"({type(exc).__name__}: {exc})")]
-            self._count(results[0])
+        self.unreadable, self.internal_errors = counts  # what the job counted is replaced
+        self._count(results[0])
         return results
 
     def _count(self, result: FileResult) -> None:
@@ -291,8 +307,12 @@ def _weights_findings_only(result: FileResult) -> None:
     and the cfg's weights rules (DN5xx). Its other findings belong to a run that names it (the
     cfg hook of pre-commit), not to every weights file's."""
     result.given = False
-    result.diagnostics = [d for d in result.diagnostics
-                          if d.path != result.path or d.code.startswith("DN5")]
+    result.diagnostics = [d for d in result.diagnostics if d.path != result.path
+                          or d.code.startswith("DN5") or d.code in _ALWAYS_SHOWN]
+
+
+# what a companion cfg still reports: it cannot be read (--cfg nope.cfg), or dnlint failed on it
+_ALWAYS_SHOWN = PATH_PROBLEMS | {INTERNAL_ERROR}
 
 
 def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
@@ -323,13 +343,16 @@ def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
     for job in given:
         by_path.setdefault(_real(job.item.path), job)
     extra: list[Job] = []
-    pairings = [(path, _pair(path, given, options.cfg)) for path in explicit]
-    pairings += [(path, _pair_walked(path, given)) for path in walked if path not in explicit]
+    pairings = [(path, _paired(path, given, options.cfg)) for path in explicit]
+    pairings += [(path, _paired(path, given, None, walked=True))
+                 for path in walked if path not in explicit]
     for path, target in pairings:
         if isinstance(target, Job):
             target.weights.append(path)
         elif isinstance(target, Unpaired):
             extra.append(Job(Input(path, "unpaired", reason=target.reason)))
+        elif isinstance(target, InputError):
+            extra.append(Job(Input(path, "problem", reason=target.reason)))
         else:
             found = by_path.get(_real(target))
             if found is None:
@@ -337,6 +360,17 @@ def plan_jobs(inputs: list[Input], options: RunOptions) -> list[Job]:
                 extra.append(found)
             found.weights.append(path)
     return jobs + extra
+
+
+def _paired(weights_path: str, given: list[Job], cfg_option: str | None,
+            walked: bool = False) -> Job | str | Unpaired | InputError:
+    """:func:`_pair` (or :func:`_pair_walked`); an OSError while looking beside the weights
+    file (a name longer than PATH_MAX) is the DN029 of that file."""
+    try:
+        return _pair_walked(weights_path, given) if walked else _pair(weights_path, given,
+                                                                       cfg_option)
+    except OSError as exc:
+        return path_error(exc, weights_path)
 
 
 def _pair(weights_path: str, given: list[Job], cfg_option: str | None) -> Job | str | Unpaired:
@@ -412,6 +446,9 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
 
     report = result.weights
     if report is None:
+        if any(d.code == "DN029" and d.path == result.path for d in result.diagnostics):
+            return [diagnostic("DN518", f"not checked: its cfg {shown_path(result.path)} cannot "
+                               "be read", path)]
         return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
                            "nothing to compare the file with", path)]
     try:
@@ -419,7 +456,7 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
                   if result.document is not None and result.dialect is not None else [])
         found = check_file(report, path, others)
     except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+        raise path_error(exc, path) from None
     if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
         from dnlint.weights.scan import scan_weights
 
@@ -492,6 +529,8 @@ def _read_cfg(item: Input, display: str) -> bytes | FileResult:
         data = read_input(item.path)
     except InputError as exc:
         return unreadable(display, exc.reason)
+    except TooLarge:
+        return _too_large(display)
     if len(data) > MAX_CFG_BYTES:
         return _too_large(display)
     return data

@@ -147,7 +147,7 @@ def _listing(directory: str, ignores: IgnoreFiles, rules: ExcludeRules) -> _List
         with os.scandir(directory) as found:
             entries = sorted(found, key=lambda entry: entry.name)
     except OSError as exc:
-        problem = Input(directory, "problem", False, f"cannot read directory: {_why(exc)}")
+        problem = Input(directory, "problem", False, cannot_read(exc, directory, "directory"))
         return directory, iter([problem]), ignores
     inside = ignores.entering(directory) if rules.respect_gitignore else ignores
     return directory, iter(entries), inside
@@ -166,7 +166,7 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
     try:
         regular = entry.is_file()  # follows a link to a file
     except OSError as exc:
-        return Input(path, "problem", False, f"cannot read: {_why(exc)}")
+        return Input(path, "problem", False, cannot_read(exc, path))
     if not regular:
         if entry.is_symlink() and not os.path.exists(path):
             return Input(path, "problem", False, "dangling symbolic link")
@@ -203,7 +203,7 @@ def require_regular_file(path: str) -> os.stat_result:
         reason = "dangling symbolic link" if os.path.islink(path) else "no such file or directory"
         raise InputError(path, reason) from None
     except OSError as exc:
-        raise InputError(path, f"cannot read: {_why(exc)}") from None
+        raise path_error(exc, path) from None
     if stat.S_ISDIR(info.st_mode):
         raise InputError(path, "is a directory")
     if not stat.S_ISREG(info.st_mode):
@@ -211,16 +211,24 @@ def require_regular_file(path: str) -> os.stat_result:
     return info
 
 
+class TooLarge(Exception):
+    """A regular file whose size (fstat of the open file) is over the limit: none of it read."""
+
+
 def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
     """Read a regular file (or stdin), refusing what cannot be read; at most ``limit`` + 1 bytes
-    (so that the caller can tell a file over the limit)."""
+    (so that the caller can tell a file over the limit that grew, or that stat cannot size).
+    Raises :class:`TooLarge` for a file already over the limit, before reading any of it."""
     if path == "-":
         return sys.stdin.buffer.read(limit + 1)
-    info = require_regular_file(path)
+    require_regular_file(path)  # before open(): opening a FIFO would block
     try:
         with open(path, "rb") as handle:
-            # Ask for the size stat() saw: read(limit + 1) allocates the whole limit up front,
-            # which cost more than linting a small cfg.
+            info = os.fstat(handle.fileno())  # the file opened, not the path stat() saw
+            if info.st_size > limit:
+                raise TooLarge(path)
+            # Ask for the size fstat() saw: read(limit + 1) allocates the whole limit up
+            # front, which cost more than linting a small cfg.
             data = handle.read(min(info.st_size, limit) + 1)
             while info.st_size < len(data) <= limit:  # it grew since stat(), or is /proc
                 more = handle.read(min(1 << 20, limit + 1 - len(data)))
@@ -229,7 +237,7 @@ def read_input(path: str, limit: int = MAX_CFG_BYTES) -> bytes:
                 data += more
             return data
     except OSError as exc:
-        raise InputError(path, f"cannot read: {_why(exc)}") from None
+        raise path_error(exc, path) from None
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
@@ -239,6 +247,25 @@ def file_identity(path: str) -> tuple[int, int] | None:
     except (OSError, ValueError):
         return None
     return info.st_dev, info.st_ino
+
+
+def path_error(exc: OSError, path: str) -> InputError:
+    """The :class:`InputError` (DN029) an OSError met while handling ``path`` stands for:
+    ENOENT, EACCES, ENAMETOOLONG, ELOOP, EIO ... on the path itself, or on a file looked for
+    because of it (its configuration)."""
+    return InputError(path, cannot_read(exc, path))
+
+
+def cannot_read(exc: OSError, path: str, what: str = "") -> str:
+    """The reason of a DN029: ``cannot read: <why>``, naming the file that failed when it is
+    not ``path`` itself (``cannot read /a/b/.dnlint.toml: File name too long``)."""
+    failed = exc.filename
+    if isinstance(failed, bytes):
+        failed = os.fsdecode(failed)
+    other = isinstance(failed, str) and failed and os.path.normpath(failed) != os.path.normpath(
+        path)
+    where = f" {failed}" if other else ""
+    return f"cannot read{' ' + what if what else ''}{where}: {_why(exc)}"
 
 
 def _why(exc: OSError) -> str:
