@@ -165,3 +165,30 @@ def test_a_suggestion_is_worked_out_only_for_a_listed_finding(monkeypatch) -> No
     asked.clear()
     lint_cfg_bytes(data, "f.cfg", Dialect.AB, fold=False)  # --fix: every finding in full
     assert asked == [f"x{i}" for i in range(UNKNOWN)]
+
+
+def test_the_other_forks_lint_keeps_a_flood_as_lines(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The other fork's lint only answers which lines fail: it folds like any lint but keeps
+    the line of each counted finding, so that no finding the first lint lists (nor its count)
+    is said to hold in one fork only when both report it."""
+    import dnlint.lint as lint
+
+    sinks: list[object] = []
+    real = lint.lint_document
+
+    def keeping(doc, dialect, sink):  # type: ignore[no-untyped-def]
+        sinks.append(sink)
+        return real(doc, dialect, sink)
+
+    monkeypatch.setattr(lint, "lint_document", keeping)
+    data = _options_file() + b"[route]\nlayers=9\n"
+    result = lint_cfg_bytes(data, "f.cfg")  # dialect guessed: both forks lint it
+    assert len(sinks) == 2
+    other = sinks[1]
+    assert sum(d.code == "DN201" for d in other.items) == FOLD_AFTER  # type: ignore[attr-defined]
+    assert other.counted_error_at("DN201", 156) and not other.counted_error_at("DN201", 157)  # type: ignore[attr-defined]
+    found = _found(result, "DN201")
+    assert len(found) == FOLD_AFTER + 1
+    assert not any("only in" in message for _, message in found)  # both forks report them all
+    route = next(d for d in result.diagnostics if d.code == "DN302")
+    assert "only in" not in route.message

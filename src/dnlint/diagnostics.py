@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -75,13 +77,25 @@ FOLD_AFTER = 100
 
 
 class _Folded:
-    """The findings of one rule past the first FOLD_AFTER: how many, and where."""
+    """The findings of one rule past the first FOLD_AFTER: how many, and where; for a sink
+    without detail, the line of each too (packed: what the other fork's lint is asked)."""
 
-    __slots__ = ("column", "count", "first", "last", "severity")
+    __slots__ = ("column", "count", "first", "last", "lines", "severity")
 
-    def __init__(self, line: int | None, column: int | None, severity: Severity) -> None:
+    def __init__(self, line: int | None, column: int | None, severity: Severity,
+                 keep_lines: bool) -> None:
         self.first = self.last = line
         self.column, self.severity, self.count = column, severity, 0
+        self.lines: array[int] | None = array("q") if keep_lines else None
+
+    def holds(self, line: int | None) -> bool:
+        """Whether one of the counted findings is at ``line`` (the lines come in file order:
+        a rule's findings are reported as the file is read and built)."""
+        lines = self.lines
+        if lines is None:
+            return False
+        at = bisect_left(lines, line or 0)
+        return at < len(lines) and lines[at] == (line or 0)
 
 
 class Sink:
@@ -146,11 +160,23 @@ class Sink:
             return False
         folded = self._folded.get(key)
         if folded is None:
-            folded = self._folded[key] = _Folded(line, column, severity)
+            folded = self._folded[key] = _Folded(line, column, severity, not self.detail)
         folded.count += 1
+        if folded.lines is not None:
+            folded.lines.append(line or 0)
         if line is not None:
             folded.last = line
         return True
+
+    def counted_error_at(self, code: str, line: int | None) -> bool:
+        """Whether an error of ``code`` at ``line`` is among those counted rather than listed
+        (known by line in a sink without detail only)."""
+        folded = self._folded.get((code, Severity.ERROR))
+        return folded is not None and folded.holds(line)
+
+    def counted_errors(self) -> bool:
+        """Whether any error was counted rather than listed."""
+        return any(severity is Severity.ERROR for _, severity in self._folded)
 
     def sorted(self) -> list[Diagnostic]:
         return sorted(self.items + self._summaries(), key=Diagnostic.sort_key)

@@ -130,15 +130,18 @@ def _say_guessed(diagnostics: list[Diagnostic], doc: CfgDocument,
     document: both forks read a file with the same lexer (hank-ai's own is used only when
     named with --dialect), and detection has nothing to say there."""
     other = Dialect.PJ if guess is not Dialect.PJ else Dialect.AB
-    sink = Sink(detail=False)  # only which lines fail is read: no suggestions worked out
+    # only which lines fail is read: no suggestion is worked out, and a flood of findings is
+    # kept as their lines (a Diagnostic each doubled the memory of a file of unknown options)
+    sink = Sink(fold=True, detail=False)
     there = FileResult("", other, "", sink.items, lint_document(doc, other, sink), doc)
     if there.network is not None and _load_flags(there.network, other):
         attach_prediction(there)  # a fork's loader may refuse the file too (DN502, DN503)
     refused = {(d.code, d.line) for d in there.diagnostics if d.severity is Severity.ERROR}
-    builds = not refused
+    builds = not refused and not sink.counted_errors()
     result = []
     for diag in diagnostics:
-        if diag.severity is Severity.ERROR and (diag.code, diag.line) not in refused:
+        if diag.severity is Severity.ERROR and (diag.code, diag.line) not in refused \
+                and not sink.counted_error_at(diag.code, diag.line):
             verdict = "builds this file" if builds else "accepts this line"
             diag = replace(diag, message=(
                 f"{diag.message} (only in {guess.label}, guessed for this file: "
