@@ -301,8 +301,8 @@ def test_junit(cwd: Path) -> None:
     (cwd / "ok.cfg").write_text(CFG.replace("24", "16").replace("leeky", "leaky"))
     code, out, _ = run("--format", "junit", "m.cfg", "ok.cfg")
     assert code == 1
-    assert out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dnlint" '
-                          'tests="3" failures="2" errors="0">\n')
+    # the root has no totals: they are known only at the end, and the suites are streamed
+    assert out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dnlint">\n')
     root = ET.fromstring(out.split("\n", 1)[1])
     suites = root.findall("testsuite")
     assert [(s.get("name"), s.get("tests"), s.get("failures")) for s in suites] == [

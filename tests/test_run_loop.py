@@ -256,6 +256,30 @@ def test_each_file_is_reported_before_the_next_is_read(folder: Path,
     assert all(ref() is None for ref in alive)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_writes_a_file_before_the_next_is_read(
+        folder: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each format streams: m.cfg's finding is on the stream when ok.cfg is linted (JUnit
+    too, whose root element carries no totals for that reason)."""
+    import dnlint.run.engine
+
+    stream = io.StringIO()
+    seen: list[str] = []
+    real = dnlint.run.engine.lint_cfg_bytes
+
+    def spy(data: bytes, path: str, dialect: Any) -> Any:
+        seen.append(stream.getvalue())
+        return real(data, path, dialect)
+
+    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", spy)
+    monkeypatch.setattr(sys, "stdout", stream)
+    with pytest.raises(SystemExit):
+        main.main(["--no-color", "--format", fmt, str(folder / "m.cfg"), str(folder / "ok.cfg")],
+                  standalone_mode=False)
+    assert "m.cfg" not in seen[0] and "m.cfg" in seen[1] and "ok.cfg" not in seen[1]
+    parse(fmt, stream.getvalue().encode())
+
+
 @pytest.mark.parametrize("fmt", ["sarif", "junit", "json"])
 def test_no_garbage_piles_up_across_files(tmp_path: Path, fmt: str,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
