@@ -16,6 +16,10 @@ and scaling.
    ``python -c pass``, best of ``--starts``; ``dnlint --version`` too.
 3. Many files: the whole corpus copied N times into a temporary directory, one text run
    over the directory each: CPU time per file and peak memory (``ru_maxrss``) of the process.
+   Then memory against the number of files in every format: ``--files`` counts (1,000 and
+   4,000 by default) of files cycled from the corpus, every other one with ``activation=``
+   misspelt (a finding per layer: 72 in a yolov4.cfg), one run per format and count; the
+   peak RSS must not grow with the count (results stream, issue 10).
 4. The core alone, in this process: read + lint of each file (``lint_input``, as a run does
    before policy and report), best of ``--rounds`` per file; no process, policy or report.
 5. Scaling in one file: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
@@ -23,7 +27,8 @@ and scaling.
 The report says whether the installed dnlint is compiled (mypyc) or pure Python; run the
 benchmark with the interpreter of the environment dnlint is installed in.
 
-Run: ``python bench/bench_lint.py [--corpus ../shared/corpus] [--rounds 5] [--starts 15]``.
+Run: ``python bench/bench_lint.py [--corpus ../shared/corpus] [--rounds 5] [--starts 15]
+[--files 1000,4000] [--memory-only]``.
 Prints a Markdown report (machine, method, figures) for the README.
 """
 
@@ -278,6 +283,41 @@ def many_files_section(corpus: Path, rounds: int) -> list[str]:
     return rows
 
 
+def memory_by_format_section(corpus: Path, counts: Sequence[int]) -> list[str]:
+    """Peak RSS of one run over N files, in every format: streaming keeps it flat in N."""
+    script = dnlint_script()
+    files = sorted(corpus.rglob("*.cfg"))
+    if script is None or not files or not counts:
+        return ["(no installed dnlint script or no corpus: memory by format skipped)"]
+    sources = [path.read_bytes() for path in files]
+    rows = [f"Memory by format: N files cycled from the {len(files)} stock cfgs, every other one "
+            "with `activation=` misspelt (a finding per layer); one run per format, peak RSS "
+            "of the process (and its CPU per file):", "",
+            "| files | findings | " + " | ".join(FORMATS) + " |",
+            "|---|---|" + "---|" * len(FORMATS)]
+    peaks: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
+    with tempfile.TemporaryDirectory() as folder:
+        made = findings = 0
+        for count in sorted(counts):
+            while made < count:
+                data = sources[made % len(sources)]
+                if made % 2:
+                    findings += data.count(b"activation=")
+                    data = data.replace(b"activation=", b"activaton=")
+                (Path(folder) / f"f{made:05d}.cfg").write_bytes(data)
+                made += 1
+            cells = []
+            for fmt in FORMATS:
+                usage = run_process([script, "--format", fmt, folder])
+                peaks[fmt].append(usage.max_rss / 1024)
+                cells.append(f"{usage.max_rss / 1024:.0f} MB ({usage.cpu / count * 1000:.2f} ms)")
+            rows.append(f"| {count:,} | {findings:,} | " + " | ".join(cells) + " |")
+    if len(counts) > 1:
+        growth = ", ".join(f"{fmt} {max(p) / min(p):.2f}" for fmt, p in peaks.items())
+        rows += ["", f"Largest / smallest peak RSS per format (1.0 is flat): {growth}"]
+    return rows
+
+
 def _copy_corpus(files: list[Path], corpus: Path, target: Path) -> None:
     for path in files:
         destination = target / path.relative_to(corpus)
@@ -328,16 +368,29 @@ def machine() -> str:
             f"{platform.system()} {platform.release()}")
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    return tuple(n for n in (int(part) for part in text.split(",") if part.strip()) if n > 0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=15)
+    parser.add_argument("--files", type=_counts, default=(1_000, 4_000),
+                        help="file counts of the memory-by-format runs, e.g. 250,1000 "
+                             "(0: skip them)")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="run only the memory-by-format section")
     args = parser.parse_args()
     report = [f"Machine: {machine()}.", ""]
+    if args.memory_only:
+        print("\n".join(report + memory_by_format_section(args.corpus, args.files)))
+        return
     report += [*end_to_end_section(args.corpus, args.rounds), ""]
     report += [*startup_section(args.starts), ""]
     report += [*many_files_section(args.corpus, args.rounds), ""]
+    report += [*memory_by_format_section(args.corpus, args.files), ""]
     report += [*corpus_section(args.corpus, args.rounds), ""]
     report += scaling_section()
     print("\n".join(report))

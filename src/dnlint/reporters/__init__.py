@@ -2,8 +2,8 @@
 
 A reporter is told about each file as soon as that file is done (:meth:`Reporter.file`) and
 keeps at most a small summary of it; :meth:`Reporter.finish` closes the report with the run's
-totals. Text, concise, GitHub, JSON and SARIF write each file as it comes; JUnit, whose root
-element carries the totals, keeps each file's few diagnostics as serialised XML until the end.
+totals. Every format writes each file as it comes (JUnit's root element carries no totals
+for that reason).
 """
 
 from __future__ import annotations

@@ -87,6 +87,16 @@ class StreamedArray:
         self.stream.write(("," if self.count else "") + self.inner + text)
         self.count += 1
 
+    def write_all(self, items: list[Any]) -> None:
+        """Several items, as :meth:`write` writes them one by one, from a single
+        ``json.dumps``: each call with ``indent`` builds the pure-Python encoder, whose
+        closures are a reference cycle only the cycle collector frees, and costs its set-up."""
+        if not items:
+            return
+        text = json.dumps(items, indent=2)[2:-2].replace("\n", self.outer)  # not "[\n", "\n]"
+        self.stream.write(("," if self.count else "") + self.outer + text)
+        self.count += len(items)
+
     def closing(self) -> str:
         """The array's closing bracket, on a line of its own unless it is empty."""
         return self.outer + "]" if self.count else "]"

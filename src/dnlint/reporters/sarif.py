@@ -64,8 +64,7 @@ class SarifReporter:
         self.results = StreamedArray(ctx.stream, 3)  # log > runs > run > results
 
     def file(self, result: FileResult) -> None:
-        for d in result.diagnostics:
-            self.results.write(_result(d, self.index))
+        self.results.write_all([_result(d, self.index) for d in result.diagnostics])
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
         close = self.results.closing()
