@@ -4,9 +4,13 @@ some (then every finding is listed, so suppression stays exact)."""
 
 from __future__ import annotations
 
-from dnlint.diagnostics import FOLD_AFTER, Severity
+import pytest
+
+from dnlint.diagnostics import FOLD_AFTER, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
+from dnlint.network.build import Network
+from dnlint.read.darknet_reader import CfgDocument
 from dnlint.result import FileResult
 from dnlint.run.policy import Policy, apply_policy, selection_for
 
@@ -30,6 +34,21 @@ def _linted(data: bytes, policy: Policy = DEFAULT, fold: bool = True) -> FileRes
 
 def _found(result: FileResult, code: str) -> list[tuple[int | None, str]]:
     return [(d.line, d.message) for d in result.diagnostics if d.code == code]
+
+
+def _recorded_lints(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Dialect, Sink]]:
+    """The dialect and the sink of every lint_document call from now on."""
+    import dnlint.lint as lint
+
+    lints: list[tuple[Dialect, Sink]] = []
+    real = lint.lint_document
+
+    def recording(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+        lints.append((dialect, sink))
+        return real(doc, dialect, sink)
+
+    monkeypatch.setattr(lint, "lint_document", recording)
+    return lints
 
 
 def test_unknown_options_past_the_first_hundred_are_counted() -> None:
@@ -120,27 +139,18 @@ def test_unknown_sections_alone_need_no_lint_in_the_other_fork(monkeypatch) -> N
     """DN020 and DN022 hold in both forks by construction (no fork knows the section; a second
     [net] is an all-zero layer in both), so a guessed dialect does not lint the file again to
     find out: that second lint was half of a file of unknown sections."""
-    import dnlint.lint as lint
-
-    dialects: list[Dialect] = []
-    real = lint.lint_document
-
-    def counting(doc, dialect, sink):  # type: ignore[no-untyped-def]
-        dialects.append(dialect)
-        return real(doc, dialect, sink)
-
-    monkeypatch.setattr(lint, "lint_document", counting)
+    lints = _recorded_lints(monkeypatch)
     result = lint_cfg_bytes(NET + b"[x]\n[net]\n", "f.cfg")  # dialect guessed
-    assert dialects == [Dialect.AB]
+    assert [dialect for dialect, _ in lints] == [Dialect.AB]
     assert [(d.code, d.line, d.message) for d in result.diagnostics
             if d.severity is Severity.ERROR] == [
         ("DN020", 5, "unknown section [x]: Darknet prints 'Type not recognized' and builds an "
                      "all-zero layer in its place"),
         ("DN022", 6, "a second [net] section: Darknet builds it as an unknown, all-zero layer"),
     ]
-    dialects.clear()
+    lints.clear()
     lint_cfg_bytes(NET + b"[x]\n[route]\nlayers=9\n", "f.cfg")
-    assert dialects == [Dialect.AB, Dialect.PJ]  # another error: the other fork is asked
+    assert [dialect for dialect, _ in lints] == [Dialect.AB, Dialect.PJ]  # the other is asked
 
 
 def test_a_suggestion_is_worked_out_only_for_a_listed_finding(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -171,22 +181,13 @@ def test_the_other_forks_lint_keeps_a_flood_as_lines(monkeypatch) -> None:  # ty
     """The other fork's lint only answers which lines fail: it folds like any lint but keeps
     the line of each counted finding, so that no finding the first lint lists (nor its count)
     is said to hold in one fork only when both report it."""
-    import dnlint.lint as lint
-
-    sinks: list[object] = []
-    real = lint.lint_document
-
-    def keeping(doc, dialect, sink):  # type: ignore[no-untyped-def]
-        sinks.append(sink)
-        return real(doc, dialect, sink)
-
-    monkeypatch.setattr(lint, "lint_document", keeping)
+    lints = _recorded_lints(monkeypatch)
     data = _options_file() + b"[route]\nlayers=9\n"
     result = lint_cfg_bytes(data, "f.cfg")  # dialect guessed: both forks lint it
-    assert len(sinks) == 2
-    other = sinks[1]
-    assert sum(d.code == "DN201" for d in other.items) == FOLD_AFTER  # type: ignore[attr-defined]
-    assert other.counted_error_at("DN201", 156) and not other.counted_error_at("DN201", 157)  # type: ignore[attr-defined]
+    assert len(lints) == 2
+    other = lints[1][1]
+    assert sum(d.code == "DN201" for d in other.items) == FOLD_AFTER
+    assert other.counted_error_at("DN201", 156) and not other.counted_error_at("DN201", 157)
     found = _found(result, "DN201")
     assert len(found) == FOLD_AFTER + 1
     assert not any("only in" in message for _, message in found)  # both forks report them all
