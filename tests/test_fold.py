@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import SOURCES_ONLY
 from dnlint.diagnostics import FOLD_AFTER, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
@@ -117,6 +118,7 @@ def test_sections_of_another_dialect_past_the_first_hundred_are_counted() -> Non
     assert found[-1][1].startswith("10 more DN021 findings in this file (lines 205 to 223)")
 
 
+@SOURCES_ONLY
 def test_a_folded_finding_is_counted_without_being_made(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Past the first hundred, a folded rule's finding is not built and thrown away: a file of
     a million unknown sections made a million Diagnostic objects for one counted line."""
@@ -135,6 +137,7 @@ def test_a_folded_finding_is_counted_without_being_made(monkeypatch) -> None:  #
     assert _found(result, "DN020")[-1][1].startswith("200 more DN020 findings")
 
 
+@SOURCES_ONLY
 def test_unknown_sections_alone_need_no_lint_in_the_other_fork(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """DN020 and DN022 hold in both forks by construction (no fork knows the section; a second
     [net] is an all-zero layer in both), so a guessed dialect does not lint the file again to
@@ -153,6 +156,7 @@ def test_unknown_sections_alone_need_no_lint_in_the_other_fork(monkeypatch) -> N
     assert [dialect for dialect, _ in lints] == [Dialect.AB, Dialect.PJ]  # the other is asked
 
 
+@SOURCES_ONLY
 def test_a_suggestion_is_worked_out_only_for_a_listed_finding(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """difflib per unknown option made a file of 600,000 of them take over a minute: past the
     first hundred (counted, not listed) and in the other fork's lint (which only asks which
@@ -177,6 +181,7 @@ def test_a_suggestion_is_worked_out_only_for_a_listed_finding(monkeypatch) -> No
     assert asked == [f"x{i}" for i in range(UNKNOWN)]
 
 
+@SOURCES_ONLY
 def test_the_other_forks_lint_keeps_a_flood_as_lines(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The other fork's lint only answers which lines fail: it folds like any lint but keeps
     the line of each counted finding, so that no finding the first lint lists (nor its count)
@@ -193,3 +198,36 @@ def test_the_other_forks_lint_keeps_a_flood_as_lines(monkeypatch) -> None:  # ty
     assert not any("only in" in message for _, message in found)  # both forks report them all
     route = next(d for d in result.diagnostics if d.code == "DN302")
     assert "only in" not in route.message
+
+
+def test_a_sink_without_detail_keeps_the_lines_it_counts() -> None:
+    """What the other fork's lint is asked, without watching it: the lines that fail there."""
+    sink = Sink(fold=True, detail=False)
+    for line in range(1, 151):
+        assert not sink.detailed("DN201")
+        sink.report("DN201", line, 1, "unknown option", severity=Severity.ERROR)
+    assert [d.line for d in sink.items] == list(range(1, FOLD_AFTER + 1))
+    assert sink.counted_errors()
+    assert all(sink.counted_error_at("DN201", line) for line in range(FOLD_AFTER + 1, 151))
+    assert not sink.counted_error_at("DN201", 151) and not sink.counted_error_at("DN201", 50)
+    assert not sink.counted_error_at("DN020", 120)
+
+
+def test_a_sink_with_detail_asks_for_it_up_to_the_fold() -> None:
+    folding, whole = Sink(fold=True), Sink()
+    for line in range(1, 131):
+        assert folding.detailed("DN201") == (line <= FOLD_AFTER) and whole.detailed("DN201")
+        folding.report("DN201", line, 1, "unknown option")
+        whole.report("DN201", line, 1, "unknown option")
+    assert folding.detailed("DN006")  # not a folded rule
+    assert len(folding.items) == FOLD_AFTER and len(whole.items) == 130
+    assert not folding.counted_error_at("DN201", 120)  # counted, but its lines not kept
+
+
+def test_a_count_of_findings_both_forks_report_is_not_said_to_hold_in_one() -> None:
+    """The folded DN201 count of a guessed dialect, whose errors are checked in the other fork
+    too, is not annotated 'only in AlexeyAB's': the other fork counts the same lines."""
+    result = lint_cfg_bytes(_options_file() + b"[route]\nlayers=9\n", "f.cfg")
+    found = _found(result, "DN201")
+    assert len(found) == FOLD_AFTER + 1 and found[-1][1].startswith("50 more DN201 findings")
+    assert not any("only in" in message for _, message in found)
