@@ -43,8 +43,9 @@ MERGING: Final = frozenset({"shortcut", "sam", "scale_channels"})
 
 
 def layer_inputs(layer: Layer) -> list[int]:
-    """The layers whose outputs ``layer`` reads (NET for the network input)."""
-    referenced = [i for i in layer.refs or () if 0 <= i < layer.index]
+    """The layers whose outputs ``layer`` reads (NET for the network input), each once, in
+    the order of their first mention (a route of a million items names a few layers)."""
+    referenced = [i for i in dict.fromkeys(layer.refs or ()) if 0 <= i < layer.index]
     if layer.type == "route":
         return referenced
     previous = layer.index - 1 if layer.index > 0 else NET

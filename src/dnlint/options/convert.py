@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from dnlint.cnumbers import (
@@ -159,9 +159,14 @@ class Values:
         return None if value is None else str(value)
 
     def list(self, name: builtins.str) -> builtins.list[Any] | None:
-        option = self.section.find(name) if self.given(name) else None
-        value = option.parsed if option is not None and option.parsed is not UNPARSED else None
+        value = self.sequence(name)
         return list(value) if value is not None else None
+
+    def sequence(self, name: builtins.str) -> Sequence[Any] | None:
+        """The list given for ``name`` as it is stored, not a copy: a list, or for a long line
+        a packed array (cnumbers.Numbers), which a copy would turn into objects again."""
+        option = self.section.find(name) if self.given(name) else None
+        return option.parsed if option is not None and option.parsed is not UNPARSED else None
 
 
 def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:

@@ -280,7 +280,7 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
 def _num_too_low(ctx: LayerContext, mask: Sequence[int], num: int) -> bool:
     """More anchor pairs than num, and a given mask that indexes them all: num is the one line
     to edit (the mask and the anchors agree with each other)."""
-    anchors = ctx.v.list("anchors")
+    anchors = ctx.v.sequence("anchors")
     if not anchors or len(anchors) % 2 or not ctx.v.given("mask") or ctx.rejected("anchors"):
         return False
     pairs = len(anchors) // 2
@@ -288,10 +288,11 @@ def _num_too_low(ctx: LayerContext, mask: Sequence[int], num: int) -> bool:
 
 
 def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
-                   mask: Sequence[int] | None = None) -> list[float]:
+                   mask: Sequence[int] | None = None) -> Sequence[float]:
     """``anchors`` fill a 2*num array initialised to 0.5 (make_yolo_layer/make_region_layer).
-    Returns the values given (slots beyond them hold 0.5)."""
-    anchors = ctx.v.list("anchors")
+    Returns the values given (slots beyond them hold 0.5), as parsed: floats in a list, or in a
+    packed array for a long line (not copied: a copy made a float object of each)."""
+    anchors: Sequence[float] | None = ctx.v.sequence("anchors")
     if ctx.rejected("num", "anchors"):
         return anchors or []
     if anchors is None:
@@ -301,7 +302,7 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
             hint=f"give {num} width,height pairs in anchors=",
         )
         return []
-    values = [float(a) for a in anchors]
+    values = anchors
     if len(values) < 2 * num:
         ctx.report(
             "DN404",

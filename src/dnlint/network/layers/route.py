@@ -69,7 +69,8 @@ def build(ctx: LayerContext) -> None:
         return
     read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    indices = (_index(read[raw], raw) for raw in refs)
+    # map, not a generator expression: compiled, that becomes a list of every item first
+    indices = map(_index, map(read.__getitem__, refs), refs)
     # a long line's numbers come packed (cnumbers.Numbers): so do the layers they name
     ctx.layer.refs = list(indices) if isinstance(refs, list) else array("i", indices)
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
