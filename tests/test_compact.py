@@ -321,3 +321,15 @@ def test_the_empty_item_fix_builds_no_list_of_the_pieces() -> None:
     assert edits is not None and len(edits) == 1
     # a few copies of the line itself (4 bytes per comma); the list of pieces added 8 more
     assert _traced_peak(lambda: drop_empty_items(finding, ctx)) < 400_000 * 6
+
+
+def test_the_fix_source_keeps_its_line_starts_packed() -> None:
+    """The text report makes a fix Source of every file with a fixable finding (to mark it
+    [*]): a list of int objects cost 36 bytes per line, four times a file of short lines."""
+    from dnlint.fixes.edits import Source
+
+    data = b"\xef\xbb\xbf" + b"x1=1\n" * 100_000
+    assert _traced_peak(lambda: Source(data)) < 100_000 * 12
+    source = Source(data)
+    assert source.span(1) == (3, 7) and source.span(100_000) == (499_998, 500_002)
+    assert source.text(2) == "x1=1" and source.span(100_002) is None
