@@ -524,6 +524,23 @@ def test_many_bad_references_in_one_route_are_one_finding_and_a_count() -> None:
     ]
 
 
+
+def test_past_the_distinct_bad_references_remembered_each_occurrence_counts() -> None:
+    """A line of a million distinct bad items kept a map entry and an int object for each (18x
+    the line compiled, 23x the whole command): past MAX_DISTINCT_BAD remembered, a further
+    bad item is counted each time it occurs, and the count no longer says 'distinct'."""
+    from dnlint.network.layers.route import MAX_DISTINCT_BAD
+
+    count = MAX_DISTINCT_BAD + 10  # 5, 6, ...: 5 reported, the next 65,536 remembered
+    last = 5 + count - 1  # not remembered: its repeat counts again
+    items = b",".join(b"%d" % i for i in range(5, 5 + count)) + b",5,6,%d" % last
+    assert _route_findings(items) == [
+        ("DN302", 8, "layers=5 in layer 1 points at layer 5, which comes later; Darknet reads a "
+                     "layer that is not built yet (all shapes 0)"),
+        ("DN302", 8, f"layers has {count - 1 + 1:,} more item(s) that point before layer 0 or "
+                     "at a layer not built yet (the next: 6)"),
+    ]
+
 def test_a_wrapped_single_reference_quotes_the_file_a_list_item_does_not() -> None:
     single = _route_findings(b"4294967297")
     assert single == [("DN302", 8, "layers=1 (written '4294967297'; atoi wraps it to 1) in "

@@ -70,11 +70,11 @@ def build(ctx: LayerContext) -> None:
     read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
     # map, not a generator expression: compiled, that becomes a list of every item first
-    indices = map(_index, map(read.__getitem__, refs), refs)
+    indices = map(_index, map(read.get, refs), refs)
     # a long line's numbers come packed (cnumbers.Numbers): so do the layers they name
     ctx.layer.refs = list(indices) if isinstance(refs, list) else array("i", indices)
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
-    outputs = sum(shapes[id(read[raw])][3] for raw in refs)
+    outputs = sum(shapes[id(read.get(raw))][3] for raw in refs)
     if groups != 1:
         _check_groups(ctx, groups, group_id, list(shapes.values()))
         outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
@@ -85,26 +85,40 @@ def build(ctx: LayerContext) -> None:
 _Shapes = dict[int, tuple[int, int, int, int]]  # id(layer) (or of None) -> (w, h, c, outputs)
 
 
+# Distinct bad items of one list remembered at most (each a set entry and an int object): past
+# it, a further bad item is counted each time it occurs.
+MAX_DISTINCT_BAD = 65_536
+
+
 def _references(ctx: LayerContext, refs: Sequence[int]
                 ) -> tuple[dict[int, Layer | None], _Shapes]:
-    """The layer each distinct item of ``layers`` reads, and the shape of each: each distinct
-    item checked (and reported) once, so a line of a million commas is one lookup, not a
-    million findings and tuples."""
+    """The layer each distinct item of ``layers`` reads (an item missing from the map reads
+    nothing: a bad reference), and the shape of each: each distinct item checked (and
+    reported) once, so a line of a million commas is one lookup, not a million findings and
+    tuples; and a line of a million distinct bad items is not a map of a million entries."""
     read: dict[int, Layer | None] = {}
-    shapes: _Shapes = {}
+    shapes: _Shapes = {id(None): shape_of(None)}
     single = len(refs) == 1
-    bad: list[int] = []  # the distinct bad items after the first, which alone is reported
+    seen_bad: set[int] = set()  # the distinct bad items after the first, which alone is reported
+    more_bad = 0
+    first_more: int | None = None
     for raw in refs:
-        if raw in read:
+        if raw in read or raw in seen_bad:
             continue
         quiet = ctx.layer.broken  # one bad reference is reported in full, the rest counted
-        layer = read[raw] = reference(ctx, int(raw), "layers", single, quiet)
+        layer = reference(ctx, int(raw), "layers", single, quiet)
         if quiet and layer is None:
-            bad.append(raw)
+            more_bad += 1
+            first_more = raw if first_more is None else first_more
+            if len(seen_bad) < MAX_DISTINCT_BAD:
+                seen_bad.add(raw)
+            continue
+        read[raw] = layer
         shapes[id(layer)] = shape_of(layer)
-    if bad:
-        ctx.report("DN302", f"layers has {len(bad):,} more distinct item(s) that point before "
-                   f"layer 0 or at a layer not built yet (the next: {bad[0]})", "layers")
+    if more_bad:
+        distinct = "distinct " if more_bad <= MAX_DISTINCT_BAD else ""
+        ctx.report("DN302", f"layers has {more_bad:,} more {distinct}item(s) that point before "
+                   f"layer 0 or at a layer not built yet (the next: {first_more})", "layers")
     return read, shapes
 
 
@@ -122,11 +136,11 @@ def _concat(ctx: LayerContext, refs: Sequence[int], read: dict[int, Layer | None
             shapes: _Shapes) -> tuple[int, int, int]:
     """parse_route: the first layer's w/h; channels add up while w/h match; a mismatch zeroes
     all three, and a later matching layer still adds its channels (Darknet's quirk)."""
-    first = read[refs[0]]
+    first = read.get(refs[0])
     first_w, first_h, out_c = shapes[id(first)][:3]
     out_w, out_h = first_w, first_h
     for position in range(1, len(refs)):
-        layer = read[refs[position]]
+        layer = read.get(refs[position])
         w, h, c, _outputs = shapes[id(layer)]
         if (w, h) == (first_w, first_h):
             out_c += c
