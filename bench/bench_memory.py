@@ -203,8 +203,9 @@ def main() -> None:
     where = "installed" if INSTALLED else "sources under src/"
     print(f"Peak memory above the baseline, per input byte ({size / 1e6:.0f} MB per case; "
           f"dnlint {dnlint.__version__}, {where}; whole command: `dnlint --no-config --format "
-          f"{args.format} FILE`, peak RSS and CPU above a one-layer cfg's; core: read, lint "
-          f"and policy in-process{', and tracemalloc' if args.tracemalloc else ''}):\n")
+          f"{args.format} FILE`, peak RSS and CPU above a one-layer cfg's, per input byte "
+          f"against the case at {SMALL // 1024} KB; core: read, lint and policy in-process"
+          f"{', and tracemalloc' if args.tracemalloc else ''}):\n")
     traced_head = " core traced |" if args.tracemalloc else ""
     print(f"| case | input | command peak RSS | the case at {SMALL // 1024} KB | "
           f"**per input byte** | command CPU | MB/s | core RSS ratio |{traced_head} findings |")
