@@ -220,7 +220,8 @@ def test_fix_never_writes_through_a_symbolic_link(cwd: Path) -> None:
     (cwd / "link.cfg").symlink_to("m.cfg")
     code, _, err = cli("--fix", "-q", "--format", "concise", "link.cfg")
     assert code == 2
-    assert err == "dnlint: link.cfg: is a symbolic link: not fixed (fix the file it points to)\n"
+    assert err == ("dnlint: link.cfg: is a symbolic link: not fixed (name the file it points to "
+                   "instead)\n")
     assert (cwd / "m.cfg").read_text(encoding="utf-8") == BROKEN
     assert (cwd / "link.cfg").is_symlink()
 

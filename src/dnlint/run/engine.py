@@ -481,9 +481,10 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
     not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
     from dnlint.fixes.run import fix_bytes, unified_diff
-    from dnlint.run.outputs import OutputError, write_fixed
+    from dnlint.run.outputs import OutputError, file_state, replace_file
 
     display = _display(item)
+    seen = file_state(item.path)  # before the read: an edit during or after it shows
     data = _read_cfg(item, display)
     if isinstance(data, FileResult):
         return data  # unreadable, or too large to be a cfg: nothing to fix
@@ -493,11 +494,10 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
         result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
     elif fixed.changed:
         try:
-            write_fixed(item.path, fixed.data)
-        except (OutputError, OSError) as exc:
+            replace_file(item.path, fixed.data, seen, data, "not fixed")
+        except OutputError as exc:
             result = fixed.first
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            result.extra["fix_error"] = f"{shown_path(display)}: {reason}"
+            result.extra["fix_error"] = str(exc)
             return result
     result.extra["fixed"] = fixed.fixed
     return result

@@ -16,7 +16,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from dnlint.clean import shown_path
 from dnlint.run.inputs import file_identity
@@ -82,9 +82,142 @@ def identities(paths: Iterable[str]) -> set[tuple[int, int]]:
     return found
 
 
+class FileState(NamedTuple):
+    """What says a file is still the one dnlint saw: identity, size and modification time."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+
+
+def file_state(path: str) -> FileState | None:
+    """The :class:`FileState` of ``path`` (links followed), or None when it does not exist."""
+    info = _stat(path)
+    return None if info is None else _state(info)
+
+
+def _state(info: os.stat_result) -> FileState:
+    return FileState(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def replace_file(path: str, data: bytes, seen: FileState | None,
+                 original: bytes | None = None, refused: str = "not written") -> None:
+    """Replace the regular file ``path`` with ``data`` as a careful editor saves: the one
+    function every rewrite of a file the user owns goes through (``--fix``).
+
+    Refused with :class:`OutputError` (``path`` untouched, the message says why): a symbolic
+    link; a file that is no longer the one read (``seen``: device, inode, size, modification
+    time; and ``original``, its bytes, compared again just before the rename, since a
+    timestamp may be too coarse to show an edit); one the user may not write (see
+    :func:`check_replaceable`); one with more than one hard link. The new file keeps the
+    owner, group and mode; the rename is atomic. A new ``path`` (``seen`` None) must still not
+    exist when it is created.
+    """
+    if os.path.islink(path):
+        raise OutputError(f"{shown_path(path)}: is a symbolic link: {refused} (name the file "
+                          "it points to instead)")
+    try:
+        fd, temp = _temp_beside(path)
+    except OSError as exc:
+        raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        commit_temp(temp, path, seen, original, refused)
+    except OSError as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def commit_temp(temp: str, path: str, seen: FileState | None, original: bytes | None = None,
+                refused: str = "not written") -> None:
+    """Rename the finished ``temp`` over ``path`` when ``path`` is still as ``seen`` (None:
+    absent) and may be replaced; ``temp`` gets ``path``'s mode, owner and group first. Raises
+    :class:`OutputError` (``temp`` left for the caller to remove) or OSError."""
+    info = _stat(path)
+    _check_unchanged(path, info, seen, original, refused)
+    if info is None:
+        _new_file_mode(temp)
+    else:
+        check_replaceable(path, info, refused)
+        _copy_owner_and_mode(path, info, temp, refused)
+    # the last look, as close to the rename as it can be: an editor's save in between is
+    # caught here; what lands in the microseconds after it cannot be, as in any editor
+    _check_unchanged(path, _stat(path), seen, original, refused)
+    os.replace(temp, path)
+
+
+def _check_unchanged(path: str, info: os.stat_result | None, seen: FileState | None,
+                     original: bytes | None, refused: str) -> None:
+    now = None if info is None else _state(info)
+    changed = now != seen
+    if not changed and original is not None and info is not None:
+        changed = _read_back(path, len(original)) != original
+    if changed:
+        how = ("was created" if seen is None else "was removed" if now is None
+               else "changed")
+        raise OutputError(f"{shown_path(path)}: {how} since dnlint read it: {refused} "
+                          "(run dnlint again)")
+
+
+def _read_back(path: str, size: int) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size + 1)
+    except OSError:
+        return None
+
+
+def check_replaceable(path: str, info: os.stat_result, refused: str = "not written") -> None:
+    """Refuse (:class:`OutputError`) to replace a file the user could not write in place:
+    renaming over it needs only the directory's permission, so the file's is checked here,
+    as ruff and black (which write in place) are refused by the system. For the real user
+    that is ``access(W_OK)``; root may write anything, so for root a file without any write
+    bit (``chmod a-w``: marked read-only on purpose) is refused too, as an editor refuses it
+    without ``!``. A file with several hard links is refused: the new file would have one
+    name, and the others would keep the old text."""
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"{shown_path(path)}: not a regular file: {refused}")
+    if not os.access(path, os.W_OK) or (os.geteuid() == 0 and not info.st_mode & 0o222):
+        raise OutputError(f"{shown_path(path)}: no write permission: {refused}")
+    if info.st_nlink > 1:
+        raise OutputError(f"{shown_path(path)}: has {info.st_nlink} hard links: {refused} "
+                          "(a new file would leave the other names with the old text)")
+
+
+def _copy_owner_and_mode(path: str, info: os.stat_result, temp: str, refused: str) -> None:
+    """The replacement gets the replaced file's mode, and its owner and group where they
+    differ from the writer's (possible for root, or a group the user belongs to); a file whose
+    owner would change is refused."""
+    if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.chown(temp, info.st_uid, info.st_gid)
+        except PermissionError:
+            raise OutputError(f"{shown_path(path)}: owned by another user or group: "
+                              f"{refused} (a new file would change its owner)") from None
+    os.chmod(temp, info.st_mode & 0o7777)  # after chown, which clears set-id bits
+
+
+def _new_file_mode(temp: str) -> None:
+    """A new file gets the usual 0666 less the umask (mkstemp creates 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temp, 0o666 & ~umask)
+
+
 class AtomicOutput:
     """A text file written under a temporary name and renamed over ``path`` on :meth:`commit`;
-    :meth:`discard` removes it. The destination is untouched until the rename.
+    :meth:`discard` removes it. The destination is untouched until the rename, and is replaced
+    only if it is still as it was when the output was opened (:func:`commit_temp`: a file the
+    user created or changed meanwhile is kept, and so is one they may not write).
 
     A destination that exists and is not a regular file (``/dev/stdout``, a FIFO, a terminal)
     is written directly: renaming over it would replace the device, not write to it. A symbolic
@@ -97,6 +230,7 @@ class AtomicOutput:
         self.target = path  # the file replaced: ``path``, or where its link points
         self.what = what
         self.temp: str | None = None
+        self.seen: FileState | None = None
         info = _stat(path)
         try:
             if info is not None and stat.S_ISDIR(info.st_mode):
@@ -110,6 +244,9 @@ class AtomicOutput:
                 raise OutputError(f"{shown_path(path)}: cannot write: a dangling symbolic link "
                                   f"to {shown_path(self.target)}, whose directory does not "
                                   "exist")
+            self.seen = file_state(self.target)
+            if info is not None:
+                check_replaceable(path, info, f"{what} not written")
             fd, self.temp = _temp_beside(self.target)
         except OSError as exc:
             raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
@@ -123,7 +260,7 @@ class AtomicOutput:
             if self.temp is None:
                 return
             refuse_input(self.path, inputs, self.what)
-            _move_into_place(self.temp, self.target)
+            commit_temp(self.temp, self.target, self.seen, None, f"{self.what} not written")
             self.temp = None
         except OSError as exc:
             self.discard()
@@ -155,29 +292,6 @@ def atomic_text(path: str, inputs: Iterable[tuple[int, int]] = (),
     output.commit(inputs)
 
 
-def write_fixed(path: str, data: bytes) -> None:
-    """``--fix``: replace ``path`` with ``data`` (:func:`replace_bytes`). A symbolic link is
-    refused: renaming over it would replace the link, and writing its target would change a
-    file under another path."""
-    if os.path.islink(path):
-        raise OutputError("is a symbolic link: not fixed (fix the file it points to)")
-    replace_bytes(path, data)
-
-
-def replace_bytes(path: str, data: bytes) -> None:
-    """Replace the regular file ``path`` with ``data`` atomically (``--fix``): a temporary
-    file in the same directory, renamed over it, the permissions kept. Raises OSError."""
-    fd, temp = _temp_beside(path)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-        _move_into_place(temp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temp)
-        raise
-
-
 def _temp_beside(path: str) -> tuple[int, str]:
     """A new temporary file in ``path``'s directory (so that the rename is atomic): its
     descriptor and name. Raises OSError."""
@@ -185,21 +299,3 @@ def _temp_beside(path: str) -> tuple[int, str]:
 
     directory = os.path.dirname(os.path.abspath(path))
     return tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
-
-
-def _move_into_place(temp: str, path: str) -> None:
-    """Rename the finished ``temp`` over ``path``, with ``path``'s permissions."""
-    _keep_mode(path, temp)
-    os.replace(temp, path)
-
-
-def _keep_mode(path: str, temp: str) -> None:
-    """A replaced file keeps its permissions; a new one gets the usual 0666 less the umask
-    (mkstemp creates 0600)."""
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    os.chmod(temp, mode)
