@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,35 @@ def test_overlapping_fixes_wait_for_the_next_pass() -> None:
     assert apply_fixes(b"abcd", [first, second, insert]) == (b"xc!d", 2)
     assert apply_fixes(b"abcd", [Fix((Edit(1, 1, b"1"),)), Fix((Edit(1, 1, b"2"),))]) == (
         b"a1bcd", 1)
+
+
+def _apply_pairwise(data: bytes, fixes: list[Fix]) -> tuple[bytes, int]:
+    """What apply_fixes must give: each fix compared with every edit taken before it."""
+    taken: list[Edit] = []
+    count = 0
+    for fix in fixes:
+        edits = sorted(fix.edits)
+        pairs = [sorted([e, t]) for e in edits for t in taken] + [edits]
+        if any(b.start < a.end or b.start == a.start
+               for pair in pairs for a, b in pairwise(pair)):
+            continue
+        taken += edits
+        count += 1
+    out, at = b"", 0
+    for edit in sorted(taken):
+        out, at = out + data[at:edit.start] + edit.text, edit.end
+    return out + data[at:], count
+
+
+EDITS = st.builds(lambda start, length, text: Edit(start, start + length, text),
+                  st.integers(0, 12), st.integers(0, 3), st.sampled_from([b"", b"x", b"yz"]))
+
+
+@given(st.lists(st.lists(EDITS, min_size=1, max_size=3).map(lambda e: Fix(tuple(e))),
+                max_size=12))
+def test_fixes_are_taken_as_when_each_is_compared_with_all_before_it(fixes: list[Fix]) -> None:
+    """The sorted neighbours of an edit stand for every edit taken before it."""
+    assert apply_fixes(b"0123456789abcdef", fixes) == _apply_pairwise(b"0123456789abcdef", fixes)
 
 
 def test_source_lines_skip_the_bom_and_the_cr() -> None:

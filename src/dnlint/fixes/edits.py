@@ -7,6 +7,7 @@ next pass (:mod:`dnlint.fixes.run` lints again between passes, as ruff does).
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -40,22 +41,54 @@ def apply_fixes(data: bytes, fixes: list[Fix]) -> tuple[bytes, int]:
 
 
 def apply_some(data: bytes, fixes: list[Fix]) -> tuple[bytes, list[Fix]]:
-    """``data`` with every fix that does not overlap an earlier one applied; those fixes."""
-    taken: list[Edit] = []
+    """``data`` with every fix that does not overlap an earlier one applied; those fixes.
+
+    Linear in the number of fixes when they come in file order (as findings do): the edits
+    taken are kept sorted, and a new one is compared with its two neighbours only."""
+    taken = _Taken()
     applied = []
     for fix in fixes:
         edits = sorted(fix.edits)
-        if _overlaps(edits) or any(_overlaps(sorted([e, t])) for e in edits for t in taken):
+        if _overlaps(edits) or any(taken.overlaps(edit) for edit in edits):
             continue
-        taken += edits
+        for edit in edits:
+            taken.add(edit)
         applied.append(fix)
-    out = bytearray()
+    pieces = []
     at = 0
-    for edit in sorted(taken):
-        out += data[at:edit.start] + edit.text
+    for edit in taken.edits:
+        pieces += (data[at:edit.start], edit.text)
         at = edit.end
-    out += data[at:]
-    return bytes(out), applied
+    pieces.append(data[at:])
+    return b"".join(pieces), applied
+
+
+class _Taken:
+    """Edits that do not overlap, sorted by position. Disjoint edits sorted by start are sorted
+    by end too, so an edit can only overlap the one just before and the one just after its
+    place (a binary search; an append when the edits come in order)."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, int]] = []
+        self.edits: list[Edit] = []
+
+    def _place(self, edit: Edit) -> int:
+        key = (edit.start, edit.end)
+        if not self.keys or self.keys[-1] < key:
+            return len(self.keys)
+        return bisect_left(self.keys, key)
+
+    def overlaps(self, edit: Edit) -> bool:
+        at = self._place(edit)
+        before = self.edits[at - 1:at]
+        after = self.edits[at:at + 1]
+        return any(_overlaps(sorted(pair)) for pair in ([*before, edit], [edit, *after])
+                   if len(pair) == 2)
+
+    def add(self, edit: Edit) -> None:
+        at = self._place(edit)
+        self.keys.insert(at, (edit.start, edit.end))
+        self.edits.insert(at, edit)
 
 
 def _overlaps(edits: list[Edit]) -> bool:
