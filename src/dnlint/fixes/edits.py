@@ -54,7 +54,7 @@ def apply_some(data: bytes, fixes: list[Fix]) -> tuple[bytes, list[Fix]]:
         for edit in edits:
             taken.add(edit)
         applied.append(fix)
-    pieces = []
+    pieces: list[bytes] = []
     at = 0
     for edit in taken.edits:
         pieces += (data[at:edit.start], edit.text)
