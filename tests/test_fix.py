@@ -226,6 +226,13 @@ def test_diff_writes_nothing_and_exits_1(cwd: Path) -> None:
     assert cli("--diff", "ok.cfg") == (0, "", "No problems to fix.\n")
 
 
+def test_exit_zero_governs_diff_too(cwd: Path) -> None:
+    code, out, err = cli("--diff", "--exit-zero", "m.cfg")
+    assert (code, err) == (0, "Would fix 3 problems.\n")
+    assert out.startswith("--- a/m.cfg\n+++ b/m.cfg\n")
+    assert cli("--diff", "--exit-zero", "m.cfg", "missing.cfg")[0] == 2  # not a finding
+
+
 def test_fix_only_does_not_fail_on_what_is_left(cwd: Path) -> None:
     (cwd / "m.cfg").write_text(BROKEN + "\n[maxpool]\nsize=2\nstrid=2\n", encoding="utf-8")
     assert cli("--fix-only", "m.cfg") == (0, "Fixed 3 problems.\n", "")

@@ -289,7 +289,7 @@ class _Command(click.Command):
                    "findings do not fail the run.")
 @click.option("--diff", is_flag=True,
               help="Print the fixes as a unified diff and write nothing (exit 1 when there is "
-                   "something to fix).")
+                   "something to fix, unless --exit-zero).")
 @click.option("--explain", metavar="RULE", help="Explain a rule (code or name) and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
 @click.option("--watch", is_flag=True, help="Lint again whenever one of the files changes.")
@@ -500,7 +500,8 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
 
 
 def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
-    """--diff (the diffs, then how many findings they fix; exit 1 when there is one) and
+    """--diff (the diffs, then how many findings they fix; exit 1 when there is one, unless
+    --exit-zero) and
     --fix-only (how many were fixed; leftover findings do not fail). Paths that could not be
     handled are named on standard error and exit 2, as always."""
     totals = RunTotals()
@@ -512,7 +513,7 @@ def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
     n = totals.fixed
     problems = f"{n} problem{'s' if n != 1 else ''}"
     if settings.fix_mode == "diff":
-        if status == EXIT_OK and n:
+        if status == EXIT_OK and n and not settings.exit_zero:
             status = EXIT_PROBLEMS
         if not settings.quiet:
             click.echo(f"Would fix {problems}." if n else "No problems to fix.", err=True)
