@@ -265,6 +265,40 @@ def test_watch_follows_what_the_run_reads(tmp_path: Path) -> None:
     assert b"x.cfg" not in out
 
 
+def _save(path: Path, text: str) -> None:
+    """As an editor saves: whole, by a rename (a watch could see a half-written file)."""
+    path.with_suffix(".new").write_text(text)
+    os.replace(path.with_suffix(".new"), path)
+
+
+def test_watch_reports_a_bad_configuration_and_keeps_watching(tmp_path: Path) -> None:
+    """Invalid at the start, then fixed, then broken mid-watch (an editor's half-written save):
+    each run says so as any run does, and the watch goes on."""
+    write(tmp_path / "m.cfg", WARN)
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.dnlint]\nselect = [\n")
+    proc = subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch",
+                             "--format", "concise", "m.cfg"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    bad = (f"dnlint: {config}: invalid TOML: Invalid value (at end of document)\n").encode()
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline() == bad
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+        _save(config, "[tool.dnlint]\nignore = []\n")
+        assert proc.stderr.readline() == b"[a file changed: linting again]\n"
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+        _save(config, "[tool.dnlint]\nselect = [\n")
+        assert proc.stderr.readline() == b"[a file changed: linting again]\n"
+        assert proc.stderr.readline() == bad
+        assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and err == b""
+    assert out.count(b"m.cfg:3:14: DN103 warning: ") == 1
+
+
 def test_watch_polls_the_weights_paired_with_a_cfg(tmp_path: Path) -> None:
     """--weights-beside pairs m_best.weights with m.cfg: writing it is a change to lint."""
     tiny(tmp_path, "m.cfg")

@@ -329,7 +329,9 @@ def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
     walk, excludes and pairing) and the other files given by name."""
     named = [p for p in (*paths, *args.weights, args.cfg, args.data, args.config_file)
              if p and p != "-" and not os.path.isdir(p)]
-    with contextlib.suppress(SystemExit):  # a broken configuration: watch what was named
+    # a broken configuration (at the start, or an editor's half-written save): the run says
+    # so, and the watch goes on with what was named
+    with contextlib.suppress(SystemExit, ConfigError):
         for job in _new_run(paths, args, track_inputs=False).plan():
             named += [path for path in (job.item.path, *job.weights) if path != "-"]
     return named
