@@ -90,6 +90,29 @@ def test_svg_or_fallback_to_dot(cwd: Path) -> None:
         assert (cwd / "g.dot").read_text() == EXPECTED
 
 
+def test_a_dot_that_does_not_finish_is_stopped_and_the_dot_source_written(
+        cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Graphviz layout that would take minutes: stopped at the limit, and the run ends with
+    the DOT source and a note."""
+    import time
+
+    import dnlint.reporters.graph
+
+    (cwd / "bin").mkdir()
+    (cwd / "bin" / "dot").write_text(f"#!/bin/sh\nexec {shutil.which('sleep')} 60\n")
+    (cwd / "bin" / "dot").chmod(0o755)
+    monkeypatch.setenv("PATH", str(cwd / "bin"))
+    monkeypatch.setattr(dnlint.reporters.graph, "DOT_SECONDS", 0.5)
+    start = time.monotonic()
+    result = CliRunner().invoke(main, ["-q", "--dialect", "ab", "--graph", "g.svg", "g.cfg"])
+    assert time.monotonic() - start < 30
+    assert (result.exit_code, result.stderr) == (
+        1, "dnlint: 'dot' did not finish in 0.5 s (a long network with far-reaching shortcuts): "
+           "wrote the DOT source to g.dot instead of g.svg\n")
+    assert (cwd / "g.dot").read_text() == EXPECTED
+    assert sorted(p.name for p in cwd.iterdir()) == ["bin", "g.cfg", "g.dot"]
+
+
 def test_unwritable_graph_exits_2(cwd: Path) -> None:
     result = CliRunner().invoke(main, ["--graph", "missing/dir/g.dot", "g.cfg"])
     assert result.exit_code == 2 and "cannot write" in result.stderr

@@ -22,6 +22,9 @@ from dnlint.result import FileResult
 from dnlint.run.outputs import AtomicOutput, atomic_text, refuse_input, same_output
 
 RENDERED = (".svg", ".png", ".pdf")
+# Graphviz's layout can take minutes on a long network whose shortcuts reach far back: a run
+# must end, and the DOT source is still there to render at leisure
+DOT_SECONDS = 60.0
 _FILL = {Severity.ERROR: "#f8d7da", Severity.WARNING: "#fff3cd"}
 _BORDER = {Severity.ERROR: "#c0392b", Severity.WARNING: "#b7950b"}
 _MERGING = ("shortcut", "sam", "scale_channels")
@@ -160,8 +163,15 @@ def write_graph(dot: str, path: str, inputs: set[tuple[int, int]],
     refuse_input(path, inputs, "the graph")
     output = AtomicOutput(path, "the graph")
     output.stream.close()
-    done = subprocess.run([program, f"-T{suffix[1:]}", "-o", output.temp or path],
-                          input=dot.encode(), capture_output=True, check=False)
+    try:
+        done = subprocess.run([program, f"-T{suffix[1:]}", "-o", output.temp or path],
+                              input=dot.encode(), capture_output=True, check=False,
+                              timeout=DOT_SECONDS)
+    except subprocess.TimeoutExpired:  # run() has killed it
+        output.discard()
+        return _fallback(dot, path, inputs, others,
+                         f"'dot' did not finish in {DOT_SECONDS:g} s (a long network with "
+                         "far-reaching shortcuts)")
     if done.returncode != 0:
         output.discard()
         why = done.stderr.decode(errors="replace").strip()
