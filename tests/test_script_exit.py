@@ -96,3 +96,45 @@ def test_a_full_stderr_too_keeps_the_exit_status(tmp_path: Path, args: list[str]
     (the one-line error's own write failed and escaped as a traceback, exit 1)."""
     (tmp_path / "broken.cfg").write_text(BROKEN)
     assert to_full(args, tmp_path, stderr_full=True) == (status, b"")
+
+
+def _closed(args: list[str], cwd: Path, closed: tuple[int, ...]) -> tuple[int, bytes, bytes]:
+    """``python -m dnlint ARGS`` started with the descriptors ``closed`` closed, as a shell's
+    ``<&-``, ``>&-`` or ``2>&-`` starts it; its status, standard output and error (what was
+    open of them)."""
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "dnlint", *args], capture_output=True,
+                          cwd=cwd, env=env, check=False, preexec_fn=close)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_closed_standard_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    assert _closed(["-"], tmp_path, (0,)) == (
+        2, b"", b"dnlint: cannot read standard input: it is closed\n")
+    assert _closed(["-"], tmp_path, (0, 2)) == (2, b"", b"")
+
+
+def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "warned.cfg").write_text(WARNED)
+    for args in (["warned.cfg"], ["--fix-only", "warned.cfg"], ["--diff", "warned.cfg"],
+                 ["--explain", "DN001"], ["-o", "out.txt", "--explain", "DN001"]):
+        assert _closed(args, tmp_path, (1,)) == (
+            2, b"", b"dnlint: cannot write to standard output: it is closed\n"), args
+    assert _closed(["warned.cfg"], tmp_path, (1, 2)) == (2, b"", b"")
+    assert (tmp_path / "warned.cfg").read_text() == WARNED  # nothing fixed either
+
+
+def test_a_report_to_a_file_needs_no_standard_output(tmp_path: Path) -> None:
+    (tmp_path / "warned.cfg").write_text(WARNED)
+    assert _closed(["-q", "-o", "out.txt", "warned.cfg"], tmp_path, (1,)) == (0, b"", b"")
+    assert (tmp_path / "out.txt").read_text().startswith("warned.cfg:")
+
+
+def test_a_closed_standard_error_does_not_change_the_status(tmp_path: Path) -> None:
+    assert _closed(["missing.cfg"], tmp_path, (2,)) == (
+        2, b"missing.cfg: DN029 error: no such file or directory\n"
+           b"Found 1 problem (1 error) in 1 file.\n", b"")

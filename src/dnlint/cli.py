@@ -305,6 +305,7 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
     files, or - for standard input.
     """
     args = Flags(**flags)
+    _need_standard_streams(paths, args)
     if args.explain:
         _explain(args.explain)
         return
@@ -322,6 +323,16 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
 
         watch(lambda: _run_once(paths, args), lambda: _files_read(paths, args))
     sys.exit(_run_once(paths, args))
+
+
+def _need_standard_streams(paths: tuple[str, ...], args: Flags) -> None:
+    """A standard stream the run needs that was closed when dnlint started (``- <&-``,
+    ``>&-``: Python then has None for it): one line on standard error, if that is open, and
+    exit 2, before anything is read."""
+    if "-" in paths and sys.stdin is None:
+        _fail("cannot read standard input: it is closed", EXIT_USAGE)
+    if sys.stdout is None and (args.explain or args.list_rules or not args.output_file):
+        _fail("cannot write to standard output: it is closed", EXIT_USAGE)
 
 
 def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:

@@ -37,8 +37,9 @@ def run() -> NoReturn:
     else:
         status = 0
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None: closed when the process started (``>&-``)
+                stream.flush()
     except (OSError, ValueError):
         sys.exit(status)  # the interpreter's own exit says what it always said
     os._exit(status)
