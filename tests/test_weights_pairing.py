@@ -199,3 +199,20 @@ def test_cli_failure_on_a_companion_cfg_is_exit_3(tmp_path: Path,
                    f"{tmp_path / 'm.cfg'}:1:1: DN000 error: dnlint failed on this file "
                    "(ValueError: bad); please report it with the file\n"
                    "Found 2 problems (1 error, 1 info) in 0 files.\n")
+
+
+def test_weights_beside_an_unreadable_entry_hides_none(tmp_path: Path) -> None:
+    """A symbolic link loop beside the cfg failed the whole listing: every weights file there
+    went unchecked and the run passed. A loop named after the cfg is reported; one that is
+    not is none of the run's business."""
+    cfg = _cfg(tmp_path, "m.cfg")
+    write_weights(tmp_path / "m.weights", L0 + 5)
+    (tmp_path / "m_best.weights").symlink_to("m_best.weights")
+    (tmp_path / "other.weights").symlink_to("other.weights")
+    code, out, _ = run("--no-config", "--format", "concise", "--weights-beside", str(cfg))
+    assert code == 2
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{tmp_path}/m.weights: DN514 error: the file ends at byte ")
+    assert lines[1:] == [f"{tmp_path}/m_best.weights: DN029 error: cannot read: Too many "
+                         "levels of symbolic links",
+                         "Found 2 problems (2 errors) in 2 files."]

@@ -97,9 +97,21 @@ def weights_beside(cfg_path: str) -> list[str]:
 
 
 def _named_after(stem: str, folder: Path) -> list[str]:
+    """The weights files named after ``stem`` in ``folder``, by name: one that cannot be
+    looked at (a symbolic link loop, a permission) is listed too, so that the check reports
+    it, and it never hides the others."""
     try:
-        names = sorted(entry.name for entry in os.scandir(folder) if entry.is_file())
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries
+                           if entry.name.endswith(".weights") and stem in cfg_stems(entry.name)
+                           and _file_or_unreadable(entry))
     except OSError:
         return []
-    return [str(folder / name) for name in names
-            if name.endswith(".weights") and stem in cfg_stems(name)]
+    return [str(folder / name) for name in names]
+
+
+def _file_or_unreadable(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:  # ELOOP, EACCES: the weights check says which
+        return True
