@@ -34,17 +34,18 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text  # every cell: a path or a section name is never markup
 
     console = Console(file=ctx.stream, force_terminal=ctx.color, no_color=not ctx.color,
                       highlight=False, width=200 if not ctx.color else None)
     dialect = file.dialect.value if file.dialect else "?"
-    table = Table(title=f"{shown_path(file.path)} ({dialect})")
+    table = Table(title=Text(f"{shown_path(file.path)} ({dialect})"))
     for column in ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs",
                    "line"):
         table.add_column(column, justify="right" if column in ("#", "params", "line",
                                                                 "BFLOPs") else "left")
     for layer in file.network.layers:
-        table.add_row(
+        cells = (
             str(layer.index),
             layer.type,
             geometry(layer),
@@ -54,12 +55,12 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
             f"{layer.params:,}",
             f"{layer.bflops:.3f}" if layer.bflops else "",
             str(layer.line),
-            style="red" if layer.broken else None,
         )
+        table.add_row(*(Text(cell) for cell in cells), style="red" if layer.broken else None)
     network = file.network
-    table.caption = (f"{len(network.layers)} layers, {network.total_params:,} parameters "
-                     f"({4 * network.total_params:,} bytes), "
-                     f"{network.total_bflops:.3f} BFLOPs")
+    table.caption = Text(f"{len(network.layers)} layers, {network.total_params:,} parameters "
+                         f"({4 * network.total_params:,} bytes), "
+                         f"{network.total_bflops:.3f} BFLOPs")
     console.print(table)
 
 

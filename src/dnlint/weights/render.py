@@ -65,6 +65,7 @@ def render_weights(report: WeightsReport, console: Console, show_layers: bool) -
         if not (lay.saved or lay.loaded or lay.notes or lay.crash):
             continue
         notes = "; ".join(lay.notes) + (f"crash: {lay.crash}" if lay.crash else "")
-        table.add_row(str(lay.index), lay.section, str(lay.line), f"{lay.load_offset:,}",
-                      f"{lay.loaded_floats:,}", f"{lay.saved_floats:,}", notes)
+        cells = (str(lay.index), lay.section, str(lay.line), f"{lay.load_offset:,}",
+                 f"{lay.loaded_floats:,}", f"{lay.saved_floats:,}", notes)
+        table.add_row(*(Text(cell) for cell in cells))  # a section name is never markup
     console.print(table)

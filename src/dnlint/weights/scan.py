@@ -169,7 +169,9 @@ class _progress:
             TransferSpeedColumn,
         )
 
-        bar = Progress(TextColumn("scanning {task.description}"), BarColumn(), DownloadColumn(),
+        # markup=False: the description is a file name ("[bold].weights" is a name, not a style)
+        bar = Progress(TextColumn("scanning {task.description}", markup=False), BarColumn(),
+                       DownloadColumn(),
                        TransferSpeedColumn(), TimeRemainingColumn(),
                        console=Console(stderr=True), transient=True)
         bar.start()
