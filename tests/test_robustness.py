@@ -171,6 +171,39 @@ def test_huge_numbers_do_not_allocate() -> None:
     check_result(result)
 
 
+DOUBLING = (b"[net]\nwidth=8\nheight=8\nchannels=3\n\n[convolutional]\nfilters=4\nsize=1\n"
+            b"activation=linear\n" + b"\n[route]\nlayers=-1,-1\n" * 15000
+            + b"\n[convolutional]\nfilters=4\nsize=1\nactivation=linear\n")
+
+
+def test_a_size_that_doubles_stops_the_build_at_its_first_overflow() -> None:
+    """Each route doubles the channels: 2**15000 once had 4,516 digits, too many to format
+    (DN000). The build stops at the first layer past a C int: one DN312, and the layers after
+    it are not checked (DN390)."""
+    result = lint_cfg_bytes(DOUBLING, "double.cfg", Dialect.AB)
+    check_result(result)
+    assert [(d.code, d.line, d.message) for d in result.diagnostics] == [
+        ("DN312", 77, "the outputs of this layer is 2,147,483,648, more than a 32-bit C int "
+                      "holds: Darknet's int arithmetic overflows; the layers after it are not "
+                      "built"),
+        ("DN390", 77, "layers 24–15001 not checked: they depend on layer 23 ([route], line 77)")]
+    network = result.network
+    assert network is not None and network.overflowed and len(network.layers) == 15002
+    assert max(max(layer.output) for layer in network.layers) == 2**25  # 4 * 2**23 channels
+    assert result.weights is None  # no layout for a network Darknet cannot size
+
+
+def test_weights_for_an_overflowing_cfg_are_not_checked(tmp_path: Path) -> None:
+    (tmp_path / "double.cfg").write_bytes(DOUBLING)
+    (tmp_path / "double.weights").write_bytes(bytes(1000))
+    proc = run_cli("--no-config", "--format", "concise", "--dialect", "ab",
+                   str(tmp_path / "double.cfg"), "--weights", str(tmp_path / "double.weights"))
+    assert proc.returncode == 1
+    assert proc.stdout.decode().splitlines()[0] == (
+        f"{tmp_path}/double.weights: DN518 info: not checked: a size in the cfg overflows "
+        "Darknet's int (DN312), so the layout of the file cannot be predicted")
+
+
 def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-m", "dnlint", "--no-color", *args],
                           capture_output=True, input=stdin, timeout=120)

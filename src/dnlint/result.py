@@ -45,7 +45,8 @@ class FileResult:
         --layers): most runs never need it."""
         if not self._predicted:
             self._predicted = True
-            if self._weights is None and self.network is not None:
+            if self._weights is None and self.network is not None \
+                    and not self.network.overflowed:
                 from dnlint.weights.layout import predict
 
                 if self.dialect is not None:

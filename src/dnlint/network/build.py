@@ -26,6 +26,9 @@ class Network:
     net: NetInfo
     net_values: Values
     layers: Layers
+    # a layer's size overflowed a C int (DN312): the layers after it were not built, and no
+    # weights layout can be predicted
+    overflowed: bool = False
 
     @property
     def total_params(self) -> int:
@@ -44,11 +47,21 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
     net, net_values = parse_net(doc.sections[0], dialect, sink)
     network = Network(net, net_values, Layers(doc.sections))
     carried = (net.width, net.height, net.channels, net.inputs)
+    overflowed = False
     for index, section in enumerate(doc.layer_sections()):
+        if overflowed:
+            # Darknet's int sizes have wrapped: nothing after this can be computed, and a size
+            # that doubles layer after layer would grow without bound (thousands of digits)
+            network.layers.append(zero_layer(index, section.line, section.name, _NOTHING))
+            continue
         layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
         network.layers.append(layer)
+        overflowed = network.overflowed = _overflow(layer) is not None
         carried = layer.next_shape or (*layer.output, layer.outputs)
     return network
+
+
+_NOTHING = (0, 0, 0, 0)
 
 
 def _build_layer(
@@ -128,16 +141,30 @@ def _hank_refuses(name: str) -> str:
 
 
 def _check_overflow(ctx: LayerContext) -> None:
-    layer = ctx.layer
-    if layer.outputs <= INT32_MAX and layer.params <= INT32_MAX:
+    """DN312 for the first of a layer's sizes that a 32-bit C int cannot hold; the build stops
+    after such a layer (:func:`build_network`)."""
+    found = _overflow(ctx.layer)
+    if found is None:
         return
-    for what, value in (("outputs", layer.outputs), ("parameter count", layer.params)):
-        if value > INT32_MAX:
-            ctx.report(
-                "DN312",
-                f"the {what} of this layer is {value:,}, more than a 32-bit C int holds: Darknet's "
-                "int arithmetic overflows",
-            )
-            layer.broken = True
-            return
+    what, value = found
+    ctx.report(
+        "DN312",
+        f"the {what} of this layer is {value:,}, more than a 32-bit C int holds: Darknet's "
+        "int arithmetic overflows; the layers after it are not built",
+    )
+    ctx.layer.broken = True
 
+
+def _overflow(layer: Layer) -> tuple[str, int] | None:
+    """The first of ``layer``'s sizes over INT32_MAX, as (what, value), or None. A zero width
+    hides a channel count that doubles in ``outputs``: every dimension is checked. (The
+    input of the first layer is [net]'s, whose own checks report it.)"""
+    w, h, c = layer.output
+    if layer.outputs <= INT32_MAX and layer.params <= INT32_MAX and w <= INT32_MAX \
+            and h <= INT32_MAX and c <= INT32_MAX:
+        return None
+    for what, value in (("outputs", layer.outputs), ("parameter count", layer.params),
+                        ("output width", w), ("output height", h), ("output channels", c)):
+        if value > INT32_MAX:
+            return what, value
+    return None

@@ -452,6 +452,9 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
         if any(d.code == "DN029" and d.path == result.path for d in result.diagnostics):
             return [diagnostic("DN518", f"not checked: its cfg {shown_path(result.path)} cannot "
                                "be read", path)]
+        if result.network is not None and result.network.overflowed:
+            return [diagnostic("DN518", "not checked: a size in the cfg overflows Darknet's int "
+                               "(DN312), so the layout of the file cannot be predicted", path)]
         return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
                            "nothing to compare the file with", path)]
     try:
