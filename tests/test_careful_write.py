@@ -175,6 +175,30 @@ def test_an_output_changed_during_the_run_is_kept(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == ["report.txt"]
 
 
+def test_an_output_created_by_someone_else_during_the_run_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "report.txt"
+    output = AtomicOutput(str(path), "the output")
+    output.stream.write("new\n")
+    path.write_text("the user's\n")
+    with pytest.raises(OutputError, match="report.txt: was created since dnlint read it: the "
+                                          r"output not written \(run dnlint again\)"):
+        output.commit()
+    assert path.read_text() == "the user's\n"
+    assert sorted(os.listdir(tmp_path)) == ["report.txt"]
+
+
+def test_a_new_output_gets_the_usual_mode_and_one_name(tmp_path: Path) -> None:
+    path = tmp_path / "report.txt"
+    output = AtomicOutput(str(path), "the output")
+    output.stream.write("new\n")
+    output.commit()
+    umask = os.umask(0)
+    os.umask(umask)
+    info = path.stat()
+    assert (stat.S_IMODE(info.st_mode), info.st_nlink) == (0o666 & ~umask, 1)
+    assert sorted(os.listdir(tmp_path)) == ["report.txt"]
+
+
 def test_a_replaced_output_keeps_its_mode(cwd: Path) -> None:
     (cwd / "report.txt").write_text("old\n")
     (cwd / "report.txt").chmod(0o604)
@@ -260,3 +284,15 @@ def test_nobody_fixes_its_own_file(open_dir: Path) -> None:
     info = (open_dir / "m.cfg").stat()
     assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (NOBODY, 0o600)
     assert (open_dir / "m.cfg").read_text() == FIXED
+
+
+@needs_root
+def test_nobody_cannot_fix_a_file_in_a_directory_it_may_not_write(open_dir: Path) -> None:
+    """The file lets nobody write it, its directory does not let nobody create the new file:
+    refused, and said so."""
+    (open_dir / "m.cfg").chmod(0o666)
+    open_dir.chmod(0o755)
+    code, _, err = _as_nobody(["--fix-only", str(open_dir / "m.cfg")])
+    assert (code, err) == (2, f"dnlint: {open_dir / 'm.cfg'}: cannot create a file beside it "
+                              "(Permission denied): not fixed\n")
+    assert (open_dir / "m.cfg").read_text() == FIXABLE

@@ -119,8 +119,9 @@ def replace_file(path: str, data: bytes, seen: FileState | None,
                           "it points to instead)")
     try:
         fd, temp = _temp_beside(path)
-    except OSError as exc:
-        raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
+    except OSError as exc:  # the directory: a rename needs to create a file in it
+        raise OutputError(f"{shown_path(path)}: cannot create a file beside it "
+                          f"({exc.strerror or exc}): {refused}") from None
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
@@ -130,7 +131,8 @@ def replace_file(path: str, data: bytes, seen: FileState | None,
     except OSError as exc:
         with suppress(OSError):
             os.unlink(temp)
-        raise OutputError(f"{shown_path(path)}: cannot write: {exc.strerror or exc}") from None
+        raise OutputError(f"{shown_path(path)}: cannot write ({exc.strerror or exc}): "
+                          f"{refused}") from None
     except BaseException:
         with suppress(OSError):
             os.unlink(temp)
@@ -152,7 +154,25 @@ def commit_temp(temp: str, path: str, seen: FileState | None, original: bytes | 
     # the last look, as close to the rename as it can be: an editor's save in between is
     # caught here; what lands in the microseconds after it cannot be, as in any editor
     _check_unchanged(path, _stat(path), seen, original, refused)
-    os.replace(temp, path)
+    if seen is None:
+        _create(temp, path, refused)
+    else:
+        os.replace(temp, path)
+
+
+def _create(temp: str, path: str, refused: str) -> None:
+    """Give the finished ``temp`` the name ``path`` unless a file of that name appeared since
+    the last look: link(2) never replaces. A file system without hard links gets the rename."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise OutputError(f"{shown_path(path)}: was created since dnlint read it: {refused} "
+                          "(run dnlint again)") from None
+    except OSError:
+        os.replace(temp, path)
+        return
+    with suppress(OSError):
+        os.unlink(temp)
 
 
 def _check_unchanged(path: str, info: os.stat_result | None, seen: FileState | None,
