@@ -14,22 +14,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dnlint.fixes.run
-from dnlint.cli import main
 from dnlint.run.outputs import AtomicOutput, OutputError, file_state, replace_file
+from test_fix import cli
 
 LAYER = "\n[convolutional]\nfilters=8\nsize=1\nactivation=linear\n"
 FIXABLE = "[net]\nwidth=416 # c\nheight=416\nchannels=3\n" + LAYER
 FIXED = "[net]\n# c\nwidth=416\nheight=416\nchannels=3\n" + LAYER
 NOBODY = 65534
 IS_ROOT = os.geteuid() == 0
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["--no-config", *args])
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture()
@@ -161,27 +155,17 @@ def test_an_output_the_user_cannot_write_is_refused(cwd: Path) -> None:
     assert (cwd / "report.txt").read_text() == "mine\n"
 
 
-def test_an_output_changed_during_the_run_is_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("existed", "how"), [(True, "changed"), (False, "was created")])
+def test_an_output_someone_wrote_during_the_run_is_kept(tmp_path: Path, existed: bool,
+                                                        how: str) -> None:
     path = tmp_path / "report.txt"
-    path.write_text("old\n")
-    path.chmod(0o600)
+    if existed:
+        path.write_text("old\n")
     output = AtomicOutput(str(path), "the output")
     output.stream.write("new\n")
     path.write_text("the user's\n")
-    with pytest.raises(OutputError, match="report.txt: changed since dnlint read it: the output "
+    with pytest.raises(OutputError, match=f"report.txt: {how} since dnlint read it: the output "
                                           r"not written \(run dnlint again\)"):
-        output.commit()
-    assert path.read_text() == "the user's\n"
-    assert sorted(os.listdir(tmp_path)) == ["report.txt"]
-
-
-def test_an_output_created_by_someone_else_during_the_run_is_kept(tmp_path: Path) -> None:
-    path = tmp_path / "report.txt"
-    output = AtomicOutput(str(path), "the output")
-    output.stream.write("new\n")
-    path.write_text("the user's\n")
-    with pytest.raises(OutputError, match="report.txt: was created since dnlint read it: the "
-                                          r"output not written \(run dnlint again\)"):
         output.commit()
     assert path.read_text() == "the user's\n"
     assert sorted(os.listdir(tmp_path)) == ["report.txt"]
