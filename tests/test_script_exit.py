@@ -115,6 +115,8 @@ def _closed(args: list[str], cwd: Path, closed: tuple[int, ...]) -> tuple[int, b
 def test_a_closed_standard_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert _closed(["-"], tmp_path, (0,)) == (
         2, b"", b"dnlint: cannot read standard input: it is closed\n")
+    assert _closed(["--stdin-filename", "m.cfg"], tmp_path, (0,)) == (
+        2, b"", b"dnlint: cannot read standard input: it is closed\n")
     assert _closed(["-"], tmp_path, (0, 2)) == (2, b"", b"")
 
 

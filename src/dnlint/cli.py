@@ -329,7 +329,8 @@ def _need_standard_streams(paths: tuple[str, ...], args: Flags) -> None:
     """A standard stream the run needs that was closed when dnlint started (``- <&-``,
     ``>&-``: Python then has None for it): one line on standard error, if that is open, and
     exit 2, before anything is read."""
-    if "-" in paths and sys.stdin is None:
+    reads_stdin = "-" in paths or (args.stdin_filename and not paths)
+    if reads_stdin and sys.stdin is None:
         _fail("cannot read standard input: it is closed", EXIT_USAGE)
     if sys.stdout is None and (args.explain or args.list_rules or not args.output_file):
         _fail("cannot write to standard output: it is closed", EXIT_USAGE)
