@@ -113,6 +113,17 @@ def test_a_dot_that_does_not_finish_is_stopped_and_the_dot_source_written(
     assert sorted(p.name for p in cwd.iterdir()) == ["bin", "g.cfg", "g.dot"]
 
 
+def test_a_read_only_graph_is_not_replaced(cwd: Path) -> None:
+    """The graph goes through the careful writer: no write permission, nothing written."""
+    (cwd / "g.dot").write_text("mine\n")
+    (cwd / "g.dot").chmod(0o444)
+    result = CliRunner().invoke(main, ["-q", "--dialect", "ab", "--graph", "g.dot", "g.cfg"])
+    assert (result.exit_code, result.stderr) == (
+        2, "dnlint: g.dot: no write permission: the graph not written\n")
+    assert (cwd / "g.dot").read_text() == "mine\n"
+    assert sorted(p.name for p in cwd.iterdir()) == ["g.cfg", "g.dot"]
+
+
 def test_unwritable_graph_exits_2(cwd: Path) -> None:
     result = CliRunner().invoke(main, ["--graph", "missing/dir/g.dot", "g.cfg"])
     assert result.exit_code == 2 and "cannot write" in result.stderr
