@@ -515,9 +515,8 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
 
 def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
     """--diff (the diffs, then how many findings they fix; exit 1 when there is one, unless
-    --exit-zero) and
-    --fix-only (how many were fixed; leftover findings do not fail). Paths that could not be
-    handled are named on standard error and exit 2, as always."""
+    --exit-zero) and --fix-only (how many were fixed; leftover findings do not fail). Paths
+    that could not be handled are named on standard error and exit 2, as always."""
     totals = RunTotals()
     for result in run.results():
         totals.add(result)

@@ -487,7 +487,8 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     from dnlint.run.outputs import OutputError, file_state, replace_file
 
     display = _display(item)
-    seen = file_state(item.path)  # before the read: an edit during or after it shows
+    # before the read, so that an edit during or after it shows when the fix is written
+    seen = file_state(item.path) if options.fix == "fix" else None
     data = _read_cfg(item, display)
     if isinstance(data, FileResult):
         return data  # unreadable, or too large to be a cfg: nothing to fix
