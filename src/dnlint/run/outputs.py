@@ -1,6 +1,8 @@
 """Writing files without losing any: no output is ever one of the run's inputs, and an existing
 file is replaced atomically (a temporary file in the same directory, renamed over it), never
-truncated first.
+truncated first, and only when it is still the file dnlint saw and the user may write it
+(:func:`replace_file` for a user's file, ``--fix``; :class:`AtomicOutput` for a report or a
+graph; both end in :func:`commit_temp`, the careful editor's save).
 
 Identity is compared by device and inode, so ``./m.cfg``, ``../dir/m.cfg`` and links to it are
 all caught. The inputs are every file the run read (:attr:`dnlint.run.engine.Run.inputs_read`)
