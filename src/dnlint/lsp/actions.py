@@ -128,7 +128,8 @@ def _fix_all(server: Server, analysis: Analysis) -> dict[str, Any] | None:
     from dnlint.lsp.pipeline import fixed_text
 
     doc = analysis.doc
-    new = fixed_text(doc.text, analysis.path, server.finder, analysis.settings)
+    new = fixed_text(doc.text, analysis.path, server.finder, analysis.settings,
+                     analysis.display)
     if new is None:
         return None
     old = doc.text

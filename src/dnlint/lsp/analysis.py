@@ -23,11 +23,12 @@ _FIXED_ELSEWHERE = "change this line"
 
 class Analysis:
     def __init__(self, doc: TextDocument, linted: Linted, encoding: str, path: str,
-                 settings: Settings) -> None:
+                 display: str, settings: Settings) -> None:
         self.doc = doc
         self.linted = linted
         self.encoding = encoding
-        self.path = path
+        self.path = path  # where its configuration is found
+        self.display = display  # the path its findings carry
         self.settings = settings
         self._diagnostics: list[dict[str, Any]] | None = None
         self._bytemap: ByteMap | None = None
@@ -40,8 +41,8 @@ class Analysis:
         # a snapshot: the open document's text changes under later edits, this one never
         text = opened.text
         doc = TextDocument(text.uri, text.text, text.version, text.language_id)
-        return cls(doc, lint_text(doc.text, opened.display, finder, settings), encoding,
-                   opened.display, settings)
+        return cls(doc, lint_text(doc.text, opened.path, finder, settings, opened.display),
+                   encoding, opened.path, opened.display, settings)
 
     @property
     def version(self) -> int | None:

@@ -58,18 +58,21 @@ def find_config(finder: ConfigFinder, path: str) -> tuple[Config | None, str | N
         return None, f"{path}: cannot look for a configuration: {exc}"
 
 
-def lint_text(text: str, path: str, finder: ConfigFinder, settings: Settings) -> Linted:
-    """Lint ``text`` as the CLI lints the file ``path`` holding it."""
+def lint_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
+              display: str | None = None) -> Linted:
+    """Lint ``text`` as the CLI lints the file ``path`` holding it (its findings carry
+    ``display`` when given: an unsaved buffer's name)."""
     data = encode(text)
+    shown = path if display is None else display
     config, problem = find_config(finder, path)
     dialect = settings.dialect
     if dialect is None and config is not None and config.dialect is not None:
         dialect = parse_dialect(config.dialect)
     try:
         if len(data) > MAX_CFG_BYTES:
-            result = failed(path, "too large to lint in the editor")
+            result = failed(shown, "too large to lint in the editor")
         else:
-            result = lint_cfg_bytes(data, path, dialect)
+            result = lint_cfg_bytes(data, shown, dialect)
             _mark_fixes(result, data)
             _check_targets(result, settings.targets, config)
             if settings.dialect is None and config is not None and config.dialect is not None \
@@ -77,13 +80,14 @@ def lint_text(text: str, path: str, finder: ConfigFinder, settings: Settings) ->
                 result.dialect_reason = f"set in {config.path}"
         apply_policy(result, selection_for(path, settings.policy, config))
     except RecursionError:
-        result = failed(path, "the file nests too deeply to analyse")
+        result = failed(shown, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not take the server down
-        result = failed(path, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+        result = failed(shown, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
     return Linted(data, result, config, problem)
 
 
-def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings) -> str | None:
+def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
+               display: str | None = None) -> str | None:
     """The text ``dnlint --fix`` (safe fixes only) makes of ``text``, or None when it changes
     nothing or cannot be fixed."""
     from dnlint.fixes.run import fix_bytes
@@ -103,7 +107,7 @@ def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings) -
         return probe.diagnostics
 
     try:
-        fixed = fix_bytes(data, path, dialect, False, kept)
+        fixed = fix_bytes(data, path if display is None else display, dialect, False, kept)
     except Exception:  # a fix that fails is no fix: the document stays as it is
         return None
     if not fixed.changed:
