@@ -538,4 +538,7 @@ def test_bad_frames_and_hostile_buffers_never_stop_the_server(client: Client,
             assert "error" not in answer, answer
     for method in ("textDocument/documentSymbol", "textDocument/foldingRange"):
         assert "error" not in client.request_raw(method, {"textDocument": {"uri": uri}})
+    failures = [n["params"]["message"] for n in client.notifications
+                if n["method"] == "window/logMessage"]
+    assert failures == []
     assert client.close() == 0
