@@ -260,6 +260,19 @@ def test_findings_equal_the_cli_on_every_rule_fixture(tmp_path: Path) -> None:
         client.kill()
 
 
+def test_another_tools_ini_file_gets_no_findings(client: Client, tmp_path: Path) -> None:
+    client.initialize()
+    setup = uri_of(tmp_path / "setup.cfg")
+    client.open(setup, "[metadata]\nname = demo\n\n[flake8]\nmax-line-length = 100\n")
+    assert client.published(setup)["diagnostics"] == []
+    assert client.request("textDocument/documentSymbol", {"textDocument": {"uri": setup}}) == []
+    # a cfg that starts with a layer is a Darknet cfg with an error, not another tool's file
+    layer_first = uri_of(tmp_path / "a.cfg")
+    client.open(layer_first, "[convolutional]\nfilters=16\n")
+    assert [c for c, _, _ in codes(client.published(layer_first))] == ["DN004"]
+    assert client.close() == 0
+
+
 # --- configuration -----------------------------------------------------------------------------
 def test_configuration_found_from_the_files_folder_and_reloaded(tmp_path: Path) -> None:
     project = tmp_path / "project"

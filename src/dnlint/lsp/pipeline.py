@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from typing import NamedTuple
 
 from dnlint.diagnostics import Diagnostic
@@ -47,6 +48,25 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+_HEADER = re.compile(r"^[ \t]*\[([^\]\n]*)\]", re.MULTILINE)
+_SNIFF_CHARACTERS = 65536
+
+
+def not_darknet(text: str) -> bool:
+    """Whether ``text`` is another tool's INI file (``setup.cfg``, ``tox.ini``): its first
+    section is not ``[net]``/``[network]`` and no section names a Darknet layer. A directory
+    walk of the CLI skips such a file; an editor that sends every ``*.cfg`` gets no findings
+    for it. A buffer without any section yet (being typed) is linted."""
+    head = text[:_SNIFF_CHARACTERS]
+    names = [name.strip() for name in _HEADER.findall(head)]
+    if not names or names[0] in ("net", "network"):
+        return False
+    from dnlint.network.layers import section_dialects
+
+    known = section_dialects()
+    return not any(name in known for name in names)
+
+
 def find_config(finder: ConfigFinder, path: str) -> tuple[Config | None, str | None]:
     """The configuration the CLI would use for ``path``; a broken one is reported, not used
     (the CLI stops with exit status 2; an editor keeps linting)."""
@@ -69,7 +89,9 @@ def lint_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
     if dialect is None and config is not None and config.dialect is not None:
         dialect = parse_dialect(config.dialect)
     try:
-        if len(data) > MAX_CFG_BYTES:
+        if not_darknet(text):
+            result = FileResult(shown, None, "not a Darknet cfg", [])
+        elif len(data) > MAX_CFG_BYTES:
             result = failed(shown, "too large to lint in the editor")
         else:
             result = lint_cfg_bytes(data, shown, dialect)
