@@ -296,7 +296,9 @@ class Server:
 
     def did_change_configuration(self, params: Any) -> None:
         settings = _dict(params).get("settings")
-        if isinstance(settings, dict) and ("dnlint" in settings or not settings):
+        # only a payload that names dnlint: an empty one (sent by clients with no settings
+        # for it) must not undo the initializationOptions
+        if isinstance(settings, dict) and isinstance(settings.get("dnlint"), dict):
             self.apply_settings(settings)
             self.configuration_changed()
 
