@@ -80,6 +80,7 @@ class Server:
         self.exit_code: int | None = None
         self.parent_pid: int | None = None
         self.dirty: set[str] = set()
+        self.inbox: queue.Queue[Any] | None = None
         self._next_id = 0
         self._reported_config: set[str] = set()
         self.requests: dict[str, Handler] = {
@@ -109,6 +110,7 @@ class Server:
     # --- the loop -------------------------------------------------------------------------
     def serve(self, inbox: queue.Queue[Any]) -> int:
         """Handle messages until exit or the end of input; the process's exit status."""
+        self.inbox = inbox
         while self.exit_code is None:
             try:
                 message = inbox.get(timeout=PARENT_POLL_SECONDS)
@@ -419,10 +421,29 @@ class Server:
             except Exception:
                 self.log(f"diagnostics failed: {traceback.format_exc()}")
                 continue
+            if self.superseded(uri):
+                self.dirty.add(uri)  # a newer version is waiting: this result is dropped
+                continue
             message: dict[str, Any] = {"uri": uri, "diagnostics": items}
             if found.version is not None:
                 message["version"] = found.version
             self.writer.send(rpc.notification("textDocument/publishDiagnostics", message))
+
+    def superseded(self, uri: str) -> bool:
+        """Whether a change or close of ``uri`` arrived while it was linted (a look at the
+        messages waiting, without taking them)."""
+        inbox = self.inbox
+        if inbox is None:
+            return False
+        with inbox.mutex:
+            waiting = list(inbox.queue)
+        for message in waiting:
+            if isinstance(message, dict) and message.get("method") in (
+                    "textDocument/didChange", "textDocument/didClose"):
+                document = _dict(_dict(message.get("params")).get("textDocument"))
+                if document.get("uri") == uri:
+                    return True
+        return False
 
     def pull_diagnostics(self, params: Any) -> Any:
         uri = str(_dict(_dict(params).get("textDocument")).get("uri"))
