@@ -11,22 +11,10 @@ from typing import Any
 
 import pytest
 
+from conftest import WARNED_CFG as CFG
 from lsp_client import PULL_CAPABILITIES, Client, server_command
 
-CFG = """\
-[net]
-batch=64
-subdivisions=24
-width=32
-height=32
-channels=3
-
-[convolutional]
-filters=16
-size=3
-activation=leaky
-"""
-# line 3 (LSP line 2): DN103 at "24"
+# CFG: one DN103 on line 3 (LSP line 2), at "24"
 
 HEAD = """\
 [net]

@@ -11,22 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import WARNED_CFG as CFG
 from lsp_client import server_command
 
 SCRIPT = Path(__file__).resolve().parent / "editors" / "nvim_diagnostics.lua"
-CFG = """\
-[net]
-batch=64
-subdivisions=24
-width=32
-height=32
-channels=3
-
-[convolutional]
-filters=16
-size=3
-activation=leaky
-"""
 
 
 @pytest.mark.skipif(shutil.which("nvim") is None,
