@@ -455,6 +455,21 @@ def test_hover_on_a_key_a_header_and_a_reference(head_client: tuple[Client, str]
     assert shortcut["contents"]["value"].startswith("resolves to **#2 yolo**")
 
 
+def test_a_net_section_without_options_is_still_the_net(client: Client,
+                                                        tmp_path: Path) -> None:
+    client.initialize()
+    uri = uri_of(tmp_path / "a.cfg")
+    client.open(uri, "[net]\n\n[convolutional]\nfilters=16\n")
+    client.published(uri)
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": position(0, 2)})
+    assert hover["contents"]["value"].startswith("**[net]**: the network's options")
+    outline = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert [(s["name"], s["kind"]) for s in outline] == [
+        ("[net]", 2), ("#0 convolutional 0x0x0", 23)]  # no input size: Darknet's zeros
+    assert client.close() == 0
+
+
 def test_hover_on_a_code_in_a_directive(client: Client, tmp_path: Path) -> None:
     client.initialize()
     uri = uri_of(tmp_path / "a.cfg")

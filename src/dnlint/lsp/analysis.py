@@ -32,6 +32,7 @@ class Analysis:
         self.settings = settings
         self._diagnostics: list[dict[str, Any]] | None = None
         self._bytemap: ByteMap | None = None
+        self._sections: list[Section] | None = None
         self._section_lines: list[int] | None = None
         self._layers: dict[int, Layer] | None = None
 
@@ -106,18 +107,20 @@ class Analysis:
 
     # --- sections and layers ------------------------------------------------------------
     def sections(self) -> list[Section]:
-        document = self.result.document
-        return list(document.sections) if document is not None else []
+        """The document's sections, as one list of objects (a section without options is
+        built anew each time the document is asked for it: these stay the same)."""
+        if self._sections is None:
+            document = self.result.document
+            self._sections = list(document.sections) if document is not None else []
+            self._section_lines = [s.line for s in self._sections]
+        return self._sections
 
     def section_at(self, line: int) -> Section | None:
         """The section holding dnlint line ``line``."""
-        document = self.result.document
-        if document is None or not len(document.sections):
-            return None
-        if self._section_lines is None:
-            self._section_lines = [s.line for s in document.sections]
+        sections = self.sections()
+        assert self._section_lines is not None
         at = bisect_right(self._section_lines, line) - 1
-        return document.sections[at] if at >= 0 else None
+        return sections[at] if at >= 0 else None
 
     def layers(self) -> list[Layer]:
         network = self.result.network

@@ -49,7 +49,7 @@ def _dialect(analysis: Analysis) -> Dialect:
 
 def _is_net(analysis: Analysis, section: Section) -> bool:
     sections = analysis.sections()
-    return bool(sections) and sections[0] is section and section.name in _NET_NAMES
+    return bool(sections) and sections[0].line == section.line and section.name in _NET_NAMES
 
 
 def _option_at(section: Section, line: int) -> Option | None:
