@@ -79,3 +79,39 @@ def test_dnlint_lines_split_at_lf_only() -> None:
     assert doc.lf_offset(1, 3) == 2
     assert doc.position_at(doc.lf_offset(1, 3), UTF16) == at(1, 0)
     assert doc.lf_line_column(5) == (2, 2)
+
+
+# --- a finding's range ------------------------------------------------------------------------
+RANGE_CFG = "[convolutional]\nfilters=16 # x\nmask=0,1,2\nlayers = -1\n"
+
+
+def span(line: int | None, column: int | None, **end: int) -> str:
+    from types import SimpleNamespace
+
+    from dnlint.lsp.convert import finding_span
+
+    doc = TextDocument("u", RANGE_CFG, 1)
+    finding = SimpleNamespace(line=line, column=column, **end)
+    start, stop = finding_span(doc, finding)  # type: ignore[arg-type]
+    return doc.text[start:stop]
+
+
+def test_a_finding_covers_the_token_at_its_column() -> None:
+    assert span(1, 1) == "[convolutional]"
+    assert span(2, 1) == "filters"
+    assert span(2, 9) == "16"
+    assert span(2, 12) == "#"
+    assert span(3, 8) == "1"  # one list item
+    assert span(4, 10) == "-1"
+    assert span(4, 8) == "="  # a separator: at least one character
+    assert span(2, 99) == ""  # past the line's end: the end of the line, empty
+
+
+def test_a_finding_without_a_column_covers_its_line_and_one_without_a_line_nothing() -> None:
+    assert span(3, None) == "mask=0,1,2"
+    assert span(None, None) == ""
+
+
+def test_a_finding_that_names_its_end_covers_up_to_it() -> None:
+    assert span(3, 6, end_line=3, end_column=11) == "0,1,2"
+    assert span(2, 9, end_line=3, end_column=5) == "16 # x\nmask"
