@@ -288,6 +288,23 @@ def test_configuration_found_from_the_files_folder_and_reloaded(tmp_path: Path) 
         client.kill()
 
 
+def test_without_a_file_watcher_a_save_reads_the_configuration_again(tmp_path: Path) -> None:
+    config = tmp_path / ".dnlint.toml"
+    config.write_text('ignore = ["DN103"]\n')
+    client = Client(cwd=tmp_path)
+    try:
+        client.initialize(root=tmp_path)  # PUSH_CAPABILITIES: no didChangeWatchedFiles
+        uri = uri_of(tmp_path / "a.cfg")
+        client.open(uri, CFG)
+        assert client.published(uri)["diagnostics"] == []
+        config.write_text("ignore = []\n")
+        client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        assert codes(client.published(uri)) == [("DN103", 2, 13)]
+        assert client.close() == 0
+    finally:
+        client.kill()
+
+
 def test_pull_client_is_asked_to_refresh_on_configuration_change(tmp_path: Path) -> None:
     config = tmp_path / "pyproject.toml"
     config.write_text('[tool.dnlint]\nignore = ["DN103"]\n')

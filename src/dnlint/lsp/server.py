@@ -347,6 +347,10 @@ class Server:
                                 str(item.get("languageId", "")))
         self.documents[uri] = OpenDocument(document, path, display)
         self.dirty.add(uri)
+        if not self.watch_dynamic:
+            from dnlint.run.config import ConfigFinder
+
+            self.finder = ConfigFinder()  # no watcher: a file opened sees the files as they are
 
     def did_change(self, params: Any) -> None:
         params = _dict(params)
@@ -375,7 +379,9 @@ class Server:
 
         uri = str(_dict(_dict(params).get("textDocument")).get("uri"))
         path = uri_to_path(uri)
-        if path is not None and is_config_file(path):
+        # a client that cannot watch the configuration files: any save may follow an edit of
+        # one made elsewhere, so it is read again
+        if (path is not None and is_config_file(path)) or not self.watch_dynamic:
             self.configuration_changed()
 
     def locate(self, uri: str) -> tuple[str, str]:
