@@ -91,6 +91,13 @@ def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
                                                            Severity.INFO)
     if is_syntax_error(code, severity):
         return None
+    data = _dict(diagnostic.get("data"))
+    if "line" in data and data["line"] is None:  # about the whole file
+        top = {"range": {"start": {"line": 0, "character": 0},
+                         "end": {"line": 0, "character": 0}},
+               "newText": f"# dnlint: disable-file={code}{analysis.doc.eol()}"}
+        return {"title": f"Disable {code} for this file", "kind": QUICKFIX,
+                "diagnostics": [diagnostic], "edit": _edit(server, analysis, [top])}
     where = diagnostic.get("range")
     start = where.get("start") if isinstance(where, dict) else None
     line = start.get("line") if isinstance(start, dict) else None

@@ -95,7 +95,7 @@ def to_lsp(doc: TextDocument, diagnostic: Diagnostic, encoding: str, bytemap: By
         "source": SOURCE,
         "message": message,
     }
-    data: dict[str, Any] = {"version": doc.version}
+    data: dict[str, Any] = {"version": doc.version, "line": diagnostic.line}
     if diagnostic.fix is not None:
         data["fix"] = {"edits": fix_edits(doc, bytemap, diagnostic.fix, encoding),
                        "safe": diagnostic.fix.safe}
