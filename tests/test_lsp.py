@@ -80,6 +80,21 @@ def test_initialize_accepts_stdio_and_exits_0_after_shutdown(client: Client) -> 
     assert client.close() == 0
 
 
+def test_the_console_script_is_declared_and_answers_version() -> None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml")
+                              .read_text("utf-8"))
+    assert pyproject["project"]["scripts"]["dnlint-lsp"] == "dnlint.lsp:run"
+    done = subprocess.run([*server_command()[:-1], "--version"], capture_output=True,
+                          timeout=30, check=False)
+    assert done.returncode == 0 and done.stdout == b""
+    assert done.stderr.startswith(b"dnlint-lsp ")
+
+
 def test_exits_by_itself_when_stdin_closes(tmp_path: Path) -> None:
     process = subprocess.run(server_command(), input=b"", capture_output=True, timeout=30,
                              check=False, cwd=tmp_path)
