@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import WARNED_CFG as CFG
+from conftest import need_shared, oracle
 from lsp_client import PULL_CAPABILITIES, Client, server_command
 
 # CFG: one DN103 on line 3 (LSP line 2), at "24"
@@ -561,6 +562,30 @@ def test_inlay_hints_symbols_and_folding(head_client: tuple[Client, str]) -> Non
     folds = ask(head_client, "textDocument/foldingRange")
     assert [(f["startLine"], f["endLine"]) for f in folds] == [
         (0, 3), (5, 10), (12, 15), (17, 21), (23, 24), (26, 28)]
+
+
+@pytest.mark.parametrize("name", ["yolov4-p6.cfg", "yolov3-tiny.cfg", "yolov4-tiny.cfg"])
+def test_inlay_hints_show_the_shapes_darknet_builds(name: str, tmp_path: Path) -> None:
+    """The shape after each header is the one AlexeyAB's Darknet printed for that layer."""
+    shared = need_shared()
+    built = oracle("alexeyab.json")[f"cfg/{name}"]["layers"]
+    text = (shared / "corpus" / "alexeyab" / "cfg" / name).read_text("utf-8")
+    client = Client(cwd=tmp_path)
+    try:
+        client.initialize(options={"dialect": "alexeyab"})
+        uri = uri_of(tmp_path / name)
+        client.open(uri, text)
+        client.published(uri)
+        hints = client.request("textDocument/inlayHint", {
+            "textDocument": {"uri": uri},
+            "range": {"start": position(0, 0), "end": position(10**6, 0)}})
+        assert [h["label"] for h in hints] == [
+            f"#{layer['i']} {'x'.join(str(n) for n in layer['out'])}" for layer in built]
+        lines = text.split("\n")
+        assert all(lines[h["position"]["line"]].startswith("[") for h in hints)
+        assert client.close() == 0
+    finally:
+        client.kill()
 
 
 def test_completion_of_sections_options_and_values(client: Client, tmp_path: Path) -> None:
