@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 TIMEOUT = 30.0
-ROOT = Path(__file__).resolve().parents[1]
 
 PUSH_CAPABILITIES: dict[str, Any] = {
     "textDocument": {"publishDiagnostics": {"versionSupport": True, "relatedInformation": True},
@@ -33,19 +32,13 @@ def server_command() -> list[str]:
     return [sys.executable, "-m", "dnlint.lsp", "--stdio"]
 
 
-def server_env() -> dict[str, str]:
-    env = dict(os.environ)
-    src = str(ROOT / "src")
-    if (ROOT / "src" / "dnlint").is_dir() and src not in env.get("PYTHONPATH", ""):
-        pass  # the suite decides which copy runs (PYTHONPATH or the install), as for the CLI
-    return env
-
-
 class Client:
     def __init__(self, cwd: Path | None = None) -> None:
+        # the copy of dnlint the suite runs (PYTHONPATH's, or the installed one): the
+        # environment is inherited, as for the CLI's tests
         self.process = subprocess.Popen(server_command(), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        cwd=cwd, env=server_env())
+                                        cwd=cwd)
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.notifications: list[dict[str, Any]] = []
         self.server_requests: list[dict[str, Any]] = []
