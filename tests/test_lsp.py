@@ -495,7 +495,7 @@ def ask(pair: tuple[Client, str], method: str, **params: Any) -> Any:
 def test_hover_on_a_key_a_header_and_a_reference(head_client: tuple[Client, str]) -> None:
     key = ask(head_client, "textDocument/hover", position=position(7, 1))["contents"]["value"]
     assert key.startswith("**size** (int) in `[convolutional]`")
-    assert "Darknet reads this line as `3`" in key
+    assert "Darknet reads" not in key  # size=3 is read as written
     header = ask(head_client, "textDocument/hover", position=position(5, 3))
     assert header["contents"]["value"].startswith(
         "**#0 convolutional** `[convolutional]` (line 6): 16 3x3 /1")
@@ -519,6 +519,17 @@ def test_a_net_section_without_options_is_still_the_net(client: Client,
     outline = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
     assert [(s["name"], s["kind"]) for s in outline] == [
         ("[net]", 2), ("#0 convolutional 0x0x0", 23)]  # no input size: Darknet's zeros
+    assert client.close() == 0
+
+
+def test_hover_says_what_darknet_makes_of_a_number(client: Client, tmp_path: Path) -> None:
+    client.initialize()
+    uri = uri_of(tmp_path / "a.cfg")
+    client.open(uri, CFG.replace("size=3", "size=3.9"))
+    client.published(uri)
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": position(9, 6)})
+    assert "Darknet reads this line as `3`." in hover["contents"]["value"]
     assert client.close() == 0
 
 

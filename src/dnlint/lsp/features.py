@@ -215,8 +215,11 @@ def _about_option(analysis: Analysis, section: Section, option: Option) -> str:
     from dnlint.read.darknet_reader import UNPARSED
 
     parsed = option.parsed
-    if parsed is not UNPARSED and spec.kind is not Kind.STR and parsed is not None:
-        lines.append(f"Darknet reads this line as `{_shown(parsed)}`.")
+    numeric = (Kind.INT, Kind.FLOAT, Kind.INT_LIST, Kind.FLOAT_LIST)
+    if parsed is not UNPARSED and parsed is not None and spec.kind in numeric:
+        shown = _shown(parsed)
+        if shown != (option.value or "").strip():  # what atoi/atof make of it, when not it
+            lines.append(f"Darknet reads this line as `{shown}`.")
     return "\n\n".join(lines)
 
 
