@@ -374,6 +374,22 @@ def test_settings_choose_the_dialect_and_rules(client: Client, tmp_path: Path) -
     assert client.close() == 0
 
 
+def test_settings_add_a_deployment_target(tmp_path: Path) -> None:
+    from dnlint.rules import get_rule
+
+    bad = get_rule("DN601").bad  # [conv]: a section name OpenCV's importer does not know
+    for options, expected in (({}, []), ({"target": ["opencv"]}, ["DN601"])):
+        client = Client(cwd=tmp_path)
+        try:
+            client.initialize(options=options)
+            uri = uri_of(tmp_path / "a.cfg")
+            client.open(uri, bad)
+            assert [c for c, _, _ in codes(client.published(uri))] == expected
+            assert client.close() == 0
+        finally:
+            client.kill()
+
+
 def test_untitled_buffer_uses_the_workspace_configuration(tmp_path: Path) -> None:
     (tmp_path / ".dnlint.toml").write_text('ignore = ["DN103"]\n')
     client = Client(cwd=tmp_path.parent)

@@ -264,7 +264,7 @@ class Server:
     # --- settings and configuration ---------------------------------------------------------
     def apply_settings(self, options: Any) -> None:
         """``initializationOptions`` or ``settings.dnlint``: dialect, select, extendSelect,
-        ignore, fixAll, disableRuleComment. A bad value is logged and left out."""
+        ignore, target, fixAll, disableRuleComment. A bad value is logged and left out."""
         from dnlint.dialects import parse_dialect
         from dnlint.lsp.pipeline import Settings
         from dnlint.run.config import ConfigError, selectors
@@ -292,7 +292,15 @@ class Server:
                 lists[key] = None
         policy = Policy(select=lists["select"], extend_select=lists["extendSelect"] or (),
                         ignore=lists["ignore"] or ())
-        self.settings = Settings(dialect, policy)
+        targets: tuple[str, ...] = ()
+        if options.get("target") is not None:
+            from dnlint.targets import parse_targets
+
+            try:
+                targets = parse_targets(options["target"], "settings")
+            except ValueError as exc:
+                self.log(str(exc), 2)
+        self.settings = Settings(dialect, policy, targets)
         self.fix_all = options.get("fixAll", True) is not False
         self.disable_comment = options.get("disableRuleComment", True) is not False
 
