@@ -538,14 +538,19 @@ def test_a_net_section_without_options_is_still_the_net(client: Client,
     assert client.close() == 0
 
 
-def test_hover_says_what_darknet_makes_of_a_number(client: Client, tmp_path: Path) -> None:
-    client.initialize()
+def test_hover_says_what_darknet_makes_of_a_value(client: Client, tmp_path: Path) -> None:
+    client.initialize(options={"dialect": "pjreddie"})
     uri = uri_of(tmp_path / "a.cfg")
     client.open(uri, CFG.replace("size=3", "size=3.9"))
     client.published(uri)
     hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                   "position": position(9, 6)})
     assert "Darknet reads this line as `3`." in hover["contents"]["value"]
+    client.change(uri, 2, [{"text": CFG.replace("leaky", "mish")}])
+    client.published(uri, 2)
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": position(10, 2)})
+    assert hover["contents"]["value"].endswith("Darknet uses `relu` instead.")  # pjreddie
     assert client.close() == 0
 
 

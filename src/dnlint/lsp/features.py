@@ -212,6 +212,11 @@ def _about_option(analysis: Analysis, section: Section, option: Option) -> str:
         facts.append("one of " + ", ".join(f"`{c}`" for c in sorted(choices)))
     if facts:
         lines.append("; ".join(facts).capitalize() + ".")
+    value = (option.value or "").strip()
+    if choices and value and value not in choices:
+        instead = spec.fallback if spec.fallback is not None else default
+        lines.append(f"`{value}` is not one of them in {dialect.label}: Darknet uses "
+                     f"`{instead}` instead.")
     from dnlint.read.darknet_reader import UNPARSED
 
     parsed = option.parsed
