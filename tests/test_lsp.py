@@ -109,6 +109,13 @@ def test_exit_without_shutdown_is_status_1(client: Client) -> None:
     assert client.process.wait(timeout=30) == 1
 
 
+def test_a_frame_too_large_to_be_lsp_ends_the_session(tmp_path: Path) -> None:
+    frame = b"Content-Length: 99999999999\r\n\r\n{}"
+    done = subprocess.run(server_command(), input=frame, capture_output=True, timeout=30,
+                          check=False, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, b"")
+
+
 def test_unknown_argument_is_refused() -> None:
     done = subprocess.run([*server_command()[:-1], "--tcp"], capture_output=True, timeout=30,
                           check=False)

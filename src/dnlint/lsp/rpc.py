@@ -21,6 +21,9 @@ SERVER_NOT_INITIALIZED = -32002
 REQUEST_FAILED = -32803
 
 MAX_HEADER_LINE = 8192  # a header line longer than this is not LSP
+# a frame larger than this is refused before it is read: the largest cfg dnlint reads is
+# 256 MiB, and a JSON-escaped one is at most six times that
+MAX_CONTENT_LENGTH = 6 * 256 * 1024 * 1024 + 65536
 
 
 class FramingError(Exception):
@@ -45,8 +48,8 @@ def read_message(stream: BinaryIO) -> Any | None:
                 length = int(value.strip())
             except ValueError:
                 raise FramingError(f"bad Content-Length: {value.strip()!r}") from None
-            if length < 0:
-                raise FramingError("negative Content-Length")
+            if not 0 <= length <= MAX_CONTENT_LENGTH:
+                raise FramingError(f"Content-Length {length} out of range")
     body = stream.read(length)
     if len(body) < length:
         return None  # the stream ended inside a frame

@@ -550,8 +550,8 @@ def run_stdio(argv: list[str] | None = None, stdin: BinaryIO | None = None,
                 inbox.put(message)
                 if message is None:
                     return
-        except (rpc.FramingError, OSError, ValueError):
-            inbox.put(None)
+        except (rpc.FramingError, OSError, ValueError, MemoryError):
+            inbox.put(None)  # the stream cannot be trusted past this point: stop
 
     threading.Thread(target=read, name="dnlint-lsp-reader", daemon=True).start()
     try:
