@@ -120,9 +120,14 @@ class Server:
                 continue
             if message is None:  # stdin closed: the client is gone
                 return 0 if self.shutdown_requested else 1
-            self.handle(message)
-            if inbox.empty():
-                self.publish_dirty()
+            try:
+                self.handle(message)
+                if inbox.empty():
+                    self.publish_dirty()
+            except OSError:
+                raise  # stdout is gone: nobody is listening
+            except Exception:  # a bug: said in the client's log, and the loop goes on
+                self.log(f"dnlint-lsp failed: {traceback.format_exc()}")
         return self.exit_code
 
     def parent_gone(self) -> bool:
