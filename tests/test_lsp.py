@@ -673,7 +673,7 @@ def test_bad_frames_and_hostile_buffers_never_stop_the_server(client: Client,
     client.notify("textDocument/didChange", {"textDocument": 7})
     client.notify("textDocument/didOpen", {"textDocument": {"uri": 3}})
     uri = uri_of(tmp_path / "junk.cfg")
-    junk = "".join(chr(c) for c in range(0, 0x3000, 7)) * 150  # > 1 MiB of UTF-8
+    junk = "".join(chr(c) for c in range(0, 0x3000, 7)) * 220  # 1.04 MiB of UTF-8
     client.open(uri, junk + "\udc80\ud800\x00\u2028\r")
     client.published(uri)
     for method in ("textDocument/hover", "textDocument/definition", "textDocument/completion"):

@@ -59,6 +59,9 @@ class Analysis:
             self._bytemap = ByteMap(self.doc.text, self.linted.data)
         return self._bytemap
 
+    def _get_bytemap(self) -> ByteMap:
+        return self.bytemap
+
     def findings(self) -> list[Diagnostic]:
         """The findings about this document (a --target or weights finding about another
         file has no place in it)."""
@@ -67,7 +70,7 @@ class Analysis:
 
     def diagnostics(self) -> list[dict[str, Any]]:
         if self._diagnostics is None:
-            self._diagnostics = [to_lsp(self.doc, d, self.encoding, self.bytemap,
+            self._diagnostics = [to_lsp(self.doc, d, self.encoding, self._get_bytemap,
                                         self.related(d)) for d in self.findings()]
         return self._diagnostics
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Any
 
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.fixes.edits import Fix
-from dnlint.lsp.text import TextDocument
+from dnlint.lsp.text import TextDocument, starts_after
 
 SOURCE = "dnlint"
 _SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3}
@@ -52,18 +53,13 @@ class ByteMap:
 
     def __init__(self, text: str, data: bytes) -> None:
         self.text, self.data = text, data
-        self.byte_starts = [0]
-        at = data.find(b"\n")
-        while at >= 0:
-            self.byte_starts.append(at + 1)
-            at = data.find(b"\n", at + 1)
-        self.char_starts = [0]
-        at = text.find("\n")
-        while at >= 0:
-            self.char_starts.append(at + 1)
-            at = text.find("\n", at + 1)
+        self.same = len(text) == len(data)  # ASCII: a byte is a character
+        self.byte_starts = [] if self.same else starts_after(data)
+        self.char_starts = [] if self.same else starts_after(text)
 
     def offset(self, byte_offset: int) -> int:
+        if self.same:
+            return max(0, min(byte_offset, len(self.text)))
         line = max(bisect_right(self.byte_starts, byte_offset) - 1, 0)
         if line >= len(self.char_starts):
             return len(self.text)
@@ -81,7 +77,8 @@ def fix_edits(doc: TextDocument, bytemap: ByteMap, fix: Fix, encoding: str) -> l
     return edits
 
 
-def to_lsp(doc: TextDocument, diagnostic: Diagnostic, encoding: str, bytemap: ByteMap,
+def to_lsp(doc: TextDocument, diagnostic: Diagnostic, encoding: str,
+           bytemap: Callable[[], ByteMap],
            related: tuple[int, int, str] | None) -> dict[str, Any]:
     """One finding as an LSP Diagnostic; its fix (as TextEdits of this version) in ``data``."""
     start, end = finding_span(doc, diagnostic)
@@ -97,7 +94,7 @@ def to_lsp(doc: TextDocument, diagnostic: Diagnostic, encoding: str, bytemap: By
     }
     data: dict[str, Any] = {"version": doc.version, "line": diagnostic.line}
     if diagnostic.fix is not None:
-        data["fix"] = {"edits": fix_edits(doc, bytemap, diagnostic.fix, encoding),
+        data["fix"] = {"edits": fix_edits(doc, bytemap(), diagnostic.fix, encoding),
                        "safe": diagnostic.fix.safe}
     out["data"] = data
     if related is not None:

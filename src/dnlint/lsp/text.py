@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from typing import Any
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
@@ -60,12 +61,17 @@ class TextDocument:
         self.language_id = language_id
         self._starts: list[int] | None = None  # LSP line starts (code point offsets)
         self._lf_starts: list[int] | None = None  # dnlint line starts (after each '\n')
+        self._raw: list[int] | None = None  # the same without a BOM's shift
 
     # --- lines ----------------------------------------------------------------------------
     @property
     def line_starts(self) -> list[int]:
         if self._starts is None:
-            self._starts = [0, *(m.end() for m in _BREAK.finditer(self.text))]
+            text = self.text
+            if "\r" not in text:  # the common file: LSP's lines are dnlint's
+                self._starts = self._raw_lf_starts()
+            else:
+                self._starts = [0, *(m.end() for m in _BREAK.finditer(text))]
         return self._starts
 
     def line_count(self) -> int:
@@ -122,15 +128,16 @@ class TextDocument:
     def lf_starts(self) -> list[int]:
         if self._lf_starts is None:
             text = self.text
-            starts = [0]
-            at = text.find("\n")
-            while at >= 0:
-                starts.append(at + 1)
-                at = text.find("\n", at + 1)
+            starts = self._raw_lf_starts()
             if text.startswith("\ufeff"):
-                starts[0] = 1  # dnlint's reader drops a BOM before it counts columns
+                starts = [1, *starts[1:]]  # dnlint's reader drops a BOM before it counts
             self._lf_starts = starts
         return self._lf_starts
+
+    def _raw_lf_starts(self) -> list[int]:
+        if self._raw is None:
+            self._raw = starts_after(self.text)
+        return self._raw
 
     def lf_line_span(self, line: int) -> tuple[int, int]:
         """Offsets of dnlint line ``line`` (1-based) without its '\\n' (and a CR before it),
@@ -176,7 +183,15 @@ class TextDocument:
 
     def set_text(self, text: str) -> None:
         self.text = text
-        self._starts = self._lf_starts = None
+        self._starts = self._lf_starts = self._raw = None
+
+
+def starts_after(text: str | bytes) -> list[int]:
+    """0 and the offset after each line feed of ``text``: its lines' starts, as Darknet
+    (and dnlint) count lines."""
+    pieces: list[str] | list[bytes] = (text.split("\n") if isinstance(text, str)
+                                       else text.split(b"\n"))
+    return list(accumulate(map((1).__add__, map(len, pieces[:-1])), initial=0))
 
 
 def _line_character(position: Any) -> tuple[int, int]:
