@@ -20,7 +20,9 @@ HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTr
          # a weights file (issue 13: start-up)
          "pathlib", "tempfile", "difflib", "dnlint.weights",
          # only for a file that spells "dnlint:" (a directive, or a misplaced one)
-         "dnlint.run.directives")
+         "dnlint.run.directives",
+         # the language server is a program of its own (dnlint-lsp)
+         "dnlint.lsp")
 PROBE = """
 import json, sys
 sys.argv = ["dnlint", *json.loads(sys.argv[1])]

@@ -1,0 +1,159 @@
+"""Code actions: the ``--fix`` edit of a finding (quickfix), a directive that disables a
+rule on the finding's line, and ``source.fixAll.dnlint`` (``dnlint --fix``: safe fixes only).
+
+A quickfix is the edit carried in the finding's ``data``, computed for the version the
+editor showed: it is offered only while that version is still the document's, and sent as
+a versioned edit where the client takes one, so it can never land on other text."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from dnlint.lsp.convert import SOURCE
+
+if TYPE_CHECKING:
+    from dnlint.lsp.analysis import Analysis
+    from dnlint.lsp.server import Server
+
+QUICKFIX = "quickfix"
+FIX_ALL = "source.fixAll.dnlint"
+_DIRECTIVE_ABOVE = re.compile(r"^(\s*#\s*dnlint:\s*disable-next-line\s*=\s*)(\S.*?)\s*$")
+
+
+def wanted(kind: str, only: Any) -> bool:
+    """Whether ``kind`` answers a request limited to ``only`` (kinds match by prefix:
+    ``source.fixAll`` asks for ``source.fixAll.dnlint``)."""
+    if not isinstance(only, list):
+        return True
+    return any(isinstance(o, str) and (kind == o or kind.startswith(o + ".")) for o in only)
+
+
+def code_actions(server: Server, analysis: Analysis, params: dict[str, Any]) -> list[Any]:
+    context = _dict(params.get("context"))
+    only = context.get("only")
+    given = context.get("diagnostics")
+    actions: list[Any] = []
+    if wanted(QUICKFIX, only):
+        for diagnostic in given if isinstance(given, list) else []:
+            if isinstance(diagnostic, dict) and diagnostic.get("source") == SOURCE:
+                actions += _for_finding(server, analysis, diagnostic)
+    if server.fix_all and wanted(FIX_ALL, only) and (only is not None or _any_fix(analysis)):
+        fix_all = _fix_all(server, analysis)
+        if fix_all is not None:
+            actions.append(fix_all)
+    return actions
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _any_fix(analysis: Analysis) -> bool:
+    return any(d.fix is not None and d.fix.safe for d in analysis.findings())
+
+
+def _for_finding(server: Server, analysis: Analysis, diagnostic: dict[str, Any]) -> list[Any]:
+    code = diagnostic.get("code")
+    data = _dict(diagnostic.get("data"))
+    actions = []
+    fix = _dict(data.get("fix"))
+    if fix and data.get("version") == analysis.version:
+        edits = fix.get("edits")
+        if isinstance(edits, list) and edits:
+            safe = fix.get("safe") is True
+            title = f"Fix {code}" + ("" if safe else " (unsafe: check the result)")
+            actions.append({"title": title, "kind": QUICKFIX, "diagnostics": [diagnostic],
+                            "isPreferred": safe, "edit": _edit(server, analysis, edits)})
+    if server.disable_comment and isinstance(code, str):
+        disable = _disable(server, analysis, diagnostic, code)
+        if disable is not None:
+            actions.append(disable)
+    return actions
+
+
+def _edit(server: Server, analysis: Analysis, edits: list[Any]) -> dict[str, Any]:
+    uri = analysis.doc.uri
+    if server.document_changes:
+        return {"documentChanges": [{"textDocument": {"uri": uri, "version": analysis.version},
+                                     "edits": edits}]}
+    return {"changes": {uri: edits}}
+
+
+def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
+             code: str) -> dict[str, Any] | None:
+    """``# dnlint: disable-next-line=CODE`` above the finding's line (added to a directive
+    already there). Never for a syntax error, which no directive suppresses."""
+    from dnlint.diagnostics import Severity
+    from dnlint.run.selectors import is_syntax_error
+
+    severity = {1: Severity.ERROR, 2: Severity.WARNING}.get(diagnostic.get("severity", 1),
+                                                           Severity.INFO)
+    if is_syntax_error(code, severity):
+        return None
+    data = _dict(diagnostic.get("data"))
+    if "line" in data and data["line"] is None:  # about the whole file
+        top = {"range": {"start": {"line": 0, "character": 0},
+                         "end": {"line": 0, "character": 0}},
+               "newText": f"# dnlint: disable-file={code}{analysis.doc.eol()}"}
+        return {"title": f"Disable {code} for this file", "kind": QUICKFIX,
+                "diagnostics": [diagnostic], "edit": _edit(server, analysis, [top])}
+    where = diagnostic.get("range")
+    start = where.get("start") if isinstance(where, dict) else None
+    line = start.get("line") if isinstance(start, dict) else None
+    if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+        return None
+    doc = analysis.doc
+    if line >= doc.line_count():
+        return None
+    above = doc.line_text(line - 1) if line > 0 else ""
+    found = _DIRECTIVE_ABOVE.match(above) if line > 0 else None
+    if found is not None:
+        codes = [c.strip() for c in found.group(2).split(",")]
+        if code in codes:
+            return None
+        new_text = f"{found.group(1)}{found.group(2)},{code}"
+        edit = {"range": {"start": {"line": line - 1, "character": 0},
+                          "end": {"line": line - 1,
+                                  "character": _units(above, analysis.encoding)}},
+                "newText": new_text}
+    else:
+        edit = {"range": {"start": {"line": line, "character": 0},
+                          "end": {"line": line, "character": 0}},
+                "newText": f"# dnlint: disable-next-line={code}{doc.eol()}"}
+    return {"title": f"Disable {code} for this line", "kind": QUICKFIX,
+            "diagnostics": [diagnostic], "edit": _edit(server, analysis, [edit])}
+
+
+def _units(text: str, encoding: str) -> int:
+    from dnlint.lsp.text import units
+
+    return units(text, encoding)
+
+
+def _fix_all(server: Server, analysis: Analysis) -> dict[str, Any] | None:
+    from dnlint.lsp.pipeline import fixed_text
+
+    doc = analysis.doc
+    new = fixed_text(doc.text, analysis.path, server.finder, analysis.settings,
+                     analysis.display)
+    if new is None:
+        return None
+    old = doc.text
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    # never split a CRLF or a surrogate pair between the kept and the replaced text
+    while prefix > 0 and old[prefix - 1] == "\r":
+        prefix -= 1
+    end = len(old) - suffix
+    if 0 < end < len(old) and old[end] == "\n" and old[end - 1] == "\r":
+        end, suffix = end + 1, suffix - 1
+    edit = {"range": doc.range_of(prefix, end, analysis.encoding),
+            "newText": new[prefix:len(new) - suffix]}
+    return {"title": "dnlint: fix all safe fixes", "kind": FIX_ALL,
+            "edit": _edit(server, analysis, [edit])}

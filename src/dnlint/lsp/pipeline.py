@@ -1,0 +1,150 @@
+"""The one door between the language server and dnlint's pipeline.
+
+Everything the server learns about a document goes through here: the lint of its unsaved text
+with the configuration the CLI would find for its path (:mod:`dnlint.run.config`), the
+policy the CLI applies (suppression directives, select/ignore, severity overrides), the
+``--fix`` edits on each finding, and ``--fix``'s whole-file result for fix-all. When dnlint
+has a public in-process API, only this module changes.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from typing import NamedTuple
+
+from dnlint.diagnostics import Diagnostic
+from dnlint.dialects import Dialect, parse_dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.result import FileResult
+from dnlint.run.config import Config, ConfigError, ConfigFinder
+from dnlint.run.engine import _check_targets, _mark_fixes, failed
+from dnlint.run.inputs import MAX_CFG_BYTES
+from dnlint.run.policy import Policy, apply_policy, selection_for
+
+
+class Settings(NamedTuple):
+    """What the editor's settings say, the command line's share: ``dialect`` as --dialect
+    (None: the configuration's, else detected), select/ignore as the flags."""
+
+    dialect: Dialect | None = None
+    policy: Policy = Policy()
+    targets: tuple[str, ...] = ()
+
+
+class Linted(NamedTuple):
+    """One lint of one version of a document."""
+
+    data: bytes  # the text as linted (UTF-8; a lone surrogate stays an invalid sequence)
+    result: FileResult  # policy applied, fixes attached
+    config: Config | None
+    config_problem: str | None  # why the configuration could not be used, if it could not
+
+
+def encode(text: str) -> bytes:
+    """The bytes dnlint reads for an editor's text: UTF-8, and a lone surrogate (text that
+    was not UTF-8 on disk, as the editor decoded it) as the invalid bytes it stands for."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+_HEADER = re.compile(r"^[ \t]*\[([^\]\n]*)\]", re.MULTILINE)
+_SNIFF_CHARACTERS = 65536
+
+
+def not_darknet(text: str) -> bool:
+    """Whether ``text`` is another tool's INI file (``setup.cfg``, ``tox.ini``): its first
+    section is not ``[net]``/``[network]`` and no section names a Darknet layer. A directory
+    walk of the CLI skips such a file; an editor that sends every ``*.cfg`` gets no findings
+    for it. A buffer without any section yet (being typed) is linted."""
+    head = text[:_SNIFF_CHARACTERS]
+    names = [name.strip() for name in _HEADER.findall(head)]
+    if not names or names[0] in ("net", "network"):
+        return False
+    from dnlint.network.layers import section_dialects
+
+    known = section_dialects()
+    return not any(name in known for name in names)
+
+
+def find_config(finder: ConfigFinder, path: str) -> tuple[Config | None, str | None]:
+    """The configuration the CLI would use for ``path``; a broken one is reported, not used
+    (the CLI stops with exit status 2; an editor keeps linting)."""
+    try:
+        return finder.for_path(path), None
+    except ConfigError as exc:
+        return None, str(exc)
+    except (OSError, ValueError) as exc:
+        return None, f"{path}: cannot look for a configuration: {exc}"
+
+
+def lint_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
+              display: str | None = None) -> Linted:
+    """Lint ``text`` as the CLI lints the file ``path`` holding it (its findings carry
+    ``display`` when given: an unsaved buffer's name)."""
+    data = encode(text)
+    shown = path if display is None else display
+    config, problem = find_config(finder, path)
+    dialect = settings.dialect
+    if dialect is None and config is not None and config.dialect is not None:
+        dialect = parse_dialect(config.dialect)
+    try:
+        if not_darknet(text):
+            result = FileResult(shown, None, "not a Darknet cfg", [])
+        elif len(data) > MAX_CFG_BYTES:
+            result = failed(shown, "too large to lint in the editor")
+        else:
+            result = lint_cfg_bytes(data, shown, dialect)
+            _mark_fixes(result, data)
+            _check_targets(result, settings.targets, config)
+            if settings.dialect is None and config is not None and config.dialect is not None \
+                    and result.dialect is not None:
+                result.dialect_reason = f"set in {config.path}"
+        apply_policy(result, selection_for(path, settings.policy, config))
+    except RecursionError:
+        result = failed(shown, "the file nests too deeply to analyse")
+    except Exception as exc:  # a bug in dnlint must not take the server down
+        result = failed(shown, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+    return Linted(data, result, config, problem)
+
+
+def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
+               display: str | None = None) -> str | None:
+    """The text ``dnlint --fix`` (safe fixes only) makes of ``text``, or None when it changes
+    nothing or cannot be fixed."""
+    from dnlint.fixes.run import fix_bytes
+
+    data = encode(text)
+    if len(data) > MAX_CFG_BYTES or b"\0" in data:
+        return None
+    config, _ = find_config(finder, path)
+    dialect = settings.dialect
+    if dialect is None and config is not None and config.dialect is not None:
+        dialect = parse_dialect(config.dialect)
+    selection = selection_for(path, settings.policy, config)
+
+    def kept(result: FileResult) -> list[Diagnostic]:
+        probe = copy.copy(result)  # apply_policy replaces the list: the result stays whole
+        apply_policy(probe, selection)
+        return probe.diagnostics
+
+    try:
+        fixed = fix_bytes(data, path if display is None else display, dialect, False, kept)
+    except Exception:  # a fix that fails is no fix: the document stays as it is
+        return None
+    if not fixed.changed:
+        return None
+    try:
+        return fixed.data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+
+
+def config_names() -> tuple[str, ...]:
+    from dnlint.run.config import CONFIG_NAMES
+
+    return CONFIG_NAMES
+
+
+def is_config_file(path: str) -> bool:
+    return os.path.basename(path) in config_names()

@@ -1,0 +1,205 @@
+"""The server's own copy of each open document, and positions in LSP's encodings.
+
+LSP lines end at ``\\n``, ``\\r\\n`` or ``\\r`` and nowhere else (``str.splitlines`` also
+splits at form feeds, ``\\x85``, ``\\u2028`` ...: an incremental edit would then land on the
+wrong line and the server's text drift from the editor's). A position's ``character`` counts
+code units of the negotiated encoding: UTF-16 (the default: a character outside the BMP is
+two), UTF-8 (bytes) or UTF-32 (code points). Offsets here are indices into the Python string
+(code points).
+
+dnlint itself numbers lines at ``\\n`` only (as Darknet's ``fgetl`` does) and counts columns
+in code points from 1; :class:`TextDocument` maps both ways.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate
+from typing import Any
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+ENCODINGS = (UTF8, UTF16, UTF32)
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def units(text: str, encoding: str) -> int:
+    """How many code units of ``encoding`` ``text`` takes."""
+    if encoding == UTF32 or text.isascii():
+        return len(text)
+    if encoding == UTF16:
+        return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def code_points(text: str, count: int, encoding: str) -> int:
+    """How many code points of ``text`` the first ``count`` code units cover (clamped to the
+    text; a position inside a character counts that character as passed)."""
+    if count <= 0:
+        return 0
+    if encoding == UTF32 or text.isascii():
+        return min(count, len(text))
+    seen = 0
+    for index, ch in enumerate(text):
+        point = ord(ch)
+        if encoding == UTF16:
+            seen += 2 if point > 0xFFFF else 1
+        else:
+            seen += 1 if point < 0x80 else 2 if point < 0x800 else 3 if point < 0x10000 else 4
+        if seen >= count:
+            return index + 1
+    return len(text)
+
+
+class TextDocument:
+    """One open document: its URI, version and text, with its line starts on demand."""
+
+    def __init__(self, uri: str, text: str, version: int | None, language_id: str = "") -> None:
+        self.uri = uri
+        self.text = text
+        self.version = version
+        self.language_id = language_id
+        self._starts: list[int] | None = None  # LSP line starts (code point offsets)
+        self._lf_starts: list[int] | None = None  # dnlint line starts (after each '\n')
+        self._raw: list[int] | None = None  # the same without a BOM's shift
+
+    # --- lines ----------------------------------------------------------------------------
+    @property
+    def line_starts(self) -> list[int]:
+        if self._starts is None:
+            text = self.text
+            if "\r" not in text:  # the common file: LSP's lines are dnlint's
+                self._starts = self._raw_lf_starts()
+            else:
+                self._starts = [0, *(m.end() for m in _BREAK.finditer(text))]
+        return self._starts
+
+    def line_count(self) -> int:
+        return len(self.line_starts)
+
+    def line_text(self, line: int) -> str:
+        """LSP line ``line`` (0-based) without its line break; '' past the end."""
+        starts = self.line_starts
+        if not 0 <= line < len(starts):
+            return ""
+        start = starts[line]
+        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        text = self.text[start:end]
+        if text.endswith("\r\n"):
+            return text[:-2]
+        if text.endswith(("\n", "\r")):
+            return text[:-1]
+        return text
+
+    def eol(self) -> str:
+        """The line ending a new line should get: the document's first one, else '\\n'."""
+        found = _BREAK.search(self.text)
+        return found.group() if found else "\n"
+
+    # --- positions ------------------------------------------------------------------------
+    def offset_at(self, position: Any, encoding: str) -> int:
+        """The code point offset of an LSP position, clamped into the document (a line past
+        the end is the end; a character past a line's end is that line's end)."""
+        line, character = _line_character(position)
+        starts = self.line_starts
+        if line >= len(starts):
+            return len(self.text)
+        if line < 0:
+            return 0
+        text = self.line_text(line)
+        return starts[line] + code_points(text, character, encoding)
+
+    def position_at(self, offset: int, encoding: str) -> dict[str, int]:
+        offset = max(0, min(offset, len(self.text)))
+        starts = self.line_starts
+        line = bisect_right(starts, offset) - 1
+        start = starts[line]
+        # an offset between '\r' and '\n' of a CRLF belongs to the line's end
+        text = self.line_text(line)
+        within = min(offset - start, len(text))
+        return {"line": line, "character": units(text[:within], encoding)}
+
+    def range_of(self, start: int, end: int, encoding: str) -> dict[str, Any]:
+        return {"start": self.position_at(start, encoding),
+                "end": self.position_at(max(start, end), encoding)}
+
+    # --- dnlint's lines (split at '\n' only) ---------------------------------------------------
+    @property
+    def lf_starts(self) -> list[int]:
+        if self._lf_starts is None:
+            text = self.text
+            starts = self._raw_lf_starts()
+            if text.startswith("\ufeff"):
+                starts = [1, *starts[1:]]  # dnlint's reader drops a BOM before it counts
+            self._lf_starts = starts
+        return self._lf_starts
+
+    def _raw_lf_starts(self) -> list[int]:
+        if self._raw is None:
+            self._raw = starts_after(self.text)
+        return self._raw
+
+    def lf_line_span(self, line: int) -> tuple[int, int]:
+        """Offsets of dnlint line ``line`` (1-based) without its '\\n' (and a CR before it),
+        clamped: a line past the end is the empty span at the end."""
+        starts = self.lf_starts
+        if not 1 <= line <= len(starts):
+            return len(self.text), len(self.text)
+        start = starts[line - 1]
+        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        if end > start and self.text[end - 1] == "\r":
+            end -= 1
+        return start, end
+
+    def lf_offset(self, line: int, column: int) -> int:
+        """The offset of dnlint's (line, column), both 1-based, clamped to the line."""
+        start, end = self.lf_line_span(line)
+        return min(start + max(column, 1) - 1, end)
+
+    def lf_line_column(self, offset: int) -> tuple[int, int]:
+        """dnlint's (line, column) of an offset."""
+        starts = self.lf_starts
+        line = max(bisect_right(starts, offset), 1)
+        return line, offset - starts[line - 1] + 1
+
+    # --- edits ----------------------------------------------------------------------------
+    def apply_change(self, change: Any, encoding: str) -> None:
+        """One ``TextDocumentContentChangeEvent``: a whole new text, or a range replaced."""
+        if not isinstance(change, dict):
+            return
+        new = change.get("text")
+        if not isinstance(new, str):
+            return
+        where = change.get("range")
+        if where is None:
+            self.set_text(new)
+            return
+        start = self.offset_at(where.get("start") if isinstance(where, dict) else None,
+                               encoding)
+        end = self.offset_at(where.get("end") if isinstance(where, dict) else None, encoding)
+        if end < start:
+            start, end = end, start
+        self.set_text(self.text[:start] + new + self.text[end:])
+
+    def set_text(self, text: str) -> None:
+        self.text = text
+        self._starts = self._lf_starts = self._raw = None
+
+
+def starts_after(text: str | bytes) -> list[int]:
+    """0 and the offset after each line feed of ``text``: its lines' starts, as Darknet
+    (and dnlint) count lines."""
+    pieces: list[str] | list[bytes] = (text.split("\n") if isinstance(text, str)
+                                       else text.split(b"\n"))
+    return list(accumulate(map((1).__add__, map(len, pieces[:-1])), initial=0))
+
+
+def _line_character(position: Any) -> tuple[int, int]:
+    if not isinstance(position, dict):
+        return 0, 0
+    line, character = position.get("line", 0), position.get("character", 0)
+    if not isinstance(line, int) or isinstance(line, bool):
+        line = 0
+    if not isinstance(character, int) or isinstance(character, bool):
+        character = 0
+    return line, max(character, 0)
