@@ -38,6 +38,9 @@ from dnlint.run.inputs import (
 from dnlint.run.policy import Policy, apply_policy, selection_for
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from dnlint.checks.data_file import DataSettings
     from dnlint.run.excludes import ExcludeRules
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
@@ -89,6 +92,8 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
     fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
+    data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
+    check_images: bool = False  # --check-images: look for every image a train/valid list names
 
 
 def _first(*values: bool | None) -> bool:
@@ -146,6 +151,9 @@ class Run:
         self.internal_errors = 0  # files dnlint failed on (exit status 3)
         self.current = ""  # the path being handled, for a message if dnlint fails
         self._data_ok = True
+        # the .data file the cfgs are checked against: --data, else the one .data file named
+        # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
+        self._data: str | None = options.data
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -159,6 +167,13 @@ class Run:
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        named = [i.path for i in inputs if i.kind == "data" and i.explicit]
+        if self.options.data:
+            # --data is linted as a data file once, before the cfgs, even when also named
+            inputs = [i for i in inputs if not (i.kind == "data" and _same_file(
+                i.path, self.options.data))]
+        elif len(named) == 1:
+            self._data = named[0]
         return plan_jobs(inputs, self.options)
 
     def results(self) -> Iterator[FileResult]:
@@ -221,6 +236,8 @@ class Run:
             return [unreadable(item.path, item.reason)]
         if item.kind == "unpaired":
             return [path_result(item.path, "DN519", item.reason)]
+        if item.kind in ("data", "names"):
+            return [self._lint_data(item.path, item.kind)]
         cfg_result = self._lint_cfg(item, fix=not job.companion)
         results = [cfg_result]
         for weights_path in job.weights:
@@ -241,8 +258,8 @@ class Run:
         else:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
-        if self.options.data and self._data_ok and result.network is not None:
-            check_data(result, self.options.data, self._reader())
+        if self._data and self._data_ok and result.network is not None:
+            check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
         return result
@@ -284,6 +301,42 @@ class Run:
             yield unreadable(path, f"{exc.reason} (--data)")
             return
         self._remember(path)
+        result = self._lint_data(path, "data")
+        self._count(result)
+        apply_policy(result, selection_for(result.path, self.policy, self.finder.for_path(path)))
+        yield result
+
+    def _lint_data(self, path: str, kind: str) -> FileResult:
+        """A .data file (or a names file) as a training job reads it (checks.data_file)."""
+        from pathlib import Path
+
+        from dnlint.checks.data_file import check_names_file, lint_data_file
+        from dnlint.diagnostics import Sink
+
+        require_regular_file(path)  # InputError: a DN029 of this path
+        self._remember(path)
+        settings = self._data_settings(path)
+        sink = Sink(path)
+        if kind == "names":
+            check_names_file(Path(path), settings.dialect, sink)
+        else:
+            lint_data_file(Path(path), settings, sink)
+        return FileResult(path, settings.dialect, "", sink.sorted())
+
+    def _data_settings(self, path: str) -> DataSettings:
+        """--data-root (else the data-root of the file's configuration), the dialect and
+        --check-images."""
+        from pathlib import Path
+
+        from dnlint.checks.data_file import DataSettings
+
+        root: Path | None = Path(self.options.data_root) if self.options.data_root else None
+        config = self.finder.for_path(path)
+        if root is None and config is not None and config.data_root is not None:
+            root = config.root / config.data_root
+        dialect = self._options_for(config).dialect
+        return DataSettings(root.absolute() if root else None, dialect,
+                            self.options.check_images)
 
     def _reader(self) -> Callable[[str], None] | None:
         """What a reader below the run calls with each file it reads (None: not tracked)."""
@@ -419,6 +472,10 @@ def _beside(weights_path: str) -> str | Unpaired:
         return Unpaired(f"which cfg does it belong to? {match.reason}{listed}; name it with "
                         "--cfg FILE (or give the cfg too)")
     return match.cfg
+
+
+def _same_file(first: str, second: str) -> bool:
+    return _real(first) == _real(second)
 
 
 def _real(path: str) -> str:
@@ -602,9 +659,9 @@ def _no_collection() -> None:
 
 
 def check_data(result: FileResult, data_path: str,
-               on_read: Callable[[str], None] | None = None) -> None:
+               on_read: Callable[[str], None] | None = None, root: Path | None = None) -> None:
     """``--data obj.data``: its classes and names file against every detection head
-    (``on_read`` is told the names file it reads)."""
+    (``on_read`` is told the names file it reads; ``root``: the folder darknet runs from)."""
     if result.network is None:
         return
     from pathlib import Path
@@ -613,7 +670,7 @@ def check_data(result: FileResult, data_path: str,
     from dnlint.diagnostics import Sink
 
     sink = Sink(result.path)
-    check_data_file(result.network, Path(data_path), sink, on_read)
+    check_data_file(result.network, Path(data_path), sink, on_read, root)
     result.add(sink.items)
 
 
