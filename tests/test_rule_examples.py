@@ -113,5 +113,5 @@ def test_only_rules_about_other_files_have_other_examples() -> None:
         **{f"DN{n}": "data" for n in range(418, 427)},
         **{code: "weights" for code in ("DN503", "DN510", "DN511", "DN512", "DN513", "DN514",
                                         "DN515", "DN516", "DN517", "DN518", "DN519", "DN520",
-                                        "DN521", "DN522", "DN523")},
+                                        "DN521", "DN522", "DN523", "DN524")},
     }

@@ -242,7 +242,7 @@ class Run:
         results = [cfg_result]
         for weights_path in job.weights:
             entry = _entry_for(results, cfg_result, weights_path)
-            entry.add(self._check_weights(entry, weights_path))
+            entry.add(self._check_weights(entry, weights_path, cfg_result.path))
         if job.companion:
             _weights_findings_only(cfg_result)
         return results
@@ -284,11 +284,11 @@ class Run:
             return self.options
         return self.options._replace(dialect=parse_dialect(config.dialect))
 
-    def _check_weights(self, entry: FileResult, path: str) -> list[Diagnostic]:
+    def _check_weights(self, entry: FileResult, path: str, cfg_path: str) -> list[Diagnostic]:
         try:
             require_regular_file(path)
             self._remember(path)
-            return check_weights_path(entry, path, self.options.scan)
+            return check_weights_path(entry, path, self.options.scan, cfg_path)
         except InputError as exc:
             return [new_diagnostic("DN029", None, None, exc.reason, None, path)]
 
@@ -496,8 +496,11 @@ def _entry_for(results: list[FileResult], cfg_result: FileResult,
     return extra
 
 
-def check_weights_path(result: FileResult, path: str, scan: bool = False) -> list[Diagnostic]:
+def check_weights_path(result: FileResult, path: str, scan: bool = False,
+                       cfg_path: str | None = None) -> list[Diagnostic]:
     """Check ``path`` against ``result``'s prediction (and scan it); the new diagnostics.
+    ``cfg_path``: the cfg's name, where a finding about a cfg line goes (``result.path``
+    unless ``result`` is the entry of a further weights file).
 
     Raises :class:`InputError` when the file cannot be read.
     """
@@ -517,6 +520,10 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
         found = check_file(report, path, others)
     except OSError as exc:
         raise path_error(exc, path) from None
+    if report.header is not None and result.network is not None:
+        from dnlint.weights.resume import check_resume
+
+        found += check_resume(result.network, report.header, cfg_path or result.path, path)
     if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
         from dnlint.weights.scan import scan_weights
 
