@@ -52,7 +52,7 @@ def check_resume(network: Network, header: Header, cfg_path: str,
     return [new_diagnostic(
         "DN524", line, column,
         f"{name} has seen {header.seen:,} images, iteration {iteration:,} at batch="
-        f"{values.int('batch')}, and the cfg has max_batches={max_batches}: training from it saves _final.weights "
-        f"and stops at once{partial}",
+        f"{values.int('batch')}, and the cfg has max_batches={max_batches}: training from it "
+        f"saves _final.weights and stops at once{partial}",
         f"add -clear to the darknet command to train from iteration 0, or raise max_batches "
         f"above {iteration:,}", cfg_path)]
