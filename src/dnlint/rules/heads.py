@@ -6,7 +6,8 @@ from dnlint.rules import AB, CONV, HANK, NET, PJ, E, W, rule
 THREE = "anchors=10,13, 16,30, 33,23\nnum=3\n"
 SIX = "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\n"
 ROUTE_BACK = "\n[route]\nlayers=-3\n"  # a second head on the layer before the first
-FOUR_HALVINGS = "\n[maxpool]\nsize=2\nstride=2\n" * 4
+HALVING = "\n[maxpool]\nsize=2\nstride=2\n"
+FOUR_HALVINGS = HALVING * 4
 EMBEDDING_48 = "\n[convolutional]\nfilters=48\n"  # the embedding a [yolo] head can name
 CONTRASTIVE = "\n[route]\nlayers=-3\n\n[contrastive]\nclasses=1\nyolo_layer=-2\n"
 
@@ -216,3 +217,27 @@ rule("DN426", "names-blank-line", W,
      darknet="get_labels counts every line, a blank one too: the blank line is a class name and "
              "every name after it is shifted to the next class id.",
      bad="cat\\n\\ndog\\n", good="cat\\ndog\\n", reference="§data-file", examples="data")
+rule("DN427", "anchors-differ-between-heads", W,
+     summary="Heads that share one anchor numbering (the same num) carry different anchors.",
+     darknet="Each [yolo] head reads its own anchors= list and picks its boxes from it by mask "
+             "index: anchors recomputed for a data set and pasted into one head only make the "
+             "same index mean a different box in each head, and training assigns objects to "
+             "anchors that no head predicts.",
+     bad=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK)
+         + yolo(255, 80, "0,1,2", SIX.replace("10,14", "12,16")),
+     good=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK) + yolo(255, 80, "0,1,2", SIX),
+     reference="§layer-yolo",
+     stock="AlexeyAB's resnet152_trident.cfg gives its first head 80,80 where the other two "
+           "have 64,64 (and a different order after it): that head's mask 8..11 picks boxes "
+           "the others do not have, an upstream slip worth a warning.")
+rule("DN428", "mask-reverse-stride", W,
+     summary="A head on a finer grid predicts larger anchors than a head on a coarser grid.",
+     darknet="Accepted: each head predicts the anchors of its mask at its own grid. The finest "
+             "grid (smallest stride) is meant for the smallest objects: with the masks swapped, "
+             "small objects are matched to large anchors on a coarse grid and training "
+             "converges badly.",
+     bad=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK + HALVING)
+         + yolo(255, 80, "0,1,2", SIX),
+     good=NET + CONV + yolo(255, 80, "0,1,2", SIX, ROUTE_BACK + HALVING)
+          + yolo(255, 80, "3,4,5", SIX),
+     reference="§layer-yolo")
