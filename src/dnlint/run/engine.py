@@ -258,6 +258,8 @@ class Run:
         else:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
+        if selection_for(item.display or item.path, self.policy, config).recipe:
+            check_recipe(result)
         if self._data and self._data_ok and result.network is not None:
             check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
         if chosen is not self.options and config is not None and result.dialect is not None:
@@ -356,6 +358,18 @@ def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config 
         from dnlint.targets import check_targets
 
         check_targets(result, chosen)
+
+
+def check_recipe(result: FileResult) -> None:
+    """The training recipe (DN7xx), for a run that selects it; the module loads only then."""
+    if result.network is None or result.document is None or result.dialect is None:
+        return
+    from dnlint.checks.recipe import check_recipe as check
+    from dnlint.diagnostics import Sink
+
+    sink = Sink(result.path)
+    check(result.network, result.document, result.dialect, sink)
+    result.add(sink.items)
 
 
 def _weights_findings_only(result: FileResult) -> None:
