@@ -86,3 +86,13 @@ def test_random_says_the_size_it_trains_at(tmp_path: Path) -> None:
 def test_only_detectors_follow_the_recipe(tmp_path: Path) -> None:
     cfg = "[net]\nwidth=32\nheight=32\nchannels=3\nbatch=1\n\n[convolutional]\nfilters=16\n"
     assert codes(tmp_path, cfg, "--select", "DN7") == []
+
+
+@pytest.mark.parametrize("code", ["DN701", "DN702", "DN703", "DN704", "DN705"])
+def test_each_recipe_rule_cites_its_source(code: str) -> None:
+    from dnlint.rules import get_rule
+
+    rule = get_rule(code)
+    assert "AlexeyAB's README" in rule.darknet
+    assert rule.reference == "§training-recipe"
+    assert "off by default" in rule.explanation()
