@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -105,19 +109,51 @@ def test_an_empty_train_list(in_job: Path) -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="permission bits")
-def test_unreadable_files(in_job: Path) -> None:
-    data = _job(in_job, GOOD)
-    (in_job / "data" / "train.txt").chmod(0)
-    (in_job / "backup").chmod(0o500)
+def test_unreadable_files(tmp_path: Path) -> None:
+    """A train list that cannot be read and a backup folder that cannot be written. Root reads
+    and writes anything, so as root the check runs as an unprivileged user (nobody) in a
+    world-readable folder, when this interpreter lets that user start at all."""
+    unprivileged = os.geteuid() == 0
+    root = Path(tempfile.mkdtemp(prefix="dnlint-unreadable-")) if unprivileged else tmp_path
     try:
-        if os.access(in_job / "data" / "train.txt", os.R_OK):
-            pytest.skip("running as root: permission bits do not stop this user")
-        found = run(str(data.name))[1]
-        assert found == [("obj.data:2", "DN418"), ("obj.data:3", "DN418"),
-                         ("obj.data:5", "DN421")]
+        _job(root, GOOD)
+        (root / "data" / "train.txt").chmod(0)
+        (root / "backup").chmod(0o555)
+        if unprivileged:
+            for path in [root, *root.rglob("*")]:
+                if path.name not in ("train.txt", "backup"):
+                    path.chmod(0o755 if path.is_dir() else 0o644)
+            output = _run_as_nobody(root)
+        else:
+            output = CliRunner().invoke(main, ["--format", "concise", "-q", str(root / "obj.data")],
+                                        ).output
+        found = [line.split(": ", 2)[1].split(" ")[0] + "@" + line.split(":")[1]
+                 for line in output.splitlines()]
+        assert found == ["DN418@2", "DN418@3", "DN421@5"], output
+        assert "train=data/train.txt is not readable (permission denied)" in output
+        assert "backup folder 'backup/' is not writable" in output
     finally:
-        (in_job / "data" / "train.txt").chmod(0o644)
-        (in_job / "backup").chmod(0o755)
+        (root / "backup").chmod(0o755)
+        if unprivileged:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def _run_as_nobody(folder: Path) -> str:
+    """dnlint obj.data in ``folder`` as uid/gid 65534 (skips when that user cannot run this
+    interpreter or import dnlint, e.g. a venv whose Python lives under /root)."""
+    import dnlint
+
+    source = str(Path(dnlint.__file__).parent.parent)
+    command = [sys.executable, "-m", "dnlint", "--format", "concise", "-q", "obj.data"]
+    try:
+        done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=120,
+                              env={"PYTHONPATH": source, "PATH": os.environ.get("PATH", "")},
+                              user=65534, group=65534, extra_groups=[], check=False)
+    except PermissionError as exc:
+        pytest.skip(f"running as root, and user 65534 cannot start {sys.executable}: {exc}")
+    if done.returncode not in (0, 1):
+        pytest.skip(f"running as root, and user 65534 cannot run dnlint: {done.stderr[-200:]}")
+    return done.stdout
 
 
 def test_backup_missing_or_a_file(in_job: Path) -> None:
