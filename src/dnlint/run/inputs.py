@@ -205,12 +205,19 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
     return Input(path, "cfg", explicit=False)
 
 
-def looks_like_darknet(path: str) -> bool:
-    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
+def _head(path: str) -> bytes | None:
+    """The first 64 KiB of a walked file (None when it cannot be read: the real read says)."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(65536)
+            return handle.read(65536)
     except OSError:
+        return None
+
+
+def looks_like_darknet(path: str) -> bool:
+    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
+    head = _head(path)
+    if head is None:
         return True  # let the real read report it
     for raw in head.splitlines():
         line = raw.strip().lstrip(b"\xef\xbb\xbf").replace(b" ", b"").replace(b"\t", b"")
@@ -223,10 +230,8 @@ def looks_like_darknet(path: str) -> bool:
 def looks_like_data_file(path: str) -> bool:
     """A walked ``.data`` file is Darknet's when one of its first lines sets a key that
     read_data_cfg's callers read (other programs use the suffix too)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
-    except OSError:
+    head = _head(path)
+    if head is None:
         return True  # let the real read report it
     for raw in head.splitlines():
         line = raw.replace(b" ", b"").replace(b"\t", b"")
