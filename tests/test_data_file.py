@@ -270,3 +270,13 @@ def test_the_fixture_job_is_clean_from_its_folder_and_with_data_root(
     monkeypatch.chdir(job)
     assert run("--check-images", "obj.data", "model.cfg") == (0, [])
     assert run("--dialect", "pjreddie", "--data", "obj.data", "model.cfg") == (0, [])
+
+
+def test_many_blank_names_lines_are_counted_not_listed(in_job: Path) -> None:
+    import json
+
+    _job(in_job, GOOD, names=b"cat\n" + b"\n" * 100_000 + b"dog\n")
+    result = CliRunner().invoke(main, ["--format", "json", "data/obj.names"])
+    found = json.loads(result.output)["files"][0]["diagnostics"]
+    assert [d["line"] for d in found] == [*range(2, 12), 12]
+    assert found[-1]["message"] == "and 99,990 more blank lines in the names file"

@@ -281,15 +281,17 @@ def check_names_file(path: Path, dialect: Dialect | None, sink: Sink) -> int | N
     """A names file's own lines (get_labels: one name per fgetl line): blank lines, which are
     counted as names (DN426), and CRLF line ends, which the original Darknet keeps in every
     name (DN424). The number of names, or None when the file cannot be read (DN414)."""
-    blank: list[int] = []
-    count = crlf = 0
+    blank: list[int] = []  # the first MAX_SHOWN + 1 blank lines; the rest are counted
+    count = crlf = blanks = 0
     try:
         for number, raw, _ in _lines(path):
             count = number
             if raw.endswith(b"\r"):
                 crlf += 1
             if not raw.strip():
-                blank.append(number)
+                blanks += 1
+                if len(blank) <= MAX_SHOWN:
+                    blank.append(number)
     except OSError as exc:
         sink.report("DN414", None, None, f"cannot read the names file: {_why(exc)}")
         return None
@@ -297,9 +299,9 @@ def check_names_file(path: Path, dialect: Dialect | None, sink: Sink) -> int | N
         sink.report("DN426", number, 1, "blank line in the names file: get_labels counts it as "
                     "a class name, so every later name belongs to the next class id",
                     "remove the blank line")
-    if len(blank) > MAX_SHOWN:
+    if blanks > MAX_SHOWN:
         sink.report("DN426", blank[MAX_SHOWN], 1,
-                    f"and {len(blank) - MAX_SHOWN} more blank lines in the names file")
+                    f"and {blanks - MAX_SHOWN:,} more blank lines in the names file")
     if crlf and dialect is not Dialect.AB and dialect is not Dialect.HANK:
         sink.report("DN424", 1, None, f"{crlf} line{'s' if crlf > 1 else ''} end with CRLF: "
                     "the original Darknet keeps the \\r in each name (labels print and draw "
@@ -337,7 +339,7 @@ def check_list_file(path: Path, settings: DataSettings, sink: Sink) -> ListSumma
         if settings.check_images:
             missing += _check_image(raw, number, folder, settings.dialect, missing, list_sink)
     if missing > MAX_SHOWN:
-        list_sink.report("DN420", None, None, f"and {missing - MAX_SHOWN} more listed images "
+        list_sink.report("DN420", None, None, f"and {missing - MAX_SHOWN:,} more listed images "
                          "not found", None, _image_severity(settings.dialect))
     if crlf and settings.dialect is not Dialect.AB and settings.dialect is not Dialect.HANK:
         list_sink.report("DN423", first_crlf, None,
