@@ -96,3 +96,20 @@ def test_each_recipe_rule_cites_its_source(code: str) -> None:
     assert "AlexeyAB's README" in rule.darknet
     assert rule.reference == "§training-recipe"
     assert "off by default" in rule.explanation()
+
+
+def test_max_batches_not_below_the_training_images(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a .data file, the recipe's floor includes the number of training images."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "obj.names").write_text("cat\n")
+    (tmp_path / "train.txt").write_text("".join(f"img/{n}.jpg\n" for n in range(7000)))
+    (tmp_path / "backup").mkdir()
+    (tmp_path / "obj.data").write_text("classes=1\ntrain=train.txt\nnames=obj.names\n"
+                                       "backup=backup/\n")
+    cfg = recipe_cfg()  # max_batches=6000, enough for one class alone
+    assert codes(tmp_path, cfg, "--select", "DN7") == []
+    assert codes(tmp_path, cfg, "--select", "DN7", "--data", "obj.data") == ["DN701@7"]
+    path = tmp_path / "m.cfg"
+    out = CliRunner().invoke(main, ["--select", "DN7", "obj.data", str(path)]).output
+    assert "max_batches=6000 is below 7000 for classes=1 and 7,000 training images" in out

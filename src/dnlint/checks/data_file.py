@@ -235,6 +235,19 @@ class _Job:
                          "(--data-root DIR, or data-root in the configuration)")
 
 
+def count_train_images(data_path: Path, root: Path | None) -> int | None:
+    """How many lines the .data file's train list has (get_paths' plist->size), or None when
+    either file cannot be read: the data file's own lint says why."""
+    try:
+        entry = read_data_file(data_path).get("train")
+        found = resolve_path(entry[0], data_path, root).path if entry else None
+        if found is None or _not_a_file(found):
+            return None
+        return sum(1 for _ in _lines(found))
+    except OSError:
+        return None
+
+
 def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
     """``value`` as fopen would find it when Darknet starts in ``root`` (or, with no root, the
     working directory, then the .data file's folder). A value with a NUL or too long a name

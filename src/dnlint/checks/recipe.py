@@ -29,24 +29,28 @@ RECIPE_BATCH = 64
 STEP_TOLERANCE = 0.01  # of max_batches: 4800 and 5400 for 6000, give or take 60
 
 
-def check_recipe(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+def check_recipe(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink,
+                 train_images: int | None = None) -> None:
+    """``train_images``: the length of the train list of the .data file given with the cfg,
+    which max_batches must not be below either."""
     found = [layer for layer in heads(network) if layer.type in RECIPE_HEADS]
     if not found:
         return
     classes = head_of(found[0]).classes
-    _check_max_batches(network, classes, sink)
+    _check_max_batches(network, classes, train_images, sink)
     _check_steps(network, sink)
     _check_batch(network, sink)
     _check_random(network, found, dialect, sink)
 
 
-def _recipe_max_batches(classes: int) -> int:
-    return max(ITERATIONS_PER_CLASS * classes, MIN_MAX_BATCHES)
+def _recipe_max_batches(classes: int, train_images: int | None) -> int:
+    return max(ITERATIONS_PER_CLASS * classes, MIN_MAX_BATCHES, train_images or 0)
 
 
-def _check_max_batches(network: Network, classes: int, sink: Sink) -> None:
+def _check_max_batches(network: Network, classes: int, train_images: int | None,
+                       sink: Sink) -> None:
     values = network.net_values
-    wanted = _recipe_max_batches(classes)
+    wanted = _recipe_max_batches(classes, train_images)
     max_batches = values.int("max_batches")
     if not values.given("max_batches") or max_batches <= 0:
         line, column = values.line_of(None)
@@ -57,8 +61,9 @@ def _check_max_batches(network: Network, classes: int, sink: Sink) -> None:
         return
     if max_batches < wanted:
         line, column = values.line_of("max_batches")
+        images = f" and {train_images:,} training images" if train_images else ""
         sink.report("DN701", line, column,
-                    f"max_batches={max_batches} is below {wanted} for classes={classes} "
+                    f"max_batches={max_batches} is below {wanted} for classes={classes}{images} "
                     f"({README}: classes*2000, but not less than the number of training images "
                     "and not less than 6000)", f"set max_batches={wanted}")
 

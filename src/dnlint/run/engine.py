@@ -154,6 +154,7 @@ class Run:
         # the .data file the cfgs are checked against: --data, else the one .data file named
         # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
         self._data: str | None = options.data
+        self._train_count: tuple[int | None] | None = None  # (count,) once counted
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -259,7 +260,7 @@ class Run:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
         if selection_for(item.display or item.path, self.policy, config).recipe:
-            check_recipe(result)
+            check_recipe(result, self._train_images())
         if self._data and self._data_ok and result.network is not None:
             check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
         if chosen is not self.options and config is not None and result.dialect is not None:
@@ -325,6 +326,20 @@ class Run:
             lint_data_file(Path(path), settings, sink)
         return FileResult(path, settings.dialect, "", sink.sorted())
 
+    def _train_images(self) -> int | None:
+        """The length of the train list of the run's .data file (the recipe's max_batches
+        floor), counted once per run."""
+        if not self._data or not self._data_ok:
+            return None
+        if self._train_count is None:
+            from pathlib import Path
+
+            from dnlint.checks.data_file import count_train_images
+
+            self._train_count = (count_train_images(
+                Path(self._data), self._data_settings(self._data).root),)
+        return self._train_count[0]
+
     def _data_settings(self, path: str) -> DataSettings:
         """--data-root (else the data-root of the file's configuration), the dialect and
         --check-images."""
@@ -360,15 +375,16 @@ def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config 
         check_targets(result, chosen)
 
 
-def check_recipe(result: FileResult) -> None:
-    """The training recipe (DN7xx), for a run that selects it; the module loads only then."""
+def check_recipe(result: FileResult, train_images: int | None = None) -> None:
+    """The training recipe (DN7xx), for a run that selects it; the module loads only then.
+    ``train_images``: the length of the train list of the .data file given with the cfg."""
     if result.network is None or result.document is None or result.dialect is None:
         return
     from dnlint.checks.recipe import check_recipe as check
     from dnlint.diagnostics import Sink
 
     sink = Sink(result.path)
-    check(result.network, result.document, result.dialect, sink)
+    check(result.network, result.document, result.dialect, sink, train_images)
     result.add(sink.items)
 
 
