@@ -21,6 +21,11 @@ TRUE_FINDINGS: dict[tuple[str, str], tuple[set[str], str]] = {
     ("pjreddie", "cfg/rnn.cfg"): ({"DN202"}, "sets 'hidden', which only AlexeyAB's fork reads"),
     ("pjreddie", "cfg/rnn.train.cfg"): ({"DN202"}, "sets 'hidden', which only AlexeyAB's reads"),
     ("pjreddie", "cfg/writing.cfg"): ({"DN201"}, "[net] has 'seen', which no Darknet reads"),
+    ("pjreddie", "cfg/yolov2-tiny-voc.cfg"): (
+        {"DN114"},
+        "steps=-1,... is AlexeyAB's warm-up idiom; the original compares steps with a size_t "
+        "iteration, so -1 is never reached and the learning rate never decays",
+    ),
     ("alexeyab", "cfg/writing.cfg"): ({"DN201"}, "[net] has 'seen', which no Darknet reads"),
     ("pjreddie", "cfg/yolo9000.cfg"): ({"DN009"}, "batch and subdivisions are set twice"),
     ("alexeyab", "cfg/yolo9000.cfg"): ({"DN009"}, "batch and subdivisions are set twice"),

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import codes, lint_text
 from dnlint.checks.data import check_data_file
+from dnlint.checks.data_file import DataSettings, lint_data_file
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult
@@ -473,13 +474,23 @@ def test_data_classes_and_names_differ(tmp_path: Path) -> None:
 
 def test_names_blank_line_counts(tmp_path: Path) -> None:
     sink = data_check(tmp_path, "classes=3\nnames=obj.names\n", "a\nb\n\nc\n", two_heads())
-    # 4 names for 3 classes: the blank line is a name of its own
-    assert sink_codes(sink) == [("DN413", None), ("DN413", 14), ("DN413", 28)]
+    # 4 names for 3 classes: the blank line is a name of its own (said at its line of the names
+    # file by the data file's own lint, DN426)
+    assert sink_codes(sink) == [("DN413", 14), ("DN413", 28)]
+    own = Sink()
+    lint_data_file(tmp_path / "obj.data", DataSettings(root=tmp_path), own)
+    assert [(d.code, d.line, d.path) for d in own.items] == [
+        ("DN426", 3, str(tmp_path / "obj.names"))]
 
 
 def test_names_file_missing(tmp_path: Path) -> None:
+    """Nothing to compare the heads with: the data file's own lint says why (DN414 at its
+    names= line), once however many cfgs use it."""
     sink = data_check(tmp_path, "classes=3\nnames=nowhere.names\n", None, two_heads())
-    assert sink_codes(sink) == [("DN414", None)]
+    assert sink_codes(sink) == []
+    own = Sink()
+    lint_data_file(tmp_path / "obj.data", DataSettings(root=tmp_path), own)
+    assert sink_codes(own) == [("DN414", 2)]
 
 
 def test_data_file_missing(tmp_path: Path) -> None:
@@ -487,6 +498,8 @@ def test_data_file_missing(tmp_path: Path) -> None:
     assert result.network is not None
     sink = Sink()
     check_data_file(result.network, tmp_path / "absent.data", sink)
+    assert sink_codes(sink) == []
+    assert lint_data_file(tmp_path / "absent.data", DataSettings(), sink) is None
     assert sink_codes(sink) == [("DN414", None)]
 
 

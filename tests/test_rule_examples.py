@@ -16,7 +16,8 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.rules import Rule, all_rules
+from dnlint.rules import OPT_IN, Rule, all_rules
+from dnlint.run.engine import check_recipe
 from dnlint.run.policy import Policy, apply_policy, selection_for
 from dnlint.targets import TARGETS, check_targets
 
@@ -36,13 +37,18 @@ def example_bytes(text: str) -> bytes:
     return _ESCAPE.sub(byte, text.encode("utf-8"))
 
 
-def lint_example(text: str, dialect: Dialect | None,
-                 target: str | None = None) -> list[tuple[str, int | None]]:
-    """What the command line reports: the lint, the target's checks, then the directives."""
+def lint_example(text: str, dialect: Dialect | None, target: str | None = None,
+                 recipe: bool = False) -> list[tuple[str, int | None]]:
+    """What the command line reports: the lint, the target's checks, the recipe when selected
+    (``--extend-select DN7``: the opt-in family), then the directives."""
     result = lint_cfg_bytes(example_bytes(text), "example.cfg", dialect)
     if target is not None:
         check_targets(result, (target,))
-    apply_policy(result, selection_for("example.cfg", Policy(), None))
+    policy = Policy(extend_select=("DN7",)) if recipe else Policy()
+    selection = selection_for("example.cfg", policy, None)
+    if selection.recipe:
+        check_recipe(result)
+    apply_policy(result, selection)
     return [(d.code, d.line) for d in result.diagnostics]
 
 
@@ -58,14 +64,28 @@ def case_id(case: tuple[Rule, Dialect | None]) -> str:
 @pytest.mark.parametrize("case", cases(), ids=case_id)
 def test_bad_example_gives_its_own_code(case: tuple[Rule, Dialect | None]) -> None:
     rule, dialect = case
-    found = lint_example(rule.bad, dialect, rule.target)
+    found = lint_example(rule.bad, dialect, rule.target, _opt_in(rule))
     assert rule.code in {code for code, _ in found}, found
 
 
 @pytest.mark.parametrize("case", cases(), ids=case_id)
 def test_good_example_is_clean(case: tuple[Rule, Dialect | None]) -> None:
     rule, dialect = case
-    assert lint_example(rule.good, dialect, rule.target) == []
+    assert lint_example(rule.good, dialect, rule.target, _opt_in(rule)) == []
+
+
+def _opt_in(rule: Rule) -> bool:
+    return rule.code.startswith(OPT_IN)
+
+
+OPT_IN_CASES = [case for case in cases() if _opt_in(case[0])]
+
+
+@pytest.mark.parametrize("case", OPT_IN_CASES, ids=case_id)
+def test_an_opt_in_rule_is_off_by_default(case: tuple[Rule, Dialect | None]) -> None:
+    """The recipe's bad example gives nothing without --select DN7 (or recipe = true)."""
+    rule, dialect = case
+    assert lint_example(rule.bad, dialect, rule.target) == []
 
 
 TARGET_CASES = [case for case in cases() if case[0].target is not None]
@@ -110,7 +130,8 @@ def test_only_rules_about_other_files_have_other_examples() -> None:
     assert other == {
         "DN000": "none", "DN029": "none",
         "DN412": "data", "DN413": "data", "DN414": "data",
+        **{f"DN{n}": "data" for n in range(418, 427)},
         **{code: "weights" for code in ("DN503", "DN510", "DN511", "DN512", "DN513", "DN514",
                                         "DN515", "DN516", "DN517", "DN518", "DN519", "DN520",
-                                        "DN521", "DN522", "DN523")},
+                                        "DN521", "DN522", "DN523", "DN524")},
     }

@@ -163,6 +163,8 @@ class Flags(NamedTuple):
     weights_beside: bool
     scan: bool
     data: str | None
+    data_root: str | None
+    check_images: bool
     target: tuple[str, ...]
     statistics: bool
     fix: bool
@@ -273,7 +275,13 @@ class _Command(click.Command):
                    "(x.weights, x_best/_final/_last/_N.weights, backup/x_*.weights).")
 @click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
 @click.option("--data", "data", metavar="FILE",
-              help="An obj.data file: check classes and the names file against every head.")
+              help="An obj.data file: check it, and its classes and names file against every "
+                   "head.")
+@click.option("--data-root", "data_root", metavar="DIR",
+              help="The folder darknet is started from: relative paths of .data files resolve "
+                   "from it (default: the working directory, then the .data file's folder).")
+@click.option("--check-images", "check_images", is_flag=True,
+              help="Also look for every image the train= and valid= lists of a .data file name.")
 @click.option("--target", "target", multiple=True, metavar="NAME",
               help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
                    "repeatable.")
@@ -301,8 +309,8 @@ class _Command(click.Command):
 def main(paths: tuple[str, ...], **flags: Any) -> None:
     """Check Darknet .cfg (and .weights) files before a GPU hour is spent on them.
 
-    PATHS are cfg files, directories (every Darknet *.cfg and *.weights below them), .weights
-    files, or - for standard input.
+    PATHS are cfg files, directories (every Darknet *.cfg, *.weights and *.data below them),
+    .weights files, .data and .names files, or - for standard input.
     """
     args = Flags(**flags)
     _need_standard_streams(paths, args)
@@ -367,7 +375,8 @@ def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
     options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
                          args.scan, args.data, args.verbose, _targets(args.target), excludes,
                          args.weights_beside, args.stdin_filename, fix=_fix_mode(args),
-                         unsafe_fixes=args.unsafe_fixes)
+                         unsafe_fixes=args.unsafe_fixes, data_root=args.data_root,
+                         check_images=args.check_images)
     try:
         finder = _finder(args.config_file, args.no_config)
     except ConfigError as exc:

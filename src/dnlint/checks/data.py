@@ -2,8 +2,9 @@
 
 Darknet reads the .data file with the cfg reader (read_data_cfg: whitespace removed, first
 occurrence of a key wins) and the names file with get_labels: one name per line, blank lines
-included. The detector resolves ``names`` against the working directory; dnlint also tries the
-.data file's own directory, where such files usually sit next to each other.
+included. The detector resolves ``names`` against the directory it is started from (``root``
+when the user said which; else dnlint tries the working directory, then the .data file's own
+folder: :func:`dnlint.checks.data_file.resolve_path`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class DataFileError(OSError):
 class DataFile:
     path: Path
     options: dict[str, tuple[str, int]]  # key -> (value, line)
+    crlf_lines: frozenset[int] = frozenset()  # lines of options that end with \r\n
 
     def get(self, key: str) -> tuple[str, int] | None:
         return self.options.get(key)
@@ -47,7 +49,8 @@ class DataFile:
 def read_data_file(path: Path) -> DataFile:
     """read_data_cfg: strip every whitespace character, skip comments, first key wins."""
     options: dict[str, tuple[str, int]] = {}
-    text = _read_capped(path).decode("utf-8", errors="replace")
+    crlf: set[int] = set()
+    text = _read_capped(path).decode("utf-8", errors="surrogateescape")
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.translate(_WHITESPACE)
         if not line or line[0] in "#;" or "=" not in line:
@@ -55,7 +58,9 @@ def read_data_file(path: Path) -> DataFile:
         key, value = line.split("=", 1)
         if key and value and key not in options:
             options[key] = (value, number)
-    return DataFile(path, options)
+            if raw.endswith("\r"):
+                crlf.add(number)
+    return DataFile(path, options, frozenset(crlf))
 
 
 def count_names(path: Path) -> tuple[int, int]:
@@ -63,7 +68,7 @@ def count_names(path: Path) -> tuple[int, int]:
     only whitespace. Read in chunks, so a huge names file never sits in memory whole."""
     count = blank = 0
     pending = content = False  # the unfinished line: has bytes / has a non-whitespace byte
-    for chunk in _chunks(path):
+    for chunk in chunks(path):
         pieces = chunk.split(b"\n")
         for piece in pieces[:-1]:
             count += 1
@@ -78,7 +83,7 @@ def count_names(path: Path) -> tuple[int, int]:
     return count, blank
 
 
-def _chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
+def chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
     """The bytes of ``path`` in chunks, if it is a regular file of at most ``MAX_DATA_BYTES``
     (checked again while reading: it may grow). A FIFO is refused, never waited on."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
@@ -102,16 +107,7 @@ def _too_large(size: int) -> str:
 
 
 def _read_capped(path: Path) -> bytes:
-    return b"".join(_chunks(path))
-
-
-def resolve_names(value: str, data_path: Path) -> Path | None:
-    """The names file relative to the working directory (Darknet's view), else to the .data."""
-    given = Path(value)
-    for candidate in (given, data_path.parent / given):
-        if candidate.is_file():
-            return candidate
-    return None
+    return b"".join(chunks(path))
 
 
 def check_data_file(
@@ -119,16 +115,18 @@ def check_data_file(
     data_path: Path,
     sink: Sink,
     on_read: Callable[[str], None] | None = None,
+    root: Path | None = None,
 ) -> None:
     """Compare ``classes=`` and the names file of ``data_path`` with every detection head;
-    ``on_read`` is told the names file before it is read."""
+    ``on_read`` is told the names file before it is read. What is wrong with the data file
+    itself (a names file that is missing, blank lines) is the data file's own finding
+    (:mod:`dnlint.checks.data_file`), reported once however many cfgs use it."""
     try:
         data = read_data_file(data_path)
-    except OSError as exc:
-        sink.report("DN414", None, None, f"cannot read the data file {data_path}: {exc.strerror}")
-        return
+    except OSError:
+        return  # the data file's own result says why (DN414)
     classes = _data_classes(data, sink)
-    names = _names(data, sink, on_read)
+    names = _names(data, on_read, root)
     found = heads(network)
     for layer in found:
         _compare_head(layer, data, classes, names, sink)
@@ -156,38 +154,21 @@ def _data_classes(data: DataFile, sink: Sink) -> int:
 
 
 def _names(
-    data: DataFile, sink: Sink, on_read: Callable[[str], None] | None
+    data: DataFile, on_read: Callable[[str], None] | None, root: Path | None
 ) -> tuple[int, Path] | None:
+    """(names, the file) as get_labels counts them, or None when the file cannot be used."""
+    from dnlint.checks.data_file import resolve_path
+
     entry = data.get("names")
-    value = entry[0] if entry else DEFAULT_NAMES
-    where = f"{data.path.name} line {entry[1]}" if entry else f"the default of {data.path.name}"
-    path = resolve_names(value, data.path)
-    if path is None:
-        sink.report(
-            "DN414",
-            None,
-            None,
-            f"names file '{value}' ({where}) not found in the working directory nor next to "
-            f"{data.path.name}: Darknet stops with \"Couldn't open file\"",
-        )
+    path = resolve_path(entry[0] if entry else DEFAULT_NAMES, data.path, root).path
+    if path is None or not path.is_file():
         return None
     if on_read is not None:
         on_read(str(path))
     try:
-        count, blank = count_names(path)
-    except OSError as exc:
-        sink.report("DN414", None, None, f"cannot read the names file {path}: {exc.strerror}")
+        return count_names(path)[0], path
+    except OSError:
         return None
-    if blank:
-        sink.report(
-            "DN413",
-            None,
-            None,
-            f"{path} has {blank} blank line{'s' if blank > 1 else ''}; get_labels counts "
-            f"each as a class name",
-            "remove blank lines from the names file",
-        )
-    return count, path
 
 
 def _compare_head(

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dnlint.diagnostics import Sink
+from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
 from dnlint.network.layers.facts import HeadInfo
@@ -20,6 +20,8 @@ HEAD_TYPES = ("yolo", "gaussian_yolo", "region", "detection")
 MASKED_TYPES = ("yolo", "gaussian_yolo")
 MAX_LISTED = 4096  # masks longer than this are absurd; the size check has reported them
 MAX_SHOWN = 12
+# the classes= of the shipped cfgs (COCO, VOC): what a head the user forgot to edit still says
+STOCK_CLASSES = frozenset({80, 20})
 
 
 def heads(network: Network) -> list[Layer]:
@@ -48,15 +50,20 @@ def describe(layer: Layer) -> str:
 def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
     """S32: one network predicts one label set; AlexeyAB's detector stops otherwise.
 
-    The heads that differ from the value most heads' filters fit (then the most common one,
-    then the first head's) are the mistake. A head whose layer before already fits that value
-    has one root cause, its classes line: its filter-count finding (DN401) would repeat it."""
+    Which value is meant: a value other than the stock data sets' (COCO's 80, VOC's 20) is the
+    user's edit, and the heads still at the stock value are the ones the edit missed; the
+    hint must not undo the edit because more heads were left as shipped. Among the rest, the
+    value most heads' filters fit, then the most common one, then the first head's. A head
+    whose layer before already fits that value has one root cause, its classes line: its
+    filter-count finding (DN401) would repeat it."""
     found = heads(network)
     if not found:
         return
     counts = Counter(head_of(layer).classes for layer in found)
     first = head_of(found[0]).classes
-    classes = max(counts, key=lambda value: (sum(_fits(layer, value) for layer in found),
+    edited = any(value not in STOCK_CLASSES for value in counts)
+    classes = max(counts, key=lambda value: (edited and value not in STOCK_CLASSES,
+                                             sum(_fits(layer, value) for layer in found),
                                              counts[value], value == first))
     reference = next(layer for layer in found if head_of(layer).classes == classes)
     for layer in found:
@@ -71,7 +78,7 @@ def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, si
             f"classes={head_of(layer).classes} here but classes={classes} in "
             f"{describe(reference)}: every head of a network must predict the same classes",
             f"set classes={classes} (line {line})" + (
-                "" if fits else ", and the filters of the layer before to match"),
+                "" if fits else _filters_edit(network, layer, classes)),
         )
         if fits:
             sink.items[:] = [d for d in sink.items if not (d.code == "DN401" and d.line == line)]
@@ -88,6 +95,18 @@ def _drop_counters_that_fit(network: Network, layer: Layer, classes: int, sink: 
     sink.items[:] = [d for d in sink.items if not (
         d.code == "DN406" and d.line is not None and d.line >= layer.line
         and (after is None or d.line < after))]
+
+
+def _filters_edit(network: Network, layer: Layer, classes: int) -> str:
+    """The edit of the layer before that goes with ``classes``: 'and set filters=N at line L'
+    when it is a convolution (as DN401 says it), else in words."""
+    per_anchor = head_of(layer).per_anchor
+    before = network.layers[layer.index - 1] if layer.index > 0 else None
+    if per_anchor is None or before is None or before.type != "convolutional" \
+            or before.values is None or not before.values.given("filters"):
+        return ", and the filters of the layer before to match"
+    n, extra = per_anchor
+    return f" and set filters={n * (classes + extra)} at line {before.values.line_of('filters')[0]}"
 
 
 def _fits(layer: Layer, classes: int) -> bool:
@@ -168,3 +187,86 @@ def _first_unowned(num: int, owner: dict[int, Layer]) -> list[int]:
 def _anchor(anchors: Sequence[float], index: int) -> str:
     """An anchor value as Darknet holds it: the given one, else the 0.5 placeholder."""
     return f"{anchors[index] if index < len(anchors) else 0.5:g}"
+
+
+def check_anchors_agree(network: Network, doc: CfgDocument, dialect: Dialect,
+                        sink: Sink) -> None:
+    """Heads that index one anchor list (the same num) but carry different anchors: each head
+    reads its own copy, so a mask index means a different box in each (anchors recomputed for
+    the data set and pasted into one head only). The list most heads carry is the reference,
+    then the first head's."""
+    groups: dict[int, list[Layer]] = {}
+    misread = _misread_anchor_lines(sink)
+    for layer in heads(network):
+        if layer.type in MASKED_TYPES and len(head_of(layer).anchors) <= 2 * MAX_LISTED \
+                and line_of(layer, "anchors")[0] not in misread:
+            groups.setdefault(head_of(layer).num, []).append(layer)
+    for members in groups.values():
+        lists = Counter(tuple(head_of(layer).anchors) for layer in members)
+        if len(lists) < 2:
+            continue
+        order = [tuple(head_of(layer).anchors) for layer in members]
+        reference = max(lists, key=lambda value: (lists[value], -order.index(value)))
+        owner = members[order.index(reference)]
+        for layer in members:
+            if tuple(head_of(layer).anchors) == reference:
+                continue
+            line, column = line_of(layer, "anchors")
+            sink.report(
+                "DN427",
+                line,
+                column,
+                f"anchors differ from those of the head at line {owner.line}: each head reads "
+                "its own list, so the same mask index means a different box in each head",
+                "copy the same anchors= line into every head",
+            )
+
+
+def check_mask_order(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """Masks in reverse order of stride: a head on a finer grid (smaller stride, meant for
+    small objects) given larger anchors than a head on a coarser grid. Compared by the mean
+    anchor area of each head's mask, between heads of different grid sizes."""
+    misread = _misread_anchor_lines(sink)
+    found = [layer for layer in heads(network) if layer.type in MASKED_TYPES
+             and line_of(layer, "anchors")[0] not in misread]
+    sized = [(layer.input[0] * layer.input[1], _mean_area(layer), layer) for layer in found]
+    usable = [(cells, area, layer) for cells, area, layer in sized if area is not None]
+    for cells, area, layer in usable:
+        coarser = [(other_area, other) for other_cells, other_area, other in usable
+                   if other_cells < cells and other_area is not None and area is not None
+                   and other_area < area]
+        if not coarser:
+            continue
+        other = min(coarser, key=lambda pair: pair[0])[1]
+        line, column = line_of(layer, "mask")
+        sink.report(
+            "DN428",
+            line,
+            column,
+            f"this head's grid is {layer.input[0]}x{layer.input[1]} but its mask holds larger "
+            f"anchors than the {other.input[0]}x{other.input[1]} head at line {other.line}: "
+            "the finest grid should predict the smallest anchors",
+            "swap the masks so that the mask of smaller anchors goes to the head on the "
+            "larger grid",
+        )
+
+
+def _misread_anchor_lines(sink: Sink) -> set[int]:
+    """Lines that already carry an error (a glued number, a bad list item): the anchors read
+    there are that error's consequence, not a choice to compare."""
+    return {d.line for d in sink.items if d.line is not None and d.severity is Severity.ERROR}
+
+
+def _mean_area(layer: Layer) -> float | None:
+    """The mean width x height of the anchors this head predicts (None when a mask index
+    lies outside the given anchors, a finding of its own, or there is no mask)."""
+    info = head_of(layer)
+    anchors, mask = info.anchors, info.mask
+    if not mask or len(mask) > MAX_LISTED:
+        return None
+    areas = []
+    for index in mask:
+        if index < 0 or 2 * index + 1 >= len(anchors):
+            return None
+        areas.append(anchors[2 * index] * anchors[2 * index + 1])
+    return sum(areas) / len(areas)

@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dnlint.checks.head_agreement import check_classes_agree, check_masks
+from dnlint.checks.head_agreement import (
+    check_anchors_agree,
+    check_classes_agree,
+    check_mask_order,
+    check_masks,
+)
 from dnlint.checks.input_size import check_input_size
+from dnlint.checks.net_surprises import check_unreached_steps, check_whole_batch
 from dnlint.checks.shifted import check_shifted_shares
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -106,6 +112,10 @@ NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...
     check_route_sizes,
     check_classes_agree,
     check_masks,
+    check_anchors_agree,
+    check_mask_order,
     check_input_size,
     check_shifted_shares,
+    check_whole_batch,
+    check_unreached_steps,
 )

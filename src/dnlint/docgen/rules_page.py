@@ -84,6 +84,10 @@ def render() -> str:
         "Fix: `safe` rules are repaired by `dnlint --fix`, `unsafe` ones only with "
         "`--unsafe-fixes` too.",
         "",
+        "The DN7xx rules (the training recipe of AlexeyAB's README) are off by default, like "
+        "ruff's preview rules: `--select DN7` (or `--extend-select DN7`, or one code) or "
+        "`recipe = true` in the configuration turns them on; `--select ALL` does not.",
+        "",
         "| Code | Name | Severity | Fix | Summary |",
         "|------|------|----------|-----|---------|",
     ]

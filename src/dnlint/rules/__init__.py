@@ -1,8 +1,9 @@
 """The rule registry: every rule's code, name, severity and documentation, declared once.
 
 Each family module (``syntax``, ``options``, ``net``, ``topology``, ``heads``, ``weights``,
-``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``, ``--list-rules``,
-SARIF rule metadata and ``docs/rules.md`` are all generated from these declarations.
+``recipe``, ``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``,
+``--list-rules``, SARIF rule metadata and ``docs/rules.md`` are all generated from these
+declarations.
 
 A rule's ``bad`` and ``good`` examples are complete cfgs (``examples="cfg"``, the default):
 ``tests/test_rule_examples.py`` lints each in every dialect of ``dialects`` and requires the rule's
@@ -29,6 +30,9 @@ FixKind = Literal["safe", "unsafe"]
 FORMAT_DOC = "docs/darknet-format.md"
 # what a rule whose examples are not cfgs is found with
 _OTHER_FILES = {"weights": "found with --weights FILE", "data": "found with --data FILE"}
+# the family that is off unless selected by name (--select DN7, recipe = true), like ruff's
+# preview rules: the training recipe (dnlint.rules.recipe)
+OPT_IN = "DN7"
 _FORMAT_ANCHOR = re.compile(r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$")
 EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
 
@@ -65,6 +69,8 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
     def example_note(self) -> str:
         """How to reproduce the examples: the dialect flag, when it matters, and escapes."""
         notes = [_OTHER_FILES[self.examples]] if self.examples in _OTHER_FILES else []
+        if self.code.startswith(OPT_IN):
+            notes.append(f"off by default: with --select {OPT_IN}, or recipe = true")
         if notes and "--scan" in self.reference:
             notes[0] += " --scan"
         if self.target:
@@ -145,6 +151,7 @@ def _load() -> None:
         import dnlint.rules.topology
         import dnlint.rules.heads
         import dnlint.rules.weights
+        import dnlint.rules.recipe
         import dnlint.rules.meta
         import dnlint.rules.opencv  # noqa: F401
 

@@ -6,7 +6,8 @@ from dnlint.rules import AB, CONV, HANK, NET, PJ, E, W, rule
 THREE = "anchors=10,13, 16,30, 33,23\nnum=3\n"
 SIX = "anchors=10,14, 23,27, 37,58, 81,82, 135,169, 344,319\nnum=6\n"
 ROUTE_BACK = "\n[route]\nlayers=-3\n"  # a second head on the layer before the first
-FOUR_HALVINGS = "\n[maxpool]\nsize=2\nstride=2\n" * 4
+HALVING = "\n[maxpool]\nsize=2\nstride=2\n"
+FOUR_HALVINGS = HALVING * 4
 EMBEDDING_48 = "\n[convolutional]\nfilters=48\n"  # the embedding a [yolo] head can name
 CONTRASTIVE = "\n[route]\nlayers=-3\n\n[contrastive]\nclasses=1\nyolo_layer=-2\n"
 
@@ -149,3 +150,94 @@ rule("DN417", "embedding-not-divisible", W,
      good=NET + EMBEDDING_48 + yolo(18, 1, extra="embedding_layer=-2\n"),
      reference="§layer-yolo",
      dialects=(AB, HANK))
+# DN418-DN426: the .data file as a training job reads it (dnlint.checks.data_file), and the files
+# it names. Reported with a .data file given (dnlint obj.data, --data, or found by a walk).
+rule("DN418", "data-list-unusable", E,
+     summary="The train= (or valid=) list of a .data file is missing, a directory, or "
+             "unreadable.",
+     darknet="train_detector opens train= with get_paths, which stops with \"Couldn't open "
+             "file\"; valid= is opened by -map before training starts and by detector "
+             "valid/map (a warning: training alone does not read it).",
+     bad="train=data/missing.txt", good="train=data/train.txt", reference="§data-file",
+     examples="data")
+rule("DN419", "data-list-empty", E,
+     summary="The train= (or valid=) list names no image at all.",
+     darknet="get_random_paths picks each image with rand() % count: a division by zero on an "
+             "empty list (SIGFPE).",
+     bad="train=data/train.txt (an empty file)", good="train=data/train.txt (one path a line)",
+     reference="§data-file", examples="data")
+rule("DN420", "listed-image-missing", E,
+     summary="An image named in a train= or valid= list does not exist (with --check-images).",
+     darknet="The original Darknet prints \"Cannot load image\" and exits (status 0) in the "
+             "middle of training; AlexeyAB's and hank-ai's append the path to bad.list and "
+             "train on a blank 10x10 image instead (a warning there).",
+     bad="data/img/0001.jpg (no such file)", good="data/img/0001.jpg (exists)",
+     reference="§data-file", examples="data")
+rule("DN421", "backup-unusable", E,
+     summary="The backup= folder does not exist, is not a folder, or is not writable.",
+     darknet="Nothing checks it until save_weights opens backup/<cfg>_<n>.weights at the first "
+             "save (iteration 100 or 1000) and stops with \"Couldn't open file\": the GPU time "
+             "before it is lost. Without backup= the default is /backup/.",
+     bad="backup=backup/ (no such folder)", good="backup=backup/ (a writable folder)",
+     reference="§data-file", examples="data")
+rule("DN422", "windows-path-separator", E,
+     summary="A path in the .data file uses '\\' as a separator on a system where it is not one.",
+     darknet="fopen takes the whole value as one file name: on Linux and macOS "
+             "'data\\obj.names' is a file of that name in the current folder, which does not "
+             "exist, and Darknet stops with \"Couldn't open file\".",
+     bad="names=data\\obj.names", good="names=data/obj.names", reference="§data-file",
+     examples="data")
+rule("DN423", "crlf-path", E,
+     summary="A path read by the original Darknet ends with a carriage return (CRLF line ends "
+             "in the .data file or a train/valid list).",
+     darknet="The original Darknet's fgetl and strip keep the '\\r': names=obj.names\\r and every "
+             "image path of a CRLF list name files that do not exist. AlexeyAB's and hank-ai's "
+             "remove it (nothing reported with those dialects; a warning when the dialect is "
+             "not known).",
+     bad="names=data/obj.names\\r", good="names=data/obj.names", reference="§data-file",
+     dialects=(PJ,), examples="data")
+rule("DN424", "names-crlf", W,
+     summary="The names file has CRLF line ends.",
+     darknet="The original Darknet's get_labels keeps the '\\r' at the end of every name: labels "
+             "print and draw with it. AlexeyAB's and hank-ai's remove it.",
+     bad="cat\\r\\ndog\\r\\n", good="cat\\ndog\\n", reference="§data-file", dialects=(PJ,),
+     examples="data")
+rule("DN425", "data-paths-beside-data-file", W,
+     summary="Relative paths of the .data file exist only relative to its own folder, not to "
+             "the folder darknet would be started from.",
+     darknet="fopen resolves a relative path against the working directory: started from "
+             "another folder, Darknet stops with \"Couldn't open file\". dnlint resolves against "
+             "--data-root (or data-root in the configuration) when given, else the working "
+             "directory, then the .data file's folder, and says which folder fitted.",
+     bad="names=obj.names (next to obj.data, run from elsewhere)",
+     good="names=data/obj.names (relative to where darknet runs)", reference="§data-file",
+     examples="data")
+rule("DN426", "names-blank-line", W,
+     summary="A blank line in the names file.",
+     darknet="get_labels counts every line, a blank one too: the blank line is a class name and "
+             "every name after it is shifted to the next class id.",
+     bad="cat\\n\\ndog\\n", good="cat\\ndog\\n", reference="§data-file", examples="data")
+rule("DN427", "anchors-differ-between-heads", W,
+     summary="Heads that share one anchor numbering (the same num) carry different anchors.",
+     darknet="Each [yolo] head reads its own anchors= list and picks its boxes from it by mask "
+             "index: anchors recomputed for a data set and pasted into one head only make the "
+             "same index mean a different box in each head, and training assigns objects to "
+             "anchors that no head predicts.",
+     bad=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK)
+         + yolo(255, 80, "0,1,2", SIX.replace("10,14", "12,16")),
+     good=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK) + yolo(255, 80, "0,1,2", SIX),
+     reference="§layer-yolo",
+     stock="AlexeyAB's resnet152_trident.cfg gives its first head 80,80 where the other two "
+           "have 64,64 (and a different order after it): that head's mask 8..11 picks boxes "
+           "the others do not have, an upstream slip worth a warning.")
+rule("DN428", "mask-reverse-stride", W,
+     summary="A head on a finer grid predicts larger anchors than a head on a coarser grid.",
+     darknet="Accepted: each head predicts the anchors of its mask at its own grid. The finest "
+             "grid (smallest stride) is meant for the smallest objects: with the masks swapped, "
+             "small objects are matched to large anchors on a coarse grid and training "
+             "converges badly.",
+     bad=NET + CONV + yolo(255, 80, "3,4,5", SIX, ROUTE_BACK + HALVING)
+         + yolo(255, 80, "0,1,2", SIX),
+     good=NET + CONV + yolo(255, 80, "0,1,2", SIX, ROUTE_BACK + HALVING)
+          + yolo(255, 80, "3,4,5", SIX),
+     reference="§layer-yolo")

@@ -86,3 +86,26 @@ rule("DN112", "option-ignored-by-settings", W,
                 "filters=16\n"),
      good=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\n\n"
                  "[convolutional]\nfilters=16\n"), reference="§net-policies, L10")
+rule("DN113", "whole-batch-in-one-pass", W,
+     summary="batch > 1 with no subdivisions: the whole batch goes through the network at once.",
+     darknet="parse_net_options reads subdivisions with a default of 1, so the mini-batch is the "
+             "whole batch: every layer's outputs and deltas are allocated for all of its images "
+             "(the usual cause of running out of GPU memory). Typically subdivisions was "
+             "commented out with the '# Testing' lines.",
+     bad=NET + "batch=64\n#subdivisions=16\n\n[convolutional]\nfilters=16\n",
+     good=NET + "batch=64\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
+     reference="§net-defaults")
+rule("DN114", "step-never-reached", E,
+     summary="A negative step in the original Darknet: it and every later step never apply.",
+     darknet="get_current_rate compares each step with the current iteration, a size_t in the "
+             "original Darknet: a negative step becomes a huge unsigned number, so that step "
+             "and every later one never apply and the learning rate stays where it was. "
+             "AlexeyAB's and hank-ai's compare ints, where steps=-1,100 with scales=.1,10 is a "
+             "deliberate warm-up (their yolov2-tiny cfgs), so nothing is reported there.",
+     bad=NET + ("max_batches=1000\npolicy=steps\nsteps=-400,800\nscales=.1,.1\n\n"
+                "[convolutional]\nfilters=16\n"),
+     good=NET + ("max_batches=1000\npolicy=steps\nsteps=400,800\nscales=.1,.1\n\n"
+                 "[convolutional]\nfilters=16\n"),
+     reference="§net-defaults", dialects=(PJ,),
+     stock="the original's yolov2-tiny-voc.cfg has steps=-1,100,20000,30000, AlexeyAB's warm-up "
+           "idiom: under the original Darknet its learning rate never decays (an error).")

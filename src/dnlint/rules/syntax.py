@@ -68,8 +68,9 @@ rule("DN009", "duplicate-key", E,
      summary="The same key appears twice in one section.",
      darknet="option_find returns the first occurrence; the later one is ignored (only an "
              "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops.",
-     bad=NET + "batch=64\nbatch=1\n\n[convolutional]\nfilters=16\n",
-     good=NET + "batch=64\n# batch=1\n\n[convolutional]\nfilters=16\n", reference="L9",
+     bad=NET + "batch=64\nsubdivisions=16\nbatch=1\n\n[convolutional]\nfilters=16\n",
+     good=NET + "batch=64\nsubdivisions=16\n# batch=1\n\n[convolutional]\nfilters=16\n",
+     reference="L9",
      fix="unsafe")
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",

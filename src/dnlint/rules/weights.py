@@ -165,3 +165,14 @@ rule("DN523", "weights-absurd-magnitude", W,
              "diverged run.", bad="weights of 3e+28", good="weights within a few units",
      reference="dnlint --scan",
      examples="weights")
+rule("DN524", "weights-past-max-batches", W,
+     summary="The weights file has already trained max_batches iterations or more: training "
+             "from it stops at once.",
+     darknet="train_detector resumes at iteration seen / (batch * subdivisions), read from the "
+             "header, and loops while it is below max_batches: it saves _final.weights and "
+             "exits without training. -clear resets seen to 0. Typical when fine-tuning a full "
+             "trained model (yolov4.weights is at iteration 500,208) with a custom cfg's "
+             "max_batches=6000.",
+     bad="yolov4.weights (seen 32,013,312) with batch=64, max_batches=6000",
+     good="the same with -clear, or yolov4.conv.137 (seen 0)", reference="§training-resume",
+     examples="weights")

@@ -19,6 +19,8 @@ Keys (kebab-case, as in ruff)::
     extend-exclude = ["legacy/*.cfg"]    # added to them
     respect-gitignore = true             # walks skip what .gitignore and .ignore files ignore
     force-exclude = false                # explicit paths (pre-commit's) obey the excludes too
+    data-root = "."                      # where darknet runs: .data paths resolve from here
+    recipe = false                       # the training recipe rules (DN7xx), off by default
 
 Excludes apply to the configuration found for the working directory (or ``--config``).
 """
@@ -41,7 +43,7 @@ CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 1024 * 1024  # a real one is a few hundred bytes; TOML parses to ~2x its size
 _KEYS = ("dialect", "select", "extend-select", "ignore", "extend-ignore", "per-file-ignores",
          "severity-override", "target", "exclude", "extend-exclude", "respect-gitignore",
-         "force-exclude")
+         "force-exclude", "data-root", "recipe")
 
 
 class ConfigError(Exception):
@@ -68,6 +70,8 @@ class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less st
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool | None = None
     force_exclude: bool | None = None
+    data_root: str | None = None  # relative to the configuration file's folder
+    recipe: bool | None = None
 
     @property
     def root(self) -> Path:
@@ -305,7 +309,15 @@ def parse_config(table: dict[str, Any], path: Path | None) -> Config:
         extend_exclude=_patterns(table.get("extend-exclude", []), where, "extend-exclude"),
         respect_gitignore=_flag(table.get("respect-gitignore"), where, "respect-gitignore"),
         force_exclude=_flag(table.get("force-exclude"), where, "force-exclude"),
+        data_root=_folder(table.get("data-root"), where, "data-root"),
+        recipe=_flag(table.get("recipe"), where, "recipe"),
     )
+
+
+def _folder(value: object, where: str, key: str) -> str | None:
+    if value is not None and (not isinstance(value, str) or not value):
+        raise ConfigError(f"{where}: {key} must be a folder name")
+    return value
 
 
 def _patterns(value: object, where: str, key: str) -> tuple[str, ...]:

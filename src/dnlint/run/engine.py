@@ -38,6 +38,9 @@ from dnlint.run.inputs import (
 from dnlint.run.policy import Policy, apply_policy, selection_for
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from dnlint.checks.data_file import DataSettings
     from dnlint.run.excludes import ExcludeRules
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
@@ -89,6 +92,8 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
     fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
+    data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
+    check_images: bool = False  # --check-images: look for every image a train/valid list names
 
 
 def _first(*values: bool | None) -> bool:
@@ -146,6 +151,10 @@ class Run:
         self.internal_errors = 0  # files dnlint failed on (exit status 3)
         self.current = ""  # the path being handled, for a message if dnlint fails
         self._data_ok = True
+        # the .data file the cfgs are checked against: --data, else the one .data file named
+        # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
+        self._data: str | None = options.data
+        self._train_count: tuple[int | None] | None = None  # (count,) once counted
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -159,6 +168,13 @@ class Run:
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        named = [i.path for i in inputs if i.kind == "data" and i.explicit]
+        if self.options.data:
+            # --data is linted as a data file once, before the cfgs, even when also named
+            inputs = [i for i in inputs if not (i.kind == "data" and _same_file(
+                i.path, self.options.data))]
+        elif len(named) == 1:
+            self._data = named[0]
         return plan_jobs(inputs, self.options)
 
     def results(self) -> Iterator[FileResult]:
@@ -221,11 +237,13 @@ class Run:
             return [unreadable(item.path, item.reason)]
         if item.kind == "unpaired":
             return [path_result(item.path, "DN519", item.reason)]
+        if item.kind in ("data", "names"):
+            return [self._lint_data(item.path, item.kind)]
         cfg_result = self._lint_cfg(item, fix=not job.companion)
         results = [cfg_result]
         for weights_path in job.weights:
             entry = _entry_for(results, cfg_result, weights_path)
-            entry.add(self._check_weights(entry, weights_path))
+            entry.add(self._check_weights(entry, weights_path, cfg_result.path))
         if job.companion:
             _weights_findings_only(cfg_result)
         return results
@@ -241,8 +259,10 @@ class Run:
         else:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
-        if self.options.data and self._data_ok and result.network is not None:
-            check_data(result, self.options.data, self._reader())
+        if selection_for(item.display or item.path, self.policy, config).recipe:
+            check_recipe(result, self._train_images())
+        if self._data and self._data_ok and result.network is not None:
+            check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
         return result
@@ -267,11 +287,11 @@ class Run:
             return self.options
         return self.options._replace(dialect=parse_dialect(config.dialect))
 
-    def _check_weights(self, entry: FileResult, path: str) -> list[Diagnostic]:
+    def _check_weights(self, entry: FileResult, path: str, cfg_path: str) -> list[Diagnostic]:
         try:
             require_regular_file(path)
             self._remember(path)
-            return check_weights_path(entry, path, self.options.scan)
+            return check_weights_path(entry, path, self.options.scan, cfg_path)
         except InputError as exc:
             return [new_diagnostic("DN029", None, None, exc.reason, None, path)]
 
@@ -284,6 +304,56 @@ class Run:
             yield unreadable(path, f"{exc.reason} (--data)")
             return
         self._remember(path)
+        result = self._lint_data(path, "data")
+        self._count(result)
+        apply_policy(result, selection_for(result.path, self.policy, self.finder.for_path(path)))
+        yield result
+
+    def _lint_data(self, path: str, kind: str) -> FileResult:
+        """A .data file (or a names file) as a training job reads it (checks.data_file)."""
+        from pathlib import Path
+
+        from dnlint.checks.data_file import check_names_file, lint_data_file
+        from dnlint.diagnostics import Sink
+
+        require_regular_file(path)  # InputError: a DN029 of this path
+        self._remember(path)
+        settings = self._data_settings(path)
+        sink = Sink(path)
+        if kind == "names":
+            check_names_file(Path(path), settings.dialect, sink)
+        else:
+            lint_data_file(Path(path), settings, sink)
+        return FileResult(path, settings.dialect, "", sink.sorted())
+
+    def _train_images(self) -> int | None:
+        """The length of the train list of the run's .data file (the recipe's max_batches
+        floor), counted once per run."""
+        if not self._data or not self._data_ok:
+            return None
+        if self._train_count is None:
+            from pathlib import Path
+
+            from dnlint.checks.data_file import count_train_images
+
+            self._train_count = (count_train_images(
+                Path(self._data), self._data_settings(self._data).root),)
+        return self._train_count[0]
+
+    def _data_settings(self, path: str) -> DataSettings:
+        """--data-root (else the data-root of the file's configuration), the dialect and
+        --check-images."""
+        from pathlib import Path
+
+        from dnlint.checks.data_file import DataSettings
+
+        root: Path | None = Path(self.options.data_root) if self.options.data_root else None
+        config = self.finder.for_path(path)
+        if root is None and config is not None and config.data_root is not None:
+            root = config.root / config.data_root
+        dialect = self._options_for(config).dialect
+        return DataSettings(root.absolute() if root else None, dialect,
+                            self.options.check_images)
 
     def _reader(self) -> Callable[[str], None] | None:
         """What a reader below the run calls with each file it reads (None: not tracked)."""
@@ -303,6 +373,19 @@ def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config 
         from dnlint.targets import check_targets
 
         check_targets(result, chosen)
+
+
+def check_recipe(result: FileResult, train_images: int | None = None) -> None:
+    """The training recipe (DN7xx), for a run that selects it; the module loads only then.
+    ``train_images``: the length of the train list of the .data file given with the cfg."""
+    if result.network is None or result.document is None or result.dialect is None:
+        return
+    from dnlint.checks.recipe import check_recipe as check
+    from dnlint.diagnostics import Sink
+
+    sink = Sink(result.path)
+    check(result.network, result.document, result.dialect, sink, train_images)
+    result.add(sink.items)
 
 
 def _weights_findings_only(result: FileResult) -> None:
@@ -421,6 +504,10 @@ def _beside(weights_path: str) -> str | Unpaired:
     return match.cfg
 
 
+def _same_file(first: str, second: str) -> bool:
+    return _real(first) == _real(second)
+
+
 def _real(path: str) -> str:
     return path if path == "-" else os.path.realpath(path)
 
@@ -439,8 +526,11 @@ def _entry_for(results: list[FileResult], cfg_result: FileResult,
     return extra
 
 
-def check_weights_path(result: FileResult, path: str, scan: bool = False) -> list[Diagnostic]:
+def check_weights_path(result: FileResult, path: str, scan: bool = False,
+                       cfg_path: str | None = None) -> list[Diagnostic]:
     """Check ``path`` against ``result``'s prediction (and scan it); the new diagnostics.
+    ``cfg_path``: the cfg's name, where a finding about a cfg line goes (``result.path``
+    unless ``result`` is the entry of a further weights file).
 
     Raises :class:`InputError` when the file cannot be read.
     """
@@ -463,6 +553,10 @@ def check_weights_path(result: FileResult, path: str, scan: bool = False) -> lis
         found = check_file(report, path, others)
     except OSError as exc:
         raise path_error(exc, path) from None
+    if report.header is not None and result.network is not None:
+        from dnlint.weights.resume import check_resume
+
+        found += check_resume(result.network, report.header, cfg_path or result.path, path)
     if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
         from dnlint.weights.scan import scan_weights
 
@@ -606,9 +700,9 @@ def _no_collection() -> None:
 
 
 def check_data(result: FileResult, data_path: str,
-               on_read: Callable[[str], None] | None = None) -> None:
+               on_read: Callable[[str], None] | None = None, root: Path | None = None) -> None:
     """``--data obj.data``: its classes and names file against every detection head
-    (``on_read`` is told the names file it reads)."""
+    (``on_read`` is told the names file it reads; ``root``: the folder darknet runs from)."""
     if result.network is None:
         return
     from pathlib import Path
@@ -617,7 +711,7 @@ def check_data(result: FileResult, data_path: str,
     from dnlint.diagnostics import Sink
 
     sink = Sink(result.path)
-    check_data_file(result.network, Path(data_path), sink, on_read)
+    check_data_file(result.network, Path(data_path), sink, on_read, root)
     result.add(sink.items)
 
 

@@ -34,10 +34,28 @@ class InputError(Exception):
 
 class Input(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
     path: str
-    kind: str  # "cfg", "weights", "stdin" or "problem" (reason says why it cannot be read)
+    # "cfg", "weights", "data" (a .data file), "names", "stdin" or "problem" (reason says why
+    # it cannot be read)
+    kind: str
     explicit: bool = True
     reason: str = ""
     display: str = ""  # the name shown (and configured) instead of path: --stdin-filename
+
+
+DATA_SUFFIX = ".data"
+NAMES_SUFFIX = ".names"
+# the keys read_data_cfg's callers look up: a walked .data file holding none is not Darknet's
+_DATA_KEYS = (b"classes", b"train", b"valid", b"names", b"backup")
+
+
+def kind_of(path: str) -> str:
+    """What a path named on the command line is, by its name: a weights file, a .data file,
+    a names file, else a cfg (whatever its suffix: Darknet takes any name)."""
+    if is_weights_path(path):
+        return "weights"
+    if path.endswith(DATA_SUFFIX):
+        return "data"
+    return "names" if path.endswith(NAMES_SUFFIX) else "cfg"
 
 
 def is_weights_path(path: str) -> bool:
@@ -68,7 +86,7 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
         elif os.path.isdir(path):
             inputs += walk(path, notes, rules)
         else:
-            inputs.append(Input(path, "weights" if is_weights_path(path) else "cfg"))
+            inputs.append(Input(path, kind_of(path)))
     return inputs
 
 
@@ -161,7 +179,8 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
     except OSError:
         pass
     weights = is_weights_path(entry.name)
-    if not weights and not entry.name.endswith(".cfg"):
+    data = entry.name.endswith(DATA_SUFFIX)
+    if not weights and not data and not entry.name.endswith(".cfg"):
         return None
     try:
         regular = entry.is_file()  # follows a link to a file
@@ -174,24 +193,50 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
         return None
     if weights:
         return Input(path, "weights", explicit=False)
+    if data:
+        if looks_like_data_file(path):
+            return Input(path, "data", explicit=False)
+        notes.append(f"{path}: skipped, not a Darknet .data file (no classes=, train=, "
+                     "valid=, names= or backup=)")
+        return None
     if not looks_like_darknet(path):
         notes.append(f"{path}: skipped, not a Darknet cfg (no [net] or [network] section)")
         return None
     return Input(path, "cfg", explicit=False)
 
 
-def looks_like_darknet(path: str) -> bool:
-    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
+def _head(path: str) -> bytes | None:
+    """The first 64 KiB of a walked file (None when it cannot be read: the real read says)."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(65536)
+            return handle.read(65536)
     except OSError:
+        return None
+
+
+def looks_like_darknet(path: str) -> bool:
+    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
+    head = _head(path)
+    if head is None:
         return True  # let the real read report it
     for raw in head.splitlines():
         line = raw.strip().lstrip(b"\xef\xbb\xbf").replace(b" ", b"").replace(b"\t", b"")
         if not line or line[:1] in (b"#", b";"):
             continue
         return line.startswith((b"[net]", b"[network]"))
+    return False
+
+
+def looks_like_data_file(path: str) -> bool:
+    """A walked ``.data`` file is Darknet's when one of its first lines sets a key that
+    read_data_cfg's callers read (other programs use the suffix too)."""
+    head = _head(path)
+    if head is None:
+        return True  # let the real read report it
+    for raw in head.splitlines():
+        line = raw.replace(b" ", b"").replace(b"\t", b"")
+        if line.split(b"=", 1)[0] in _DATA_KEYS and b"=" in line:
+            return True
     return False
 
 

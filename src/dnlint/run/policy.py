@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
+from dnlint.rules import OPT_IN
 from dnlint.run.config import Config
 from dnlint.run.selectors import is_syntax_error, selector_matches
 
@@ -41,9 +42,17 @@ class Selection(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less
     ignore: tuple[str, ...]
     overrides: tuple[tuple[str, Severity], ...]
     directives: bool = True
+    # the opt-in family (OPT_IN: the recipe, DN7xx) is checked and shown: selected by a
+    # selector that names it (DN7, DN70, DN701; never DN or ALL), or recipe = true
+    recipe: bool = False
 
     def enabled(self, code: str) -> bool:
-        chosen = _longest(self.select, code)
+        select = self.select
+        if code.startswith(OPT_IN):
+            if not self.recipe:
+                return False
+            select = tuple(s for s in select if s.startswith(OPT_IN))  # never by DN or ALL
+        chosen = _longest(select, code)
         return chosen >= 0 and chosen > _longest(self.ignore, code)
 
     def severity(self, code: str, default: Severity) -> Severity:
@@ -52,6 +61,12 @@ class Selection(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less
             if selector_matches(selector, code) and len(selector) >= best:
                 best, level = len(selector), override
         return level
+
+
+def names_opt_in(selectors: tuple[str, ...]) -> bool:
+    """Whether a selector names the opt-in family itself (``DN7``, ``DN701``), not a prefix
+    of every rule (``DN``)."""
+    return any(selector.startswith(OPT_IN) for selector in selectors)
 
 
 def _longest(selectors: tuple[str, ...], code: str) -> int:
@@ -67,7 +82,10 @@ def selection_for(path: str, policy: Policy, config: Config | None) -> Selection
     if policy.per_file_ignores:
         ignore += Config(per_file_ignores=policy.per_file_ignores).ignores_for(path)
     overrides = (config.severity_override if config else ()) + policy.severity_override
-    return Selection(chosen + extend, ignore, overrides, policy.directives)
+    if config is not None and config.recipe:
+        extend += (OPT_IN,)  # recipe = true: the whole family, as --extend-select DN7
+    return Selection(chosen + extend, ignore, overrides, policy.directives,
+                     names_opt_in(chosen + extend))
 
 
 def apply_policy(result: FileResult, selection: Selection) -> None:

@@ -1,0 +1,431 @@
+"""A .data file as the training job reads it: the files it names, and the folder Darknet
+resolves them from.
+
+``darknet detector train obj.data model.cfg`` reads the .data file with read_data_cfg, then
+``names`` with get_labels, ``train`` (and, with ``-map``, ``valid``) with get_paths, and saves
+into ``backup`` after the first hundred iterations. Each of these is opened with ``fopen`` on
+the value as written, so a relative path is relative to the directory Darknet is started from
+(the *root*: ``--data-root`` / ``data-root``; without it dnlint tries the working directory,
+then the .data file's own folder, and says when only the second one fits).
+
+What differs between the forks is the carriage return: the original Darknet's fgetl and strip
+keep a ``\\r`` (a file with CRLF line ends gives every path a trailing ``\\r``, which no file
+has); AlexeyAB's and hank-ai's remove it. Only the keys that are present are checked, except
+``names``, whose default the detector always opens, and ``backup``, whose default ``/backup/``
+training writes to.
+
+Reads are bounded: the .data, names and list files are read in chunks up to the cap of a cfg,
+and listed images are looked at only when asked (``check_images``).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dnlint.checks.data import DataFile, DataFileError, chunks, read_data_file
+from dnlint.diagnostics import Severity, Sink
+from dnlint.dialects import Dialect
+
+# read_data_cfg's defaults for what train_detector opens (AlexeyAB's detector.c; the original
+# uses data/train.list for train)
+DEFAULT_BACKUP = "/backup/"
+MAX_SHOWN = 10  # findings per list file before the rest are counted in one
+_ON_WINDOWS = os.sep == "\\"
+PATH_KEYS = ("names", "train", "valid", "backup")
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    """How a data file is checked: the folder Darknet is started from (None: the working
+    directory, then the .data file's own folder), the dialect (None: not known, every fork's
+    view is described) and whether the listed images are looked at."""
+
+    root: Path | None = None
+    dialect: Dialect | None = None
+    check_images: bool = False
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Where a path value of the .data file points, and how it was found."""
+
+    value: str  # as Darknet reads it (a trailing \r kept under the original Darknet)
+    path: Path | None  # the existing file system entry, else None
+    tried: tuple[Path, ...]  # the folders tried, in order
+    beside_data: bool = False  # found only relative to the .data file's folder
+
+
+def lint_data_file(path: Path, settings: DataSettings, sink: Sink) -> DataFile | None:
+    """Report every problem of the .data file ``path`` (its own lines) and of the files it
+    names; the parsed file, or None when it cannot be read."""
+    try:
+        data = read_data_file(path)
+    except OSError as exc:
+        sink.report("DN414", None, None, f"cannot read the data file: {_why(exc)}")
+        return None
+    job = _Job(data, settings, sink)
+    job.check_crlf()
+    job.check_names()
+    job.check_list("train", Severity.ERROR)
+    job.check_list("valid", Severity.WARNING)
+    job.check_backup()
+    job.say_base()
+    return data
+
+
+class _Job:
+    """The checks of one .data file, sharing its settings and what was resolved where."""
+
+    def __init__(self, data: DataFile, settings: DataSettings, sink: Sink) -> None:
+        self.data = data
+        self.settings = settings
+        self.sink = sink
+        self.beside: list[tuple[str, int]] = []  # (key, line) found only beside the .data
+
+    # --- resolution -----------------------------------------------------------------------
+
+    def resolve(self, key: str, default: str | None) -> tuple[Resolved, int | None] | None:
+        entry = self.data.get(key)
+        if entry is None and default is None:
+            return None
+        value, line = entry if entry is not None else (default or "", None)
+        if line is not None and self._keeps_cr(line):
+            value += "\r"
+        found = resolve_path(value, self.data.path, self.settings.root)
+        if found.beside_data and line is not None:
+            self.beside.append((key, line))
+        return found, line
+
+    def _keeps_cr(self, line: int) -> bool:
+        """Whether the dialect reads this line's value with its \\r (the original's strip)."""
+        return line in self.data.crlf_lines and self.settings.dialect is Dialect.PJ
+
+    def check_crlf(self) -> None:
+        """One finding for a .data file with CRLF line ends: the original Darknet reads each
+        path with a trailing \r (an error there, a warning when the dialect is not known)."""
+        dialect = self.settings.dialect
+        if dialect is Dialect.AB or dialect is Dialect.HANK:
+            return
+        hit = [(line, key) for key, (_, line) in self.data.options.items()
+               if key in PATH_KEYS and line in self.data.crlf_lines]
+        if not hit:
+            return
+        hit.sort()
+        keys = ", ".join(key for _, key in hit)
+        plural = "s" if len(hit) > 1 else ""
+        self.sink.report("DN423", hit[0][0], 1, "CRLF line ends: the original Darknet keeps the "
+                         f"\\r at the end of {keys}, and cannot open the file{plural} they name "
+                         "(AlexeyAB's and hank-ai's remove it)",
+                         "save the .data file with LF line ends", _pj_only(dialect))
+
+    def where(self, line: int | None) -> str:
+        return f"line {line}" if line is not None else "its default"
+
+    def missing(self, code: str, key: str, found: Resolved, line: int | None,
+                severity: Severity | None = None) -> None:
+        """A path that names nothing: said as precisely as the cause is known."""
+        shown = found.value.rstrip("\r")
+        if found.value.endswith("\r"):
+            return  # the CRLF line ends are the cause (check_crlf)
+        if "\\" in shown and not _ON_WINDOWS:
+            self.sink.report("DN422", line, 1, f"{key}={shown} uses '\\' as a separator, which "
+                             "only Windows has: fopen looks for one file of that whole name",
+                             "write the path with '/' (every system accepts it)")
+            return
+        self.sink.report(code, line, 1, f"{key} file '{shown}' ({self.where(line)}) not "
+                         f"found in {_folders(found.tried)}: Darknet stops with "
+                         "\"Couldn't open file\"", _root_hint(self.settings), severity)
+
+    # --- names, train and valid -----------------------------------------------------------
+
+    def check_names(self) -> None:
+        from dnlint.checks.data import DEFAULT_NAMES
+
+        resolved = self.resolve("names", DEFAULT_NAMES)
+        assert resolved is not None
+        found, line = resolved
+        if found.path is None:
+            self.missing("DN414", "names", found, line)
+            return
+        problem = _not_a_file(found.path)
+        if problem:
+            self.sink.report("DN414", line, 1, f"names={found.value.rstrip()} {problem}: "
+                             "get_labels cannot read names from it")
+            return
+        names_sink = Sink(str(found.path))
+        check_names_file(found.path, self.settings.dialect, names_sink)
+        self.sink.items += names_sink.items
+
+    def check_list(self, key: str, severity: Severity) -> None:
+        """``train`` (get_paths in train_detector: an error) or ``valid`` (read by -map and
+        the valid/map commands only: a warning)."""
+        resolved = self.resolve(key, None)
+        if resolved is None:
+            return
+        found, line = resolved
+        level = None if severity is Severity.ERROR else severity
+        if found.path is None:
+            self.missing("DN418", key, found, line, level)
+            return
+        problem = _not_a_file(found.path)
+        if problem:
+            self.sink.report("DN418", line, 1, f"{key}={found.value.rstrip()} {problem}: "
+                             "get_paths cannot read a list of images from it", None, level)
+            return
+        try:
+            summary = check_list_file(found.path, self.settings, self.sink)
+        except OSError as exc:
+            self.sink.report("DN418", line, 1, f"cannot read the {key} list {found.path}: "
+                             f"{_why(exc)}", None, level)
+            return
+        if summary.lines == 0:
+            self.sink.report("DN419", line, 1, f"the {key} list {found.path} is empty: Darknet "
+                             "picks images at random from it (rand() % 0, a division by zero)",
+                             "list one image path per line", level)
+
+    # --- backup ---------------------------------------------------------------------------
+
+    def check_backup(self) -> None:
+        """Only for a .data file that trains (it has train=): save_weights opens
+        backup/<cfg>_<n>.weights at the first save and stops with "Couldn't open file"."""
+        if self.data.get("train") is None:
+            return
+        resolved = self.resolve("backup", DEFAULT_BACKUP)
+        assert resolved is not None
+        found, line = resolved
+        shown = found.value.rstrip("\r")
+        if found.value.endswith("\r") or ("\\" in shown and found.path is None):
+            self.missing("DN421", "backup", found, line)
+            return
+        if found.path is None:
+            problem = "does not exist"
+        elif not found.path.is_dir():
+            problem = "is not a directory"
+        elif not os.access(found.path, os.W_OK | os.X_OK):
+            problem = "is not writable"
+        else:
+            return
+        default = "" if line is not None else " (no backup= line: the default)"
+        self.sink.report("DN421", line, 1 if line else None,
+                         f"backup folder '{shown}'{default} {problem}: training stops at its "
+                         "first save (iteration 100 in the original Darknet, 100 or 1000 in "
+                         "AlexeyAB's), after the GPU time before it",
+                         "create the folder (mkdir -p) or point backup= at a writable one")
+
+    # --- which folder ---------------------------------------------------------------------
+
+    def say_base(self) -> None:
+        """Once per file: paths that fit only the .data file's folder, not the working one."""
+        if not self.beside:
+            return
+        self.beside.sort(key=lambda found: found[1])
+        line = self.beside[0][1]
+        keys = ", ".join(dict.fromkeys(k for k, _ in self.beside))
+        self.sink.report("DN425", line, 1,
+                         f"{keys} found relative to the .data file's folder "
+                         f"{_shown_dir(self.data.path.parent)}, not to the working directory "
+                         f"{_shown_dir(Path.cwd())}: Darknet resolves relative paths against "
+                         "the directory it is started from",
+                         "start darknet from that folder, or tell dnlint where it runs "
+                         "(--data-root DIR, or data-root in the configuration)")
+
+
+def count_train_images(data_path: Path, root: Path | None) -> int | None:
+    """How many lines the .data file's train list has (get_paths' plist->size), or None when
+    either file cannot be read: the data file's own lint says why."""
+    try:
+        entry = read_data_file(data_path).get("train")
+        found = resolve_path(entry[0], data_path, root).path if entry else None
+        if found is None or _not_a_file(found):
+            return None
+        return sum(1 for _ in _lines(found))
+    except OSError:
+        return None
+
+
+def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
+    """``value`` as fopen would find it when Darknet starts in ``root`` (or, with no root, the
+    working directory, then the .data file's folder). A value with a NUL or too long a name
+    is not found."""
+    given = Path(value)
+    if given.is_absolute():
+        tried: tuple[Path, ...] = ()
+        return Resolved(value, given if _exists(given) else None, tried)
+    candidates = [root] if root is not None else [Path.cwd(), data_path.parent.absolute()]
+    folders = tuple(dict.fromkeys(candidates))
+    for index, folder in enumerate(folders):
+        candidate = folder / given if root is not None or index else given
+        if _exists(candidate):
+            return Resolved(value, candidate, folders, beside_data=root is None and index > 0)
+    return Resolved(value, None, folders)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path`` cannot be read as a text file ("" when it can be tried)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot be read ({_why(exc)})"
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    if not os.access(path, os.R_OK):
+        return "is not readable (permission denied)"
+    return ""
+
+
+# --- names files ----------------------------------------------------------------------------
+
+def check_names_file(path: Path, dialect: Dialect | None, sink: Sink) -> int | None:
+    """A names file's own lines (get_labels: one name per fgetl line): blank lines, which are
+    counted as names (DN426), and CRLF line ends, which the original Darknet keeps in every
+    name (DN424). The number of names, or None when the file cannot be read (DN414)."""
+    blank: list[int] = []  # the first MAX_SHOWN + 1 blank lines; the rest are counted
+    count = crlf = blanks = 0
+    try:
+        for number, raw, _ in _lines(path):
+            count = number
+            if raw.endswith(b"\r"):
+                crlf += 1
+            if not raw.strip():
+                blanks += 1
+                if len(blank) <= MAX_SHOWN:
+                    blank.append(number)
+    except OSError as exc:
+        sink.report("DN414", None, None, f"cannot read the names file: {_why(exc)}")
+        return None
+    for number in blank[:MAX_SHOWN]:
+        sink.report("DN426", number, 1, "blank line in the names file: get_labels counts it as "
+                    "a class name, so every later name belongs to the next class id",
+                    "remove the blank line")
+    if blanks > MAX_SHOWN:
+        sink.report("DN426", blank[MAX_SHOWN], 1,
+                    f"and {blanks - MAX_SHOWN:,} more blank lines in the names file")
+    if crlf and dialect is not Dialect.AB and dialect is not Dialect.HANK:
+        sink.report("DN424", 1, None, f"{crlf} line{'s' if crlf > 1 else ''} end with CRLF: "
+                    "the original Darknet keeps the \\r in each name (labels print and draw "
+                    "with it); AlexeyAB's and hank-ai's remove it",
+                    "save the names file with LF line ends", _pj_only(dialect))
+    return count
+
+
+def _pj_only(dialect: Dialect | None) -> Severity | None:
+    """A finding that holds in the original Darknet only: its rule's severity there, a warning
+    when the dialect is not known."""
+    return None if dialect is Dialect.PJ else Severity.WARNING
+
+
+# --- list files (train=, valid=) --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ListSummary:
+    lines: int
+
+
+def check_list_file(path: Path, settings: DataSettings, sink: Sink) -> ListSummary:
+    """A get_paths list: its CRLF line ends (the original keeps the \\r in every image path)
+    and, with ``check_images``, whether each listed image exists (from the root, as load_data
+    opens it). Raises OSError when it cannot be read."""
+    list_sink = Sink(str(path))
+    count = crlf = missing = 0
+    first_crlf = 0
+    folder = settings.root if settings.root is not None else Path.cwd()
+    for number, raw, _ in _lines(path):
+        count = number
+        if raw.endswith(b"\r"):
+            crlf += 1
+            first_crlf = first_crlf or number
+        if settings.check_images:
+            missing += _check_image(raw, number, folder, settings.dialect, missing, list_sink)
+    if missing > MAX_SHOWN:
+        list_sink.report("DN420", None, None, f"and {missing - MAX_SHOWN:,} more listed images "
+                         "not found", None, _image_severity(settings.dialect))
+    if crlf and settings.dialect is not Dialect.AB and settings.dialect is not Dialect.HANK:
+        list_sink.report("DN423", first_crlf, None,
+                         f"{crlf} of {count} lines end with CRLF: the original Darknet keeps the "
+                         "\\r in every image path and stops at the first image it cannot open "
+                         "(AlexeyAB's removes it)", "save the list with LF line ends",
+                         _pj_only(settings.dialect))
+    sink.items += list_sink.items
+    return ListSummary(count)
+
+
+def _check_image(raw: bytes, number: int, folder: Path, dialect: Dialect | None,
+                 missing: int, sink: Sink) -> int:
+    """1 when the image of this list line does not exist (reported while few are)."""
+    text = raw.decode("utf-8", errors="surrogateescape")
+    if dialect is Dialect.AB or dialect is Dialect.HANK:
+        text = text.rstrip("\r")
+    if not text.strip():
+        return 0
+    image = Path(text)
+    if _exists(image if image.is_absolute() else folder / image):
+        return 0
+    if missing < MAX_SHOWN:
+        sink.report("DN420", number, 1, f"listed image '{text.rstrip(chr(13))}' not found in "
+                    f"{_shown_dir(folder)}", "fix the path, or regenerate the list",
+                    _image_severity(dialect))
+    return 1
+
+
+def _image_severity(dialect: Dialect | None) -> Severity | None:
+    """The original Darknet exits at a missing image; AlexeyAB's trains on a blank 10x10 one."""
+    return Severity.WARNING if dialect is Dialect.AB or dialect is Dialect.HANK else None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, the line without its \\n, whether it ended with \\n), as fgetl splits
+    a file, read in bounded chunks (data.chunks refuses a FIFO and caps the size)."""
+    number = 0
+    pending = b""
+    for chunk in chunks(path):
+        pieces = (pending + chunk).split(b"\n")
+        pending = pieces.pop()
+        if len(pending) > 1 << 20:
+            pending = pending[-2:]  # an absurd line: only its end (a \r) still matters
+        for piece in pieces:
+            number += 1
+            yield number, piece, True
+    if pending:
+        yield number + 1, pending, False
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+def _why(exc: OSError) -> str:
+    if isinstance(exc, DataFileError):
+        return exc.strerror or str(exc)
+    if exc.errno == errno.EISDIR:
+        return "is a directory"
+    return exc.strerror or str(exc)
+
+
+def _shown_dir(folder: Path) -> str:
+    return str(folder) or "."
+
+
+def _folders(tried: tuple[Path, ...]) -> str:
+    if not tried:
+        return "the file system (absolute path)"
+    return " nor ".join(_shown_dir(folder) for folder in tried)
+
+
+def _root_hint(settings: DataSettings) -> str:
+    if settings.root is not None:
+        return "fix the path (it is resolved against --data-root / data-root)"
+    return ("fix the path; if darknet runs from another folder, say which with --data-root DIR "
+            "(or data-root in the configuration)")

@@ -1,0 +1,95 @@
+"""[net] values whose default or comparison surprises (§net-defaults): the whole batch in one
+pass when subdivisions is left out (DN113), and a step the original Darknet never reaches
+(DN114)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dnlint.diagnostics import Sink
+from dnlint.dialects import Dialect
+from dnlint.read.darknet_reader import CfgDocument
+
+if TYPE_CHECKING:
+    from dnlint.network.build import Network
+
+
+def check_whole_batch(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """batch > 1 and no subdivisions: parse_net_options's default of 1 makes the mini-batch the
+    whole batch, so every layer's outputs (and deltas) are allocated for all of it."""
+    values = network.net_values
+    batch = values.int("batch")
+    if batch <= 1 or values.given("subdivisions") or not values.given("batch"):
+        return
+    line, column = values.line_of("batch")
+    commented = _commented_out(doc, "subdivisions")
+    said = (f" (subdivisions is commented out at line {commented})" if commented
+            else "")
+    sink.report("DN113", line, column,
+                f"batch={batch} with no subdivisions{said}: Darknet's default is "
+                f"subdivisions=1, so all {batch} images go through the network in one pass, "
+                f"with memory for {batch} images in every layer",
+                "add subdivisions= (AlexeyAB's README suggests 16, or 32/64 when memory runs "
+                "out), or subdivisions=1 if one pass is meant")
+
+
+def _commented_out(doc: CfgDocument, key: str) -> int | None:
+    """The line of the last '#key=' (or ';key=') comment inside the [net] section, if any
+    (the training value: the '# Testing' one comes first in the stock cfgs)."""
+    sections = doc.sections
+    end = sections[1].line if len(sections) > 1 else None
+    start = sections[0].line if sections else 0
+    found = None
+    for comment in doc.comments:
+        if comment.line <= start or (end is not None and comment.line >= end):
+            continue
+        text = comment.text.lstrip("#; \t").replace(" ", "").replace("\t", "")
+        if text.startswith(key + "="):
+            found = comment.line
+    return found
+
+
+def check_unreached_steps(network: Network, doc: CfgDocument, dialect: Dialect,
+                          sink: Sink) -> None:
+    """get_current_rate compares each step with the current iteration: a size_t in the original
+    Darknet, so a negative step converts to a huge number that is never reached: that step and
+    every later one do nothing. The forks compare ints, where steps=-1,100 with scales=.1,10 is
+    a deliberate warm-up (the stock yolov2-tiny cfgs): nothing to say there."""
+    if dialect is not Dialect.PJ:
+        return
+    values = network.net_values
+    if values.str("policy") != "steps":
+        return
+    steps = values.list("steps")
+    negative = next((index for index, step in enumerate(steps or ()) if step < 0), None)
+    if steps is None or negative is None:
+        return
+    line, column = _item_column(doc, values.line_of("steps"), negative)
+    later = len(steps) - negative - 1
+    also = (" (nor the step after it)" if later == 1
+            else f" (nor the {later} steps after it)" if later else "")
+    sink.report("DN114", line, column,
+                f"step {steps[negative]} is never reached{also}: the original Darknet compares "
+                "steps with an unsigned iteration, where a negative step is a huge number, so "
+                "the learning rate never changes from there on",
+                "use iteration numbers between 0 and max_batches (AlexeyAB's Darknet reads a "
+                "negative step as 'from the start')")
+
+
+def _item_column(doc: CfgDocument, where: tuple[int, int], index: int) -> tuple[int, int]:
+    """The column of list item ``index`` of the value at ``where`` (its start when the line
+    cannot be read)."""
+    line, column = where
+    try:
+        text = doc.lines[line - 1]
+    except IndexError:
+        return where
+    position = column - 1
+    for _ in range(index):
+        comma = text.find(",", position)
+        if comma < 0:
+            return where
+        position = comma + 1
+    while position < len(text) and text[position] in " \t":
+        position += 1
+    return line, position + 1
