@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.clean import shown_path
-from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
@@ -89,6 +89,7 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
     fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
+    gpu_memory: int | None = None  # --gpu-memory: the card's bytes (DN121)
 
 
 def _first(*values: bool | None) -> bool:
@@ -241,6 +242,8 @@ class Run:
         else:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
+        if self.options.gpu_memory is not None:
+            _check_budget(result, self.options.gpu_memory)
         if self.options.data and self._data_ok and result.network is not None:
             check_data(result, self.options.data, self._reader())
         if chosen is not self.options and config is not None and result.dialect is not None:
@@ -294,6 +297,18 @@ class Run:
             identity = file_identity(path)
             if identity is not None:
                 self.inputs_read.add(identity)
+
+
+def _check_budget(result: FileResult, budget: int) -> None:
+    """--gpu-memory: DN121 when training needs more than the card (dnlint.checks.memory)."""
+    if result.network is None or result.dialect is None:
+        return
+    from dnlint.checks.memory import check_budget
+    from dnlint.network.memory import memory_report
+
+    sink = Sink(result.path)
+    check_budget(memory_report(result.network, result.dialect), budget, sink)
+    result.add(sink.items)
 
 
 def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config | None) -> None:
