@@ -3,9 +3,10 @@ DN120-DN122 checks and their reporting.
 
 fixtures/oracle/memory.json holds what tools/memcount measured: the bytes each fork's CPU build
 keeps allocated after parsing every stock cfg (at batch=1 subdivisions=1, as the oracle runs
-them; AlexeyAB's inference build and training build), and a few cfgs at batch=8
-subdivisions=2 (mini-batch 4) for the scaling. ``files`` is the part a data file named by the
-cfg (softmax ``tree=``) took: dnlint reads no such file, so it is left out of the comparison.
+them; AlexeyAB's inference build and training build), a few cfgs at batch=8 subdivisions=2
+(mini-batch 4) for the scaling, and the project's own cfgs of fixtures/memory (``own``).
+``files`` is the part a data file named by the cfg (softmax ``tree=``) took: dnlint reads no
+such file, so it is left out of the comparison.
 """
 
 from __future__ import annotations
@@ -85,6 +86,25 @@ def test_every_stock_cfg_allocates_what_dnlint_predicts(fork: str, key: str, mod
 def test_the_prediction_scales_with_the_mini_batch(fork: str, key: str, mode: str) -> None:
     mine, darknet = predicted(fork, key, mode, "mini_batch_4")
     assert mine == darknet
+
+
+@pytest.mark.parametrize(("fork", "key", "mode"), cases("own"))
+def test_every_layer_type_allocates_what_dnlint_predicts(fork: str, key: str, mode: str) -> None:
+    """fixtures/memory: small cfgs of this project's own that use every layer type of both
+    forks and their options that allocate (adam, antialiasing, share_index, binary, xnor,
+    swish/mish, shortcut weights, counters_per_class, peephole, bottleneck ...), measured with
+    tools/memcount at batch=4 subdivisions=2 as written; no ../shared needed."""
+    m = recorded()["own"][fork]["cfgs"][key][mode]
+    result = lint_text((FIXTURES / "memory" / key).read_text(), DIALECTS[fork], key)
+    assert result.network is not None
+    assert memory.predict(result.network, DIALECTS[fork], mode == "train", m["batch"]).total \
+        == m["total"] - m["files"]
+
+
+def test_every_layer_type_has_a_memory_rule() -> None:
+    from dnlint.network.layers import all_types
+
+    assert {t.name for t in all_types()} == set(memory.COSTS)
 
 
 def test_the_recorded_counts_cover_the_corpus() -> None:

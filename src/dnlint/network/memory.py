@@ -257,22 +257,117 @@ def _crnn(layer: Layer, b: Build) -> Cost:
     else:
         hidden, out = _int(layer, "hidden", 1), _int(layer, "output", 1)
         size, groups = _int(layer, "size", 3), max(_int(layer, "groups", 1), 1)
+    cost = _sub_convs(layer, b, [(c, hidden), (hidden, hidden), (hidden, out)], size, groups)
+    cost.per_sequence += FLOAT * w * h * hidden * (b.time_steps + 1)
+    return cost
+
+
+def _conv_lstm(layer: Layer, b: Build) -> Cost:
+    """[ab] make_conv_lstm_layer: four U convolutions of the input, four W convolutions of the
+    state (one of twice the channels with ``bottleneck``), three V (``peephole``), each in its
+    own layer struct (the seven W and V structs always); output and cell per image, 15 state
+    vectors per sequence."""
+    c = layer.input[2]
+    n = _int(layer, "output", 1)
+    size, groups = _int(layer, "size", 3), max(_int(layer, "groups", 1), 1)
+    convs = [(c, n)] * 4
+    convs += [(2 * n, n)] if _int(layer, "bottleneck") else [(n, n)] * 4
+    if _int(layer, "peephole"):
+        convs += [(n, n)] * 3
+    cost = _sub_convs(layer, b, convs, size, groups)
+    cost.fixed += LAYER_STRUCT[b.dialect] * (11 - len(convs))  # the structs left empty
+    outputs = _outputs(layer)
+    cost.per_image += FLOAT * 2 * outputs
+    cost.per_sequence += FLOAT * 15 * outputs
+    return cost
+
+
+def _sub_convs(layer: Layer, b: Build, convs: list[tuple[int, int]], size: int, groups: int
+               ) -> Cost:
+    """A recurrent layer's convolutions (channels in, filters), each in its own layer struct,
+    on its input's width and height giving its output's; the workspace is their largest."""
+    w, h, _ = layer.input
     out_w, out_h, _ = layer.output
-    cost = Cost(per_sequence=FLOAT * w * h * hidden * (b.time_steps + 1))
-    for c_in, n in ((c, hidden), (hidden, hidden), (hidden, out)):
+    xnor = _int(layer, "xnor") != 0
+    cost = Cost()
+    for c_in, n in convs:
         nweights = (c_in // groups) * n * size * size
         cost.fixed += LAYER_STRUCT[b.dialect]
-        part = _conv_arrays(layer, b, n, nweights, out_w * out_h * n, w * h * c_in,
-                            _int(layer, "xnor") != 0, sub=True)
+        part = _conv_arrays(layer, b, n, nweights, out_w * out_h * n, w * h * c_in, xnor,
+                            sub=True)
         part.workspace = out_w * out_h * size * size * (c_in // groups) * FLOAT
         cost.add(part)
     return cost
 
 
 def _batchnorm(layer: Layer, b: Build) -> Cost:
-    """make_batchnorm_layer: output, delta, x, x_norm; 10 vectors of channels ([pj] 8)."""
+    """make_batchnorm_layer: output and delta ([ab] and x, x_norm); vectors of channels:
+    scales, biases, mean, variance, rolling mean and variance, [pj] 2 updates, [ab] 4."""
     outputs, c = _outputs(layer), layer.output[2]
-    return Cost(FLOAT * c * (8 if b.pj else 10), FLOAT * 4 * outputs)
+    if b.pj:
+        return Cost(FLOAT * c * 8, FLOAT * 2 * outputs)
+    return Cost(FLOAT * c * 10, FLOAT * 4 * outputs)
+
+
+def _deconvolutional(layer: Layer, b: Build) -> Cost:
+    """make_deconvolutional_layer: weights and updates, biases and updates, output and delta;
+    [pj] BN and adam as a convolution's, a workspace of its im2col of the output; [ab] its own
+    col_image (h*w*size*size*n)."""
+    w, h, c = layer.input
+    out_w, out_h, n = layer.output
+    size = _int(layer, "size", 1)
+    nweights = c * n * size * size
+    outputs = out_w * out_h * n
+    cost = Cost(FLOAT * 2 * (nweights + n), FLOAT * 2 * outputs)
+    if b.pj:
+        if _int(layer, "batch_normalize"):
+            cost.fixed += FLOAT * 8 * n
+            cost.per_image += FLOAT * 2 * outputs
+        if b.adam:
+            cost.fixed += FLOAT * (2 * nweights + 4 * n)
+        cost.workspace = FLOAT * h * w * size * size * n
+    else:
+        cost.fixed += FLOAT * h * w * size * size * n
+    return cost
+
+
+def _normalization(layer: Layer, b: Build) -> Cost:
+    """make_normalization_layer (lrn): output, delta, squared, norms."""
+    return Cost(0, FLOAT * 4 * _outputs(layer))
+
+
+def _activation(layer: Layer, b: Build) -> Cost:
+    """make_activation_layer: output and delta; [pj] of sizeof(float*) each (8 bytes)."""
+    return Cost(0, (16 if b.pj else 8) * max(layer.inputs, 0))
+
+
+def _logistic(layer: Layer, b: Build) -> Cost:
+    """[pj] make_logistic_layer: loss, output, delta, and the cost."""
+    return Cost(FLOAT, FLOAT * 3 * max(layer.inputs, 0))
+
+
+def _l2norm(layer: Layer, b: Build) -> Cost:
+    """[pj] make_l2norm_layer: output, scales and delta of its inputs."""
+    return Cost(0, FLOAT * 3 * max(layer.inputs, 0))
+
+
+def _iseg(layer: Layer, b: Build) -> Cost:
+    """[pj] make_iseg_layer: output and delta; the cost; 90 counts, 90 pointers to sums of
+    ``ids`` floats each."""
+    ids = max(_int(layer, "ids", 32), 0)
+    sums = 90 * FLOAT * ids if ids else 0
+    return Cost(FLOAT + 90 * FLOAT + 90 * 8 + sums, FLOAT * 2 * _outputs(layer))
+
+
+def _implicit(layer: Layer, b: Build) -> Cost:
+    """[ab] make_implicit_layer: weights and updates, output and delta, all of its outputs."""
+    outputs = _outputs(layer)
+    return Cost(FLOAT * 2 * outputs, FLOAT * 2 * outputs)
+
+
+def _history(layer: Layer, b: Build) -> Cost:
+    """[ab] make_history_layer: output, delta and the previous state."""
+    return Cost(0, FLOAT * 3 * _outputs(layer))
 
 
 def _output_delta(layer: Layer, b: Build) -> Cost:
@@ -328,6 +423,11 @@ def _cost(layer: Layer, b: Build) -> Cost:
 def _dropout(layer: Layer, b: Build) -> Cost:
     """make_dropout_layer: the random mask (output and delta are the layer before's)."""
     return Cost(0, FLOAT * max(layer.inputs, 0))
+
+
+def _no_arrays(layer: Layer, b: Build) -> Cost:
+    """[ab] [empty]/[silence]: output and delta are the previous layer's."""
+    return Cost()
 
 
 def _crop(layer: Layer, b: Build) -> Cost:
@@ -395,8 +495,18 @@ COSTS: Final[dict[str, Callable[[Layer, Build], Cost]]] = {
     "convolutional": _convolutional,
     "connected": _connected,
     "batchnorm": _batchnorm,
+    "deconvolutional": _deconvolutional,
+    "normalization": _normalization,
+    "active": _activation,
+    "logxent": _logistic,
+    "l2norm": _l2norm,
+    "iseg": _iseg,
+    "implicit": _implicit,
+    "history": _history,
+    "empty": _no_arrays,
     "contrastive": _contrastive,
     "crnn": _crnn,
+    "conv_lstm": _conv_lstm,
     "rnn": _rnn,
     "gru": _gru,
     "lstm": _lstm,
@@ -618,6 +728,9 @@ def _truths(network: Network) -> int:
         return 90 * (4 + 1)
     if last.type == "region" and head is not None:
         return 30 * (_int(last, "coords", 4) + 1)
+    if last.type == "iseg":
+        w, h, _ = last.output
+        return 90 * (w * h + 1)
     if last.type == "detection" and head is not None:
         side = _int(last, "side", 7)
         return side * side * (1 + _int(last, "coords", 1) + head.classes)
