@@ -204,11 +204,13 @@ def test_dn121_with_a_budget(tmp_path: Path) -> None:
     cfg.write_text(DN121_BAD)
     run = CliRunner().invoke(main, [str(cfg), "--gpu-memory", "8G", "--format", "concise"])
     assert run.exit_code == 0, run.output
-    assert f"{cfg}:3:1: DN121 warning: training needs ≈16.9 GiB of GPU memory at mini-batch 64 " \
+    # 64 images of output, delta and BN's x (3 x 608*608*64 floats) and, on the device, of
+    # input and truth (the last layer's outputs: 608*608*(3 + 64) floats)
+    assert f"{cfg}:3:1: DN121 warning: training needs ≈22.8 GiB of GPU memory at mini-batch 64 " \
            "(batch=64, subdivisions=1), more than --gpu-memory 8 GiB" in run.output
     json_run = CliRunner().invoke(main, [str(cfg), "--gpu-memory", "8G", "--format", "json"])
     hint = json.loads(json_run.output)["files"][0]["diagnostics"][0]["hint"]
-    assert hint == "subdivisions=4 gives ≈4.2 GiB (mini-batch 16)"
+    assert hint == "subdivisions=4 gives ≈5.7 GiB (mini-batch 16)"
     cfg.write_text(get_rule("DN121").good)
     run = CliRunner().invoke(main, [str(cfg), "--gpu-memory", "8G", "--format", "concise"])
     assert "DN121" not in run.output
@@ -224,8 +226,9 @@ def test_dn121_when_nothing_fits(tmp_path: Path) -> None:
     found = json.loads(run.output)["files"][0]["diagnostics"][0]
     assert found["code"] == "DN121"
     # 608*608*64 floats of output, delta and BN's x: 283,901,952 bytes; the weights, biases,
-    # their updates and 7 BN vectors: 3,840; the workspace (im2col of 608*608*3): 4,435,968
-    assert found["hint"] == "even mini-batch 1 needs ≈275 MiB: lower width and height"
+    # their updates and 7 BN vectors: 3,840; the workspace (im2col of 608*608*3): 4,435,968;
+    # the input and the truth (the last layer's outputs) on the device: 99,067,904
+    assert found["hint"] == "even mini-batch 1 needs ≈369 MiB: lower width and height"
 
 
 def test_a_bad_budget_is_a_usage_error(tmp_path: Path) -> None:

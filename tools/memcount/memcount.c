@@ -25,14 +25,23 @@
 #include <unistd.h>
 #include <dlfcn.h>
 
+#ifdef MEMCOUNT_HANK
+/* hank-ai's C++ library: compiled as C++ (g++ -x c++), its types under Darknet:: */
+#include "darknet_internal.hpp"
+typedef Darknet::Layer layer;
+typedef Darknet::Network network;
+#define EXTERN_C extern "C"
+#else
 #include "darknet.h"
+#define EXTERN_C
+#endif
 
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
+EXTERN_C void *__libc_malloc(size_t);
+EXTERN_C void *__libc_calloc(size_t, size_t);
+EXTERN_C void *__libc_realloc(void *, size_t);
+EXTERN_C void __libc_free(void *);
 
-#ifdef MEMCOUNT_ALEXEYAB
+#if defined(MEMCOUNT_ALEXEYAB)
 network parse_network_cfg_custom(char *filename, int batch, int time_steps);
 #endif
 
@@ -47,7 +56,7 @@ static inline uint32_t hash(uintptr_t p) { return (uint32_t)((p >> 4) * 26544357
 static void init_table(void)
 {
     if (table) return;
-    table = mmap(NULL, sizeof(slot) * SLOTS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    table = (slot *)mmap(NULL, sizeof(slot) * SLOTS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (table == MAP_FAILED) abort();
 }
 
@@ -83,10 +92,10 @@ static void drop(void *p)
     s->size = 0;
 }
 
-void *malloc(size_t n) { void *p = __libc_malloc(n); put(p, n); return p; }
-void *calloc(size_t a, size_t b) { void *p = __libc_calloc(a, b); put(p, a * b); return p; }
-void free(void *p) { drop(p); __libc_free(p); }
-void *realloc(void *old, size_t n)
+EXTERN_C void *malloc(size_t n) { void *p = __libc_malloc(n); put(p, n); return p; }
+EXTERN_C void *calloc(size_t a, size_t b) { void *p = __libc_calloc(a, b); put(p, a * b); return p; }
+EXTERN_C void free(void *p) { drop(p); __libc_free(p); }
+EXTERN_C void *realloc(void *old, size_t n)
 {
     void *p = __libc_realloc(old, n);
     if (p || n == 0) { drop(old); put(p, n); }
@@ -98,6 +107,7 @@ void *realloc(void *old, size_t n)
  * so these definitions interpose them; each calls the library's own and counts what it kept. */
 static long long file_bytes;
 
+#ifndef MEMCOUNT_HANK /* hank's are C++ functions; its tree cfgs fail without data/ anyway */
 tree *read_tree(char *filename)
 {
     static tree *(*real)(char *);
@@ -117,6 +127,8 @@ int *read_map(char *filename)
     file_bytes += live - before;
     return m;
 }
+
+#endif
 
 /* blocks already attributed to a layer (a block shared by two layers counts once, for the first) */
 #define SEEN_SLOTS (1u << 20)
@@ -158,7 +170,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     long long before = live;
     peak = live;
-#ifdef MEMCOUNT_ALEXEYAB
+#if defined(MEMCOUNT_ALEXEYAB) || defined(MEMCOUNT_HANK)
     network net = parse_network_cfg_custom(argv[1], train ? 0 : 1, train ? 0 : 1);
     network *np = &net;
 #else
@@ -166,7 +178,7 @@ int main(int argc, char **argv)
     network *np = parse_network_cfg(argv[1]);
 #endif
     long long total = live - before;
-    seen = __libc_calloc(SEEN_SLOTS, sizeof(uintptr_t));
+    seen = (uintptr_t *)__libc_calloc(SEEN_SLOTS, sizeof(uintptr_t));
     mark((uintptr_t)np->layers);
     printf("{\"mode\": \"%s\", \"batch\": %d, \"total\": %lld, \"peak\": %lld, \"workspace\": %lld, \"layers\": [",
            argv[2], np->batch, total, peak - before,

@@ -50,7 +50,7 @@ def measure_cfg(exe: Path, cfg: Path, fork: str, batch: int, subdivisions: int, 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("fork", choices=["pjreddie", "alexeyab"])
+    ap.add_argument("fork", choices=["pjreddie", "alexeyab", "hank"])
     ap.add_argument("oracle_root", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("paths", nargs="+", type=Path)
@@ -69,7 +69,7 @@ def main() -> int:
     cfgs: list[Path] = []
     for p in args.paths:
         cfgs.extend(sorted(p.rglob("*.cfg")) if p.is_dir() else [p])
-    modes = ["infer", "train"] if args.fork == "alexeyab" else ["train"]
+    modes = ["train"] if args.fork == "pjreddie" else ["infer", "train"]
     out: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for cfg in cfgs:
@@ -78,7 +78,7 @@ def main() -> int:
             for mode in modes:
                 result = measure_cfg(exe, cfg, args.fork, args.batch, args.subdivisions, mode,
                                      src, Path(tmp), rewrite_cfg)
-                if result["status"] != "ok" and args.batch == 1 and args.fork == "alexeyab":
+                if result["status"] != "ok" and args.batch == 1 and args.fork != "pjreddie":
                     # as the oracle: AlexeyAB refuses contrastive=1 below a [net] mini-batch
                     # of 2 (inference still builds for 1)
                     second = measure_cfg(exe, cfg, args.fork, 2, 1, mode, src, Path(tmp),

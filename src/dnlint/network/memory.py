@@ -785,10 +785,21 @@ class MemoryReport:
         for cost in costs:
             fixed += cost.fixed
             per_batch += cost.at(batch, steps) - cost.fixed
+        # the network's input on the device, and to train the truth (forward_backward_network_gpu)
+        per_batch += FLOAT * batch * (max(self.network.net.inputs, 0)
+                                      + (self._device_truths() if train else 0))
         workspace = self.gpu_workspace(train)
         if train and resize and self.resized is not None:
             per_batch, workspace = self._scaled(per_batch), self._scaled(workspace)
         return fixed + per_batch + workspace
+
+    def _device_truths(self) -> int:
+        """net.truths per image: [ab] a head's max_boxes x (4 + 2), else as the original."""
+        last = self.network.layers.last()
+        if self.dialect is not Dialect.PJ and last is not None and last.type in (
+                "yolo", "gaussian_yolo", "region"):
+            return _int(last, "max", 200) * 6
+        return _truths(self.network)
 
     def largest_mini_batch(self, budget: int) -> int:
         """The largest training mini-batch whose estimate fits ``budget`` (0: none does). The
