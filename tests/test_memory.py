@@ -88,6 +88,22 @@ def test_the_prediction_scales_with_the_mini_batch(fork: str, key: str, mode: st
     assert mine == darknet
 
 
+# hank-ai's Darknet (C++) keeps a few KiB of its own bookkeeping besides the network (its
+# settings object, strings): measured on AlexeyAB's stock cfgs, 5 to 14 KiB more than the arrays
+HANK_BOOKKEEPING = 16 * 1024
+
+
+@pytest.mark.parametrize(("key", "mode"), [(key, mode) for _, key, mode in cases("hank")])
+def test_hank_allocates_the_arrays_dnlint_predicts(key: str, mode: str) -> None:
+    need_shared()
+    m = recorded()["hank"]["hank"]["cfgs"][key][mode]
+    text = (SHARED / "corpus" / "alexeyab" / key).read_text(encoding="latin-1")
+    result = lint_text(_with_batch(text, m.get("batch_forced", 1), 1), Dialect.HANK, key)
+    assert result.network is not None
+    mine = memory.predict(result.network, Dialect.HANK, mode == "train", m["batch"]).total
+    assert 0 < m["total"] - m["files"] - mine < HANK_BOOKKEEPING
+
+
 @pytest.mark.parametrize(("fork", "key", "mode"), cases("own"))
 def test_every_layer_type_allocates_what_dnlint_predicts(fork: str, key: str, mode: str) -> None:
     """fixtures/memory: small cfgs of this project's own that use every layer type of both
@@ -119,6 +135,7 @@ def test_the_recorded_counts_cover_the_corpus() -> None:
               if modes["train"]["status"] != "ok"}
     assert failed <= {key for key, entry in oracle.items() if entry["status"] != "ok"}
     assert len(cases("stock")) >= 170
+    assert len(cases("hank")) >= 98  # hank-ai refuses many of AlexeyAB's cfgs (unused keys)
 
 
 # ---------------------------------------------------------------------------------- by hand

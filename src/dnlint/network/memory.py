@@ -631,9 +631,10 @@ def layer_costs(network: Network, dialect: Dialect, train: bool, gpu: bool = Fal
                 ) -> list[Cost]:
     """Each layer's :class:`Cost` in the build ``train`` says (:func:`layer_cost`). [ab] The
     layers before the last ``stopbackward=1`` are built for inference even when training, and
-    get a delta only when a later layer sends one back to them (``keep_delta_gpu``)."""
+    get a delta only when a later layer sends one back to them (``keep_delta_gpu``); hank-ai's
+    freezes at any non-zero stopbackward."""
     b = build_of(network, dialect, train)
-    frozen = _last_stop_backward(network) if train and dialect is not Dialect.PJ else -1
+    frozen = _last_stop_backward(network, dialect) if train and dialect is not Dialect.PJ else -1
     if frozen <= 0:
         return [layer_cost(layer, b, gpu) for layer in network.layers]
     inference = build_of(network, dialect, False)
@@ -658,11 +659,15 @@ _KEEP_OWN_DELTA: Final = frozenset({"cost", "region", "yolo", "gaussian_yolo", "
                                     "contrastive"})
 
 
-def _last_stop_backward(network: Network) -> int:
-    """[ab] The index of the last layer with stopbackward=1 (-1: none)."""
+def _last_stop_backward(network: Network, dialect: Dialect) -> int:
+    """The index of the last layer with stopbackward=1 ([ab]) or any non-zero stopbackward
+    (hank-ai's Darknet::CfgFile), -1 when none."""
     last = -1
     for layer in network.layers:
-        if layer.values is not None and layer.values.int("stopbackward") == 1:
+        if layer.values is None:
+            continue
+        stop = layer.values.int("stopbackward")
+        if stop == 1 or (stop and dialect is Dialect.HANK):
             last = layer.index
     return last
 
