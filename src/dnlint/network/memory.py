@@ -112,9 +112,8 @@ def _convolutional(layer: Layer, b: Build) -> Cost:
     n = max(_int(layer, "filters", 1), 0)
     size = _int(layer, "size", 1)
     xnor = _int(layer, "xnor") != 0
+    # [ab] xnor disables groups (make_convolutional_layer)
     groups = 1 if xnor and not b.pj else max(_int(layer, "groups", 1), 1)
-    if b.pj:
-        groups = max(groups, 1)
     out_w, out_h, _ = layer.output
     antialiasing = 0 if b.pj else _int(layer, "antialiasing")
     if antialiasing:
@@ -400,9 +399,10 @@ def _maxpool(layer: Layer, b: Build) -> Cost:
     outputs = _outputs(layer)
     if b.pj:
         return Cost(0, 3 * FLOAT * outputs)
-    avg = layer.type == "local_avgpool"
-    return Cost(0, FLOAT * outputs * (1 + (1 if b.train else 0) + (0 if avg or not b.train
-                                                                      else 1)))
+    arrays = 1  # output
+    if b.train:
+        arrays += 1 if layer.type == "local_avgpool" else 2  # delta, and a maxpool's indexes
+    return Cost(0, FLOAT * arrays * outputs)
 
 
 def _route(layer: Layer, b: Build) -> Cost:
