@@ -175,6 +175,21 @@ def test_random_trains_at_the_largest_size_first() -> None:
     assert memory_report(network, Dialect.PJ).resized == (608, 608)
 
 
+@pytest.mark.parametrize(("random", "resize_step"), [
+    ("nan", "32"), ("inf", "32"), ("-1", "32"), ("1e300", "32"), ("1", "nan"), ("1", "inf"),
+    ("1", "-32"), ("1", "0")])
+def test_random_values_that_are_not_a_size(random: str, resize_step: str) -> None:
+    """No resize (and no exception) for a random or resize_step Darknet cannot resize by."""
+    text = (f"[net]\nbatch=8\nsubdivisions=2\nwidth=416\nheight=416\nchannels=3\n"
+            f"resize_step={resize_step}\n\n[convolutional]\nfilters=18\nsize=1\n\n[yolo]\n"
+            f"mask=0,1,2\nanchors=1,1,2,2,3,3\nclasses=1\nnum=3\nrandom={random}\n")
+    network = lint_text(text, Dialect.AB).network
+    assert network is not None
+    report = memory_report(network, Dialect.AB)
+    assert report.resized is None
+    assert report.gpu_total(True) == report.gpu_total(True, resize=False) > 0
+
+
 def test_sizes() -> None:
     assert parse_size("8G") == parse_size("8GiB") == parse_size("8 gb") == 8 * 2**30
     assert parse_size("6144M") == 6 * 2**30

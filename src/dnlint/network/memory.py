@@ -835,14 +835,16 @@ def random_resize(network: Network, dialect: Dialect) -> tuple[int, int] | None:
     for layer in network.layers:
         if layer.type in ("yolo", "gaussian_yolo", "region") and layer.values is not None:
             coef = max(coef, layer.values.float("random"))
-    if coef <= 0:
+    if not 0 < coef < 1e6:  # also NaN: Darknet's resize would be nonsense, not a size
         return None
     width, height = network.net.width, network.net.height
     if dialect is Dialect.PJ:
         return (608, 608) if width * height < 608 * 608 else None
     if coef == 1.0:
         coef = 1.4
-    step = network.net_values.float("resize_step") or 32.0
+    step = network.net_values.float("resize_step")  # 32 unless given
+    if not 0 < step < 1e9 or width <= 0 or height <= 0:  # 0, negative, NaN: not a size
+        return None
 
     def largest(size: int) -> int:
         return int(_round_half_away(coef * size / step + 1) * step)
