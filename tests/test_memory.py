@@ -263,6 +263,18 @@ def test_dn121_when_nothing_fits(tmp_path: Path) -> None:
     assert found["hint"] == "even mini-batch 1 needs ≈369 MiB: lower width and height"
 
 
+def test_no_budget_warning_for_a_network_with_errors(tmp_path: Path) -> None:
+    """One root cause, one error: a layer that overflows int (DN312) makes every size
+    meaningless, so DN121 says nothing about it."""
+    cfg = tmp_path / "huge.cfg"
+    cfg.write_text("[net]\nbatch=64\nsubdivisions=1\nwidth=100000\nheight=100000\nchannels=3\n"
+                   "\n[convolutional]\nfilters=1000\n")
+    run = CliRunner().invoke(main, [str(cfg), "--gpu-memory", "8G", "--format", "concise"])
+    assert "DN312" in run.output
+    assert "DN121" not in run.output
+    assert "DN120" not in run.output
+
+
 def test_a_bad_budget_is_a_usage_error(tmp_path: Path) -> None:
     cfg = tmp_path / "a.cfg"
     cfg.write_text(DN121_BAD)

@@ -111,8 +111,8 @@ def parse_size(text: str) -> int | None:
 def check_budget(report: MemoryReport, budget: int, sink: Sink) -> None:
     """DN121: training at the cfg's mini-batch needs more than ``budget`` on the GPU."""
     mini = report.mini_batch
-    if mini < 1:
-        return
+    if mini < 1 or any(layer.broken for layer in report.network.layers):
+        return  # a network Darknet cannot build as written: its errors say why, not its size
     need = report.gpu_total(True, mini)
     if need <= budget:
         return
