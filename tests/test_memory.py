@@ -113,8 +113,12 @@ def test_every_layer_type_allocates_what_dnlint_predicts(fork: str, key: str, mo
     m = recorded()["own"][fork]["cfgs"][key][mode]
     result = lint_text((FIXTURES / "memory" / key).read_text(), DIALECTS[fork], key)
     assert result.network is not None
-    assert memory.predict(result.network, DIALECTS[fork], mode == "train", m["batch"]).total \
-        == m["total"] - m["files"]
+    mine = memory.predict(result.network, DIALECTS[fork], mode == "train", m["batch"])
+    assert mine.total == m["total"] - m["files"]
+    # layer by layer (the --layers column), the workspace, and the network's own arrays
+    assert mine.layers == m["layers"]
+    assert mine.workspace == m["workspace"]
+    assert mine.net == m["net"] - m["workspace"]
 
 
 def test_every_layer_type_has_a_memory_rule() -> None:

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Put run.py's outputs together as fixtures/oracle/memory.json, totals only.
 
-    python3 combine.py OUT.json SET:RUN.json...
+    python3 combine.py OUT.json SET:RUN.json... [--layers SET]
 
 SET is the name of the set in OUT (`stock`, `mini_batch_4`); a later file's cfgs replace an
-earlier one's of the same fork and set (a cfg measured again).
+earlier one's of the same fork and set (a cfg measured again). The sets named by --layers keep
+the per-layer lists and the rest (`net`) of runs made with --per-layer.
 """
 
 from __future__ import annotations
@@ -17,8 +18,14 @@ KEPT = ("status", "exit", "batch", "total", "workspace", "files", "batch_forced"
 
 
 def main() -> int:
+    args = sys.argv[2:]
+    with_layers: set[str] = set()
+    while "--layers" in args:
+        at = args.index("--layers")
+        with_layers.add(args[at + 1])
+        del args[at:at + 2]
     out: dict[str, dict[str, dict[str, object]]] = {}
-    for item in sys.argv[2:]:
+    for item in args:
         name, _, path = item.partition(":")
         run = json.loads(Path(path).read_text())
         batch = run.get("batch", run.get("mini_batch", 1))
@@ -27,7 +34,8 @@ def main() -> int:
         cfgs = entry["cfgs"]
         assert isinstance(cfgs, dict)
         for key, modes in run["cfgs"].items():
-            cfgs[key] = {mode: {k: m[k] for k in KEPT if k in m} for mode, m in modes.items()}
+            kept = KEPT + (("net", "layers") if name in with_layers else ())
+            cfgs[key] = {mode: {k: m[k] for k in kept if k in m} for mode, m in modes.items()}
     for sets in out.values():
         for entry in sets.values():
             cfgs = entry["cfgs"]

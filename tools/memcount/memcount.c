@@ -11,8 +11,8 @@
  *             train = parse_network_cfg_custom(cfg, 0, 0)  (what `detector train` builds)
  *   pjreddie: both call parse_network_cfg(cfg); it has no inference-only build.
  * Prints one JSON object on stdout: the live bytes the parse left ("total"), its peak, and per
- * layer the bytes of the blocks that the layer struct points to (a pointer to a block of
- * sizeof(layer) bytes, an rnn/lstm sub-layer, is followed). "net" is the rest: the workspace,
+ * layer the bytes of the blocks that the layer struct points to (followed into a block of
+ * sizeof(layer) bytes, an rnn/lstm sub-layer, and into blocks of up to 4 KiB: pointer arrays). "net" is the rest: the workspace,
  * the layers array, the network's own input/truth arrays and small fields. "files" is the part
  * of "total" that read_tree and read_map kept (the data files a cfg names).
  */
@@ -145,18 +145,24 @@ static int mark(uintptr_t p)
     return 1;
 }
 
-static long long owned(const layer *l, int depth)
+/* The bytes of the live blocks that the `size` bytes at `p` point to, followed into a block of
+ * sizeof(layer) bytes (a sub-layer) and into a small block (an array of pointers, such as an
+ * iseg layer's sums); a block counts once. */
+static long long owned_words(const void *p, size_t size, int depth)
 {
     long long sum = 0;
-    const uintptr_t *words = (const uintptr_t *)l;
-    for (size_t i = 0; i < sizeof(layer) / sizeof(uintptr_t); i++) {
+    const uintptr_t *words = (const uintptr_t *)p;
+    for (size_t i = 0; i < size / sizeof(uintptr_t); i++) {
         slot *s = find((const void *)words[i]);
         if (!s || !mark(words[i])) continue;
         sum += (long long)s->size;
-        if (s->size == sizeof(layer) && depth < 4) sum += owned((const layer *)words[i], depth + 1);
+        if (depth < 4 && (s->size == sizeof(layer) || s->size <= 4096))
+            sum += owned_words((const void *)words[i], s->size, depth + 1);
     }
     return sum;
 }
+
+static long long owned(const layer *l) { return owned_words(l, sizeof(layer), 0); }
 
 int main(int argc, char **argv)
 {
@@ -185,7 +191,7 @@ int main(int argc, char **argv)
            (long long)(find(np->workspace) ? find(np->workspace)->size : 0));
     long long attributed = 0;
     for (int i = 0; i < np->n; i++) {
-        long long b = owned(&np->layers[i], 0);
+        long long b = owned(&np->layers[i]);
         attributed += b;
         printf("%s%lld", i ? ", " : "", b);
     }
