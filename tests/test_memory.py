@@ -279,6 +279,21 @@ def test_no_budget_warning_for_a_network_with_errors(tmp_path: Path) -> None:
     assert "DN120" not in run.output
 
 
+def test_the_budget_from_the_configuration(tmp_path: Path) -> None:
+    cfg = tmp_path / "big.cfg"
+    cfg.write_text(DN121_BAD)
+    (tmp_path / ".dnlint.toml").write_text('gpu-memory = "8G"\n')
+    run = CliRunner().invoke(main, [str(cfg), "--format", "concise"])
+    assert "DN121 warning: training needs ≈22.8 GiB" in run.output
+    # the command line wins
+    run = CliRunner().invoke(main, [str(cfg), "--format", "concise", "--gpu-memory", "32G"])
+    assert "DN121" not in run.output
+    (tmp_path / ".dnlint.toml").write_text('gpu-memory = "lots"\n')
+    run = CliRunner().invoke(main, [str(cfg)])
+    assert run.exit_code == 2
+    assert 'gpu-memory must be a size such as "8G", not \'lots\'' in run.output
+
+
 def test_a_bad_budget_is_a_usage_error(tmp_path: Path) -> None:
     cfg = tmp_path / "a.cfg"
     cfg.write_text(DN121_BAD)

@@ -242,8 +242,11 @@ class Run:
         else:
             result = lint_input(item, chosen)
         _check_targets(result, self.options.targets, config)
-        if self.options.gpu_memory is not None:
-            _check_budget(result, self.options.gpu_memory)
+        budget = self.options.gpu_memory
+        if budget is None and config is not None:
+            budget = config.gpu_memory
+        if budget is not None:
+            _check_budget(result, budget)
         if self.options.data and self._data_ok and result.network is not None:
             check_data(result, self.options.data, self._reader())
         if chosen is not self.options and config is not None and result.dialect is not None:
