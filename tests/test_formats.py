@@ -117,9 +117,16 @@ def test_json_version_2_has_no_layer_table_without_layers(cwd: Path) -> None:
     assert data["version"] == 2
     assert sorted(data["files"][0]) == ["diagnostics", "dialect", "dialect_reason", "path"]
     entry = json.loads(run("--format", "json", "--layers", "ok.cfg")[1])["files"][0]
+    # memory (docs/memory.md): 16 weights and biases, with their updates and EMA copies to
+    # train (updates only on the GPU); output (and delta to train) of 256 floats; batch 1
     assert entry["layers"] == [{"index": 0, "type": "convolutional", "line": 6,
                                 "input": [8, 8, 3], "output": [8, 8, 4], "outputs": 256,
-                                "params": 16}]
+                                "params": 16,
+                                "memory": {"cpu_train": 4 * (3 * 16 + 2 * 256),
+                                           "cpu_infer": 4 * (16 + 256),
+                                           "gpu_train": 4 * (2 * 16 + 2 * 256),
+                                           "gpu_infer": 4 * (16 + 256)}}]
+    assert entry["memory"]["cpu"]["workspace"] == 4 * 8 * 8 * 3
     assert entry["weights"]["expected_bytes"] == 20 + 4 * (4 + 3 * 4)  # header, biases, weights
 
 

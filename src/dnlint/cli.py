@@ -95,6 +95,17 @@ def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
         raise click.UsageError(str(exc).removeprefix("command line: ")) from None
 
 
+def _gpu_memory(text: str | None) -> int | None:
+    if text is None:
+        return None
+    from dnlint.checks.memory import parse_size
+
+    size = parse_size(text)
+    if size is None:
+        raise click.UsageError(f"--gpu-memory: {text!r} is not a size (try 8G, 11GiB, 6144M)")
+    return size
+
+
 def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
     if not values:
         return ()
@@ -166,6 +177,7 @@ class Flags(NamedTuple):
     data_root: str | None
     check_images: bool
     target: tuple[str, ...]
+    gpu_memory: str | None
     statistics: bool
     fix: bool
     unsafe_fixes: bool
@@ -285,6 +297,9 @@ class _Command(click.Command):
 @click.option("--target", "target", multiple=True, metavar="NAME",
               help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
                    "repeatable.")
+@click.option("--gpu-memory", "gpu_memory", metavar="SIZE",
+              help="The GPU's memory (8G, 11GiB, 6144M): warn when training needs more at the "
+                   "cfg's mini-batch, and say which subdivisions fits (DN121).")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
 @click.option("--fix", is_flag=True,
               help="Repair in place what has one right answer (the findings marked [*]); "
@@ -376,7 +391,8 @@ def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
                          args.scan, args.data, args.verbose, _targets(args.target), excludes,
                          args.weights_beside, args.stdin_filename, fix=_fix_mode(args),
                          unsafe_fixes=args.unsafe_fixes, data_root=args.data_root,
-                         check_images=args.check_images)
+                         check_images=args.check_images,
+                         gpu_memory=_gpu_memory(args.gpu_memory))
     try:
         finder = _finder(args.config_file, args.no_config)
     except ConfigError as exc:

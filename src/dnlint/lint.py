@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.checks.cascade import suppress_cascades
+from dnlint.checks.memory import check_memory
 from dnlint.checks.net_values import check_net
 from dnlint.checks.whole_network import check_network
 from dnlint.diagnostics import Diagnostic, Severity, Sink
@@ -68,6 +69,7 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
     if network is not None:
         check_net(network.net_values, dialect, sink)
         check_network(network, doc, dialect, sink)
+        check_memory(network, dialect, sink)
         suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
     return network
 

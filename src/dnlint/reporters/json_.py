@@ -65,6 +65,10 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
             }
             for layer in result.network.layers
         ]
+        if result.dialect is not None:
+            from dnlint.network.memory import memory_json
+
+            entry["memory"] = memory_json(result.network, result.dialect, entry["layers"])
     report = result.weights if show_layers else result.checked_weights
     if report is not None:
         entry["weights"] = report.to_json()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dnlint.clean import shown_path
+from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
+from dnlint.network.memory import MemoryReport, memory_report
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult
 
@@ -40,10 +42,12 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
                       highlight=False, width=200 if not ctx.color else None)
     dialect = file.dialect.value if file.dialect else "?"
     table = Table(title=Text(f"{shown_path(file.path)} ({dialect})"))
+    memory = memory_of(file)
     for column in ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs",
-                   "line"):
+                   "memory", "line"):
         table.add_column(column, justify="right" if column in ("#", "params", "line",
-                                                                "BFLOPs") else "left")
+                                                                "BFLOPs", "memory") else "left")
+    per_layer = memory.train.layers if memory is not None else []
     for layer in file.network.layers:
         cells = (
             str(layer.index),
@@ -54,6 +58,7 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
                                     else f" ({layer.outputs})"),
             f"{layer.params:,}",
             f"{layer.bflops:.3f}" if layer.bflops else "",
+            _size(per_layer[layer.index]) if layer.index < len(per_layer) else "",
             str(layer.line),
         )
         table.add_row(*(Text(cell) for cell in cells), style="red" if layer.broken else None)
@@ -61,7 +66,37 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
     table.caption = Text(f"{len(network.layers)} layers, {network.total_params:,} parameters "
                          f"({4 * network.total_params:,} bytes), "
                          f"{network.total_bflops:.3f} BFLOPs")
+    if memory is not None:
+        table.caption.append("\n" + memory_caption(memory))
     console.print(table)
+
+
+def memory_caption(memory: MemoryReport) -> str:
+    """The memory totals under the table: what the 'memory' column adds up to, and the rest."""
+    mini = memory.mini_batch
+    parts = [f"memory (CPU, training at mini-batch {mini}): {_size(memory.train.total)} "
+             f"with a {_size(memory.train.workspace)} workspace"]
+    if memory.dialect is not Dialect.PJ:
+        parts.append(f"inference (detector test, mini-batch 1): {_size(memory.infer.total)}")
+    resized = memory.resized
+    at = f", at {resized[0]} x {resized[1]} for random" if resized else ""
+    parts.append(f"GPU ≈{_size(memory.gpu_total(True))} to train{at}, "
+                 f"≈{_size(memory.gpu_total(False))} to infer (estimate)")
+    return "; ".join(parts)
+
+
+def memory_of(file: FileResult) -> MemoryReport | None:
+    if file.network is None or file.dialect is None:
+        return None
+    return memory_report(file.network, file.dialect)
+
+
+def _size(size: int) -> str:
+    """'1.2 GiB', '34.5 MiB', '12 KiB'."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
 
 
 def _product(shape: tuple[int, int, int]) -> int:

@@ -148,6 +148,7 @@ def _load() -> None:
         import dnlint.rules.syntax  # noqa: I001 - registration order is the table order
         import dnlint.rules.options
         import dnlint.rules.net_section
+        import dnlint.rules.memory
         import dnlint.rules.topology
         import dnlint.rules.heads
         import dnlint.rules.weights

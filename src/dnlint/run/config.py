@@ -14,6 +14,7 @@ Keys (kebab-case, as in ruff)::
     per-file-ignores = { "legacy/*.cfg" = ["DN2"] }
     severity-override = { DN103 = "error" }
     target = ["opencv"]                  # deployment targets also checked (like --target)
+    gpu-memory = "8G"                    # the training card's memory (like --gpu-memory)
     extend-ignore = []                   # added to ignore
     exclude = [".venv", "build"]         # replaces the default excludes of directory walks
     extend-exclude = ["legacy/*.cfg"]    # added to them
@@ -43,7 +44,7 @@ CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 1024 * 1024  # a real one is a few hundred bytes; TOML parses to ~2x its size
 _KEYS = ("dialect", "select", "extend-select", "ignore", "extend-ignore", "per-file-ignores",
          "severity-override", "target", "exclude", "extend-exclude", "respect-gitignore",
-         "force-exclude", "data-root", "recipe")
+         "force-exclude", "data-root", "recipe", "gpu-memory")
 
 
 class ConfigError(Exception):
@@ -72,6 +73,7 @@ class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less st
     force_exclude: bool | None = None
     data_root: str | None = None  # relative to the configuration file's folder
     recipe: bool | None = None
+    gpu_memory: int | None = None  # bytes
 
     @property
     def root(self) -> Path:
@@ -311,6 +313,7 @@ def parse_config(table: dict[str, Any], path: Path | None) -> Config:
         force_exclude=_flag(table.get("force-exclude"), where, "force-exclude"),
         data_root=_folder(table.get("data-root"), where, "data-root"),
         recipe=_flag(table.get("recipe"), where, "recipe"),
+        gpu_memory=_size(table.get("gpu-memory"), where),
     )
 
 
@@ -332,6 +335,17 @@ def _flag(value: object, where: str, key: str) -> bool | None:
     if value is not None and not isinstance(value, bool):
         raise ConfigError(f"{where}: {key} must be true or false")
     return value
+
+
+def _size(value: object, where: str) -> int | None:
+    if value is None:
+        return None
+    from dnlint.checks.memory import parse_size
+
+    size = parse_size(value) if isinstance(value, str) else None
+    if size is None:
+        raise ConfigError(f"{where}: gpu-memory must be a size such as \"8G\", not {value!r}")
+    return size
 
 
 def _targets(value: object, where: str) -> tuple[str, ...]:

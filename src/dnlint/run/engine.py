@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.clean import shown_path
-from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
@@ -94,6 +94,7 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
     data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
     check_images: bool = False  # --check-images: look for every image a train/valid list names
+    gpu_memory: int | None = None  # --gpu-memory: the card's bytes (DN121)
 
 
 def _first(*values: bool | None) -> bool:
@@ -263,6 +264,11 @@ class Run:
             check_recipe(result, self._train_images())
         if self._data and self._data_ok and result.network is not None:
             check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
+        budget = self.options.gpu_memory
+        if budget is None and config is not None:
+            budget = config.gpu_memory
+        if budget is not None:
+            _check_budget(result, budget)
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
         return result
@@ -364,6 +370,18 @@ class Run:
             identity = file_identity(path)
             if identity is not None:
                 self.inputs_read.add(identity)
+
+
+def _check_budget(result: FileResult, budget: int) -> None:
+    """--gpu-memory: DN121 when training needs more than the card (dnlint.checks.memory)."""
+    if result.network is None or result.dialect is None:
+        return
+    from dnlint.checks.memory import check_budget
+    from dnlint.network.memory import memory_report
+
+    sink = Sink(result.path)
+    check_budget(memory_report(result.network, result.dialect), budget, sink)
+    result.add(sink.items)
 
 
 def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config | None) -> None:
