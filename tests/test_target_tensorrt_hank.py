@@ -1,0 +1,155 @@
+"""``--target tensorrt-demos`` and ``--target hank-onnx`` without the tools: exact diagnostics
+of small cfgs, the CLI option and configuration key, and the model of tensorrt_demos' parser.
+(tests/test_target_oracles.py compares the predictions with the real tools' verdicts.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dnlint.cli import main
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.rules import get_rule
+from dnlint.rules.hank_onnx import GOOD as HANK_GOOD
+from dnlint.rules.tensorrt import GOOD as TRT_GOOD
+from dnlint.targets import check_targets, parse_targets
+from dnlint.targets.tensorrt_model import convert, parse
+
+
+def codes(text: str, target: str, dialect: Dialect = Dialect.AB) -> list[tuple[str, int | None]]:
+    result = lint_cfg_bytes(text.encode(), "m.cfg", dialect)
+    check_targets(result, (target,))
+    prefix = ("DN62", "DN63") if target == "tensorrt-demos" else ("DN64", "DN65")
+    return [(d.code, d.line) for d in result.diagnostics if d.code.startswith(prefix)]
+
+
+def messages(text: str, target: str) -> list[str]:
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    check_targets(result, (target,))
+    return [d.message for d in result.diagnostics if d.code.startswith("DN6")]
+
+
+def trt(old: str, new: str) -> str:
+    assert old in TRT_GOOD
+    return TRT_GOOD.replace(old, new, 1)
+
+
+def test_the_good_networks_convert_cleanly() -> None:
+    assert codes(TRT_GOOD, "tensorrt-demos") == []
+    assert codes(HANK_GOOD, "hank-onnx") == []
+    assert convert(TRT_GOOD).accepted
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("# see [1]\n" + TRT_GOOD, [("DN620", 1)]),
+    ("#[old]\n" + TRT_GOOD, []),  # '#[' is skipped as a commented-out section
+    (trt("[maxpool]\nsize=16", "[local_avgpool]\nsize=16"), [("DN620", 13)]),
+    (trt("pad=1\n", "pad=1\n; note\n"), [("DN621", 11)]),
+    (trt("pad=1\n", "pad=1=1\n"), [("DN621", 10)]),
+    (trt("activation=leaky", "activation=hard_mish"), [("DN622", 11)]),
+    (trt("activation=leaky", "activation=elu"), [("DN624", 11)]),
+    (trt("[maxpool]\nsize=16\nstride=16", "[maxpool]\nsize=16"), [("DN623", 13)]),
+    (trt("layers=-4\n", "layers=-4,-5\ngroups=2\ngroup_id=0\n"), [("DN626", 41)]),
+    (trt("layers=-4\n", "layers=-4\n\n[shortcut]\nfrom=-5\nactivation=leaky\n"),
+     [("DN625", 44)]),
+    (trt("filters=18\nsize=1\nstride=1\nactivation=linear",
+         "filters=18\nsize=1\nstride=1\nactivation=leaky"), [("DN627", 31)]),
+    (TRT_GOOD.split("\n[route]")[0], [("DN630", 33)]),
+    (TRT_GOOD.replace("classes=1", "classes=1 "), []),  # stripped: still equal
+    (trt("classes=1", "classes=2"), [("DN628", 51)]),
+    (trt("mask=3,4,5", "  mask=3,4,5"), [("DN629", 33)]),
+    (trt("num=6\n", "num=6\nscale_x_y=1.05\n"), [("DN631", 38)]),
+    (trt("width=64", "width=80"), [("DN631", 33)]),
+    (trt("[maxpool]\nsize=2\nstride=2", "[maxpool]\nsize=2\nstride=1"), [("DN632", 33)]),
+    (trt("size=1\nstride=1\nactivation=leaky", "size=1\nstride=1\ngroups=2\nactivation=leaky"),
+     [("DN633", 21)]),
+    (trt("size=3\nstride=1\npad=1", "size=3\nstride=1\npad=1\ndilation=2"), [("DN638", 11)]),
+    (trt("size=3\nstride=1\npad=1", "size=3\nstride=1\npad=0"), [("DN638", 10)]),
+])
+def test_tensorrt_demos_diagnostics(text: str, expected: list[tuple[str, int]]) -> None:
+    assert codes(text, "tensorrt-demos") == expected
+
+
+def test_tensorrt_messages_say_what_the_tool_does() -> None:
+    assert messages(trt("classes=1", "classes=2"), "tensorrt-demos") == [
+        "'classes=1' differs from line 36 ('classes=2'): the tool asserts that every 'classes=' "
+        "line is the same"]
+    text = trt("mask=0,1,2\nanchors=10,14", "mask=0,1,2\nanchors=11,14")
+    assert codes(text, "tensorrt-demos") == [("DN635", 50)]
+
+
+def test_the_parser_model_types_values_as_the_tool_does() -> None:
+    sections = parse("[net]\nwidth=416\nscales=.1,.1\n\n[route]\nlayers = -1, 8\n\n"
+                     "[convolutional]\nscale=0.5\nactivation=leaky # x\n")
+    assert [s.type for s in sections] == ["net", "route", "convolutional"]
+    assert sections[0].values == {"width": 416}  # steps/scales of [net] are skipped
+    assert sections[1].values == {"layers": [-1, 8]}
+    assert sections[2].values == {"scale": 0.5, "activation": "leaky"}
+
+
+H_NET = "[net]\nwidth=64\nheight=64\nchannels=3\n"
+
+
+def hank(old: str, new: str) -> str:
+    assert old in HANK_GOOD
+    return HANK_GOOD.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (hank("channels=3\n", "channels=3\nmax_crop=256\n"), [("DN640", 5)]),
+    (hank("[maxpool]", "[local_avgpool]"), [("DN641", 13)]),
+    (hank("activation=leaky", "activation=elu"), [("DN642", 11)]),
+    (hank("[maxpool]\nsize=2\nstride=2", "[maxpool]\nsize=2\nstride=1"), [("DN645", 13)]),
+    (hank("[maxpool]\nsize=2\nstride=2", "[maxpool]\nsize=2"), [("DN645", 13)]),
+    (hank("filters=18\nsize=1\nstride=1", "filters=18\nstride=1"), [("DN645", 17)]),
+    (hank("pad=1\n", "pad=1\ndilation=2\n"), [("DN651", 11)]),
+    (get_rule("DN643").bad, [("DN643", 23)]),
+    (get_rule("DN652").bad, [("DN652", 25)]),
+    (hank("num=3\n", "num=3\nnew_coords=1\n"), [("DN651", 28)]),
+])
+def test_hank_onnx_diagnostics(text: str, expected: list[tuple[str, int]]) -> None:
+    assert codes(text, "hank-onnx") == expected
+
+
+def test_hank_onnx_names_the_root_cause_of_an_invalid_model() -> None:
+    text = hank("[maxpool]\nsize=2\nstride=2", "[maxpool]\nsize=2\nstride=1")
+    assert messages(text, "hank-onnx") == [
+        "the exported [maxpool] outputs 63x63x8, Darknet's 64x64x8 (the tool pads (size-1)/2 = "
+        "0 on each side; Darknet pads size-1 = 1 in all); the model breaks at line 23 (the "
+        "head's input is 63x63x18 in the exported model; the box decoding is written for "
+        "Darknet's 64x64x18): the export prints 'done!', but onnxruntime refuses the model"]
+
+
+def test_under_the_hank_dialect_its_own_errors_are_not_repeated() -> None:
+    text = hank("channels=3\n", "channels=3\nmax_crop=256\n")
+    assert codes(text, "hank-onnx", Dialect.HANK) == []
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.HANK)
+    check_targets(result, ("hank-onnx",))
+    assert [(d.code, d.line) for d in result.diagnostics if d.severity.value == "error"] == [
+        ("DN202", 5)]
+
+
+def test_parse_targets_knows_all_three() -> None:
+    assert parse_targets(["opencv,tensorrt-demos", "hank-onnx"], "x") == (
+        "opencv", "tensorrt-demos", "hank-onnx")
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--format", "concise", "-q", *args])
+    return result.exit_code, result.output
+
+
+def test_cli_and_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.cfg").write_text(trt("activation=leaky", "activation=elu"))
+    assert _run("--no-config", "m.cfg")[0] == 0
+    code, out = _run("--no-config", "--target", "tensorrt-demos", "--target", "hank-onnx",
+                     "m.cfg")
+    assert code == 1
+    assert [line.split(" ")[1] for line in out.splitlines()] == ["DN624", "DN642"]
+    (tmp_path / ".dnlint.toml").write_text('target = ["tensorrt-demos"]\n')
+    code, out = _run("m.cfg")
+    assert code == 1 and out.startswith("m.cfg:11:1: DN624 error: 'elu activation not supported'")
