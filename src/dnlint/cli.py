@@ -275,7 +275,7 @@ class _Command(click.Command):
 @click.option("--data", "data", metavar="FILE",
               help="An obj.data file: check classes and the names file against every head.")
 @click.option("--target", "target", multiple=True, metavar="NAME",
-              help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
+              help="Also check deployment to NAME (opencv, tensorrt-demos, hank-onnx); "
                    "repeatable.")
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
 @click.option("--fix", is_flag=True,
