@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dnlint.cli import main
 from dnlint.dialects import Dialect
@@ -17,6 +19,7 @@ from dnlint.rules.hank_onnx import GOOD as HANK_GOOD
 from dnlint.rules.tensorrt import GOOD as TRT_GOOD
 from dnlint.targets import check_targets, parse_targets
 from dnlint.targets.tensorrt_model import convert, parse
+from test_robustness import SEED_TEXTS, _mutate
 
 
 def codes(text: str, target: str, dialect: Dialect = Dialect.AB) -> list[tuple[str, int | None]]:
@@ -88,6 +91,7 @@ def test_the_parser_model_types_values_as_the_tool_does() -> None:
     assert sections[0].values == {"width": 416}  # steps/scales of [net] are skipped
     assert sections[1].values == {"layers": [-1, 8]}
     assert sections[2].values == {"scale": 0.5, "activation": "leaky"}
+    assert codes(TRT_GOOD + "#", "tensorrt-demos") == []  # a comment in the last block
 
 
 H_NET = "[net]\nwidth=64\nheight=64\nchannels=3\n"
@@ -107,6 +111,7 @@ def hank(old: str, new: str) -> str:
     (hank("filters=18\nsize=1\nstride=1", "filters=18\nstride=1"), [("DN645", 17)]),
     (hank("pad=1\n", "pad=1\ndilation=2\n"), [("DN651", 11)]),
     (get_rule("DN643").bad, [("DN643", 23)]),
+    (get_rule("DN650").bad, [("DN650", 29)]),
     (get_rule("DN652").bad, [("DN652", 25)]),
     (hank("num=3\n", "num=3\nnew_coords=1\n"), [("DN651", 28)]),
 ])
@@ -153,3 +158,55 @@ def test_cli_and_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     (tmp_path / ".dnlint.toml").write_text('target = ["tensorrt-demos"]\n')
     code, out = _run("m.cfg")
     assert code == 1 and out.startswith("m.cfg:11:1: DN624 error: 'elu activation not supported'")
+
+
+# -- hostile input: the targets never raise, and stay linear ------------------------------------
+
+ALL_TARGETS = ("opencv", "tensorrt-demos", "hank-onnx")
+
+
+def _check_all(data: bytes, dialect: Dialect | None) -> None:
+    result = lint_cfg_bytes(data, "fuzz.cfg", dialect)
+    check_targets(result, ALL_TARGETS)
+    for d in result.diagnostics:
+        assert d.code != "DN000", d.message
+        if d.severity.value == "error":
+            assert d.line is not None and d.line >= 1, d
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(range(len(SEED_TEXTS))),
+       st.lists(st.tuples(st.integers(0, 6), st.integers(0, 10**6), st.integers(0, 10**6)),
+                max_size=12),
+       st.sampled_from([Dialect.AB, Dialect.HANK, Dialect.PJ]))
+def test_mutated_cfgs_never_raise_under_the_targets(
+        seed: int, ops: list[tuple[int, int, int]], dialect: Dialect) -> None:
+    _check_all(b"\n".join(_mutate(SEED_TEXTS[seed].split(b"\n"), ops)), dialect)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.binary(max_size=1024))
+def test_arbitrary_bytes_never_raise_under_the_targets(data: bytes) -> None:
+    _check_all(data, None)
+
+
+@pytest.mark.parametrize("text", [
+    TRT_GOOD.replace("anchors=10,14", "anchors=" + "[" * 5000 + "1"),  # eval()'s nesting limit
+    TRT_GOOD.replace("mask=3,4,5", "mask=3,4,5,99"),
+    TRT_GOOD.replace("mask=3,4,5", "mask=a,b"),
+    "[net]\nwidth=64\n" + "[yolo]\nmask=0\n" * 3 + "classes=1\nanchors=1,1\n",
+    TRT_GOOD.replace("layers=-4", "layers=-400"),
+    TRT_GOOD.replace("layers=-4", "layers=7"),
+])
+def test_odd_cfgs_give_a_tensorrt_error_not_a_crash(text: str) -> None:
+    assert [code for code, _ in codes(text, "tensorrt-demos")
+            if code in ("DN620", "DN621", "DN622", "DN623", "DN625", "DN626", "DN627", "DN629",
+                        "DN630")]
+
+
+def test_hundred_thousand_sections_under_the_targets() -> None:
+    body = b"[net]\nwidth=8\nheight=8\nchannels=3\n" + b"[maxpool]\nsize=1\nstride=1\n" * 100_000
+    result = lint_cfg_bytes(body, "big.cfg", Dialect.AB)
+    check_targets(result, ("tensorrt-demos", "hank-onnx"))
+    assert [(d.code, d.line) for d in result.diagnostics if d.code.startswith("DN6")] == [
+        ("DN628", 1), ("DN640", 1)] or result.diagnostics

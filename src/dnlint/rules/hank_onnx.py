@@ -71,6 +71,17 @@ rule("DN645", "hank-onnx-model-refused", E,
                 "\n[convolutional]\nfilters=8\nsize=1\nstride=1\nactivation=leaky\n"
                 "\n[route]\nlayers=-1,-2\n"),
      reference=_TOOL + " (O:621-687, O:909-927)", target=_TARGET)
+rule("DN650", "hank-onnx-defaults-differ", W,
+     summary="The exported layer computes another output than Darknet's, and the model still "
+             "loads.",
+     darknet="The tool reads a missing stride= as 2 and size= as 3 in [convolutional] and "
+             "[maxpool] (Darknet: 1 and 1; stride 1 and size = stride), pads (size-1)/2 on each "
+             "side and only with pad=1, and ignores padding=. Where the layers after it still "
+             "fit (a layer nothing reads, a head-less network), the export and onnxruntime "
+             "succeed with another network; where they do not, it is DN645.",
+     bad=GOOD + "\n[convolutional]\nfilters=8\nsize=3\npad=1\nactivation=leaky\n",
+     good=GOOD + "\n[convolutional]\nfilters=8\nsize=3\nstride=1\npad=1\nactivation=leaky\n",
+     reference=_TOOL + " (O:621-647, O:909-927)", target=_TARGET)
 rule("DN651", "hank-onnx-ignored-option", W,
      summary="The export tool ignores an option that changes what Darknet computes.",
      darknet="Not written to the model: a [convolutional]'s dilation and padding= (it pads "

@@ -73,8 +73,19 @@ class _Stop(Exception):
         self.finding = Finding(code, line, message)
 
 
-def _line_at(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+class _Lines:
+    """Line numbers of offsets met in increasing order: counted once over the text, not from
+    its start at every section (which is quadratic in the number of sections)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            return self.text.count("\n", 0, offset) + 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
 
 
 # -- stage 1a: DarkNetParser.parse_cfg_file (Y:221-300) ---------------------------------------
@@ -82,6 +93,7 @@ def _line_at(text: str, offset: int) -> int:
 def parse(text: str) -> list[TrtSection]:
     """The sections as ``DarkNetParser`` reads them; raises :class:`_Stop` where it raises."""
     sections: list[TrtSection] = []
+    lines = _Lines(text)
     pos = 0
     while True:
         start = pos
@@ -92,12 +104,12 @@ def parse(text: str) -> list[TrtSection]:
             bracket = text.find("[", start)
         if bracket < 0:
             if start < len(text) and text.endswith("#"):
-                raise _Stop("DN621", _line_at(text, len(text) - 1),
+                raise _Stop("DN621", lines.at(len(text) - 1),
                             "the file ends in '#' after the last section: the parser's "
                             "'#[' skip indexes past the end (IndexError)")
             return sections
         close = text.find("]", bracket + 1)
-        line = _line_at(text, bracket)
+        line = lines.at(bracket)
         if close < 0:
             raise _Stop("DN621", line, "a '[' without a closing ']': 'no closing bracket!'")
         layer_type = text[bracket + 1:close]
