@@ -78,7 +78,7 @@ def test_tensorrt_demos_diagnostics(text: str, expected: list[tuple[str, int]]) 
 
 def test_tensorrt_messages_say_what_the_tool_does() -> None:
     assert messages(trt("classes=1", "classes=2"), "tensorrt-demos") == [
-        "'classes=1' differs from line 36 ('classes=2'): the tool asserts that every 'classes=' "
+        "tensorrt_demos: 'classes=1' differs from line 36 ('classes=2'): the tool asserts that every 'classes=' "
         "line is the same"]
     text = trt("mask=0,1,2\nanchors=10,14", "mask=0,1,2\nanchors=11,14")
     assert codes(text, "tensorrt-demos") == [("DN635", 50)]
@@ -122,7 +122,7 @@ def test_hank_onnx_diagnostics(text: str, expected: list[tuple[str, int]]) -> No
 def test_hank_onnx_names_the_root_cause_of_an_invalid_model() -> None:
     text = hank("[maxpool]\nsize=2\nstride=2", "[maxpool]\nsize=2\nstride=1")
     assert messages(text, "hank-onnx") == [
-        "the exported [maxpool] outputs 63x63x8, Darknet's 64x64x8 (the tool pads (size-1)/2 = "
+        "hank's ONNX export: the exported [maxpool] outputs 63x63x8, Darknet's 64x64x8 (the tool pads (size-1)/2 = "
         "0 on each side; Darknet pads size-1 = 1 in all); the model breaks at line 23 (the "
         "head's input is 63x63x18 in the exported model; the box decoding is written for "
         "Darknet's 64x64x18): the export prints 'done!', but onnxruntime refuses the model"]
@@ -157,7 +157,8 @@ def test_cli_and_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert [line.split(" ")[1] for line in out.splitlines()] == ["DN624", "DN642"]
     (tmp_path / ".dnlint.toml").write_text('target = ["tensorrt-demos"]\n')
     code, out = _run("m.cfg")
-    assert code == 1 and out.startswith("m.cfg:11:1: DN624 error: 'elu activation not supported'")
+    assert code == 1 and out.startswith(
+        "m.cfg:11:1: DN624 error: tensorrt_demos: 'elu activation not supported'")
 
 
 # -- hostile input: the targets never raise, and stay linear ------------------------------------

@@ -46,7 +46,12 @@ def check_hank_onnx(result: FileResult) -> list[Diagnostic]:
         _load_refusals(hank, sink)
     if hank.network is not None and not _refused(hank):
         _export(hank.network, sink)
-    return [replace(d, path=result.path) for d in sink.sorted()]
+    return [replace(d, path=result.path, message=_named(d.message)) for d in sink.sorted()]
+
+
+def _named(message: str) -> str:
+    """Each message names the tool: several targets may report on one line."""
+    return message if message.startswith("hank") else f"hank's ONNX export: {message}"
 
 
 def _hank_lint(result: FileResult) -> FileResult:

@@ -53,7 +53,12 @@ def check_tensorrt(result: FileResult) -> list[Diagnostic]:
         _weights(result, conversion, sink)
         for section in conversion.sections:
             _ignored(section, sink)
-    return [replace(d, path=result.path) for d in sink.sorted()]
+    return [replace(d, path=result.path, message=_named(d.message)) for d in sink.sorted()]
+
+
+def _named(message: str) -> str:
+    """Each message names the tool: several targets may report on one line."""
+    return message if message.startswith("tensorrt_demos") else f"tensorrt_demos: {message}"
 
 
 def _first_head_anchors(conversion: TrtConversion, sink: Sink) -> None:
