@@ -71,6 +71,7 @@ def test_the_good_networks_convert_cleanly() -> None:
      [("DN633", 21)]),
     (trt("size=3\nstride=1\npad=1", "size=3\nstride=1\npad=1\ndilation=2"), [("DN638", 11)]),
     (trt("size=3\nstride=1\npad=1", "size=3\nstride=1\npad=0"), [("DN638", 10)]),
+    (trt("channels=3\n", "channels=3\nletter_box=1\n"), [("DN636", 5)]),
 ])
 def test_tensorrt_demos_diagnostics(text: str, expected: list[tuple[str, int]]) -> None:
     assert codes(text, "tensorrt-demos") == expected
@@ -78,8 +79,8 @@ def test_tensorrt_demos_diagnostics(text: str, expected: list[tuple[str, int]]) 
 
 def test_tensorrt_messages_say_what_the_tool_does() -> None:
     assert messages(trt("classes=1", "classes=2"), "tensorrt-demos") == [
-        "tensorrt_demos: 'classes=1' differs from line 36 ('classes=2'): the tool asserts that every 'classes=' "
-        "line is the same"]
+        "tensorrt_demos: 'classes=1' differs from line 36 ('classes=2'): the tool asserts that "
+        "every 'classes=' line is the same"]
     text = trt("mask=0,1,2\nanchors=10,14", "mask=0,1,2\nanchors=11,14")
     assert codes(text, "tensorrt-demos") == [("DN635", 50)]
 
@@ -112,6 +113,7 @@ def hank(old: str, new: str) -> str:
     (hank("pad=1\n", "pad=1\ndilation=2\n"), [("DN651", 11)]),
     (get_rule("DN643").bad, [("DN643", 23)]),
     (get_rule("DN650").bad, [("DN650", 29)]),
+    (hank("channels=3\n", "channels=3\nletter_box=1\n"), [("DN653", 5)]),
     (get_rule("DN652").bad, [("DN652", 25)]),
     (hank("num=3\n", "num=3\nnew_coords=1\n"), [("DN651", 28)]),
 ])
@@ -122,10 +124,11 @@ def test_hank_onnx_diagnostics(text: str, expected: list[tuple[str, int]]) -> No
 def test_hank_onnx_names_the_root_cause_of_an_invalid_model() -> None:
     text = hank("[maxpool]\nsize=2\nstride=2", "[maxpool]\nsize=2\nstride=1")
     assert messages(text, "hank-onnx") == [
-        "hank's ONNX export: the exported [maxpool] outputs 63x63x8, Darknet's 64x64x8 (the tool pads (size-1)/2 = "
-        "0 on each side; Darknet pads size-1 = 1 in all); the model breaks at line 23 (the "
-        "head's input is 63x63x18 in the exported model; the box decoding is written for "
-        "Darknet's 64x64x18): the export prints 'done!', but onnxruntime refuses the model"]
+        "hank's ONNX export: the exported [maxpool] outputs 63x63x8, Darknet's 64x64x8 (the tool "
+        "pads (size-1)/2 = 0 on each side; Darknet pads size-1 = 1 in all); the model breaks at "
+        "line 23 (the head's input is 63x63x18 in the exported model; the box decoding is "
+        "written for Darknet's 64x64x18): the export prints 'done!', but onnxruntime refuses "
+        "the model"]
 
 
 def test_under_the_hank_dialect_its_own_errors_are_not_repeated() -> None:

@@ -7,6 +7,7 @@ export succeeds but the model will not load"); warnings are what it exports sile
 another network.
 """
 
+from dnlint.dialects import Dialect
 from dnlint.rules import E, W, rule
 
 _TOOL = "hank-ai/darknet f684e1d7, src-onnx/darknet_onnx.cpp"
@@ -98,3 +99,13 @@ rule("DN652", "hank-onnx-anchor-scaling", W,
              "sizes than Darknet's.",
      bad=_swap(_POOL, "\n[maxpool]\nsize=3\nstride=3\n"), good=GOOD,
      reference=_TOOL + " (O:1649-1650)", target=_TARGET)
+rule("DN653", "hank-onnx-letter-box", W,
+     summary="[net] letter_box=1 is not in the exported model: its users resize the image "
+             "their own way.",
+     darknet="hank's Darknet letterboxes the image at inference (resized keeping its aspect "
+             "ratio, padded) when [net] has letter_box=1, and maps the boxes back. The ONNX "
+             "model takes the network's input as it is: a caller that stretches the image "
+             "gets other boxes.",
+     bad=_swap("channels=3\n", "channels=3\nletter_box=1\n"), good=GOOD,
+     dialects=(Dialect.AB, Dialect.HANK),
+     reference=_TOOL + " (no letter_box anywhere in src-onnx)", target=_TARGET)

@@ -167,6 +167,17 @@ rule("DN635", "trt-first-head-anchors", W,
      bad=_swap("mask=0,1,2\n" + _ANCHORS, "mask=0,1,2\nanchors=12,16, 19,36, 40,28, 36,75, "
                "76,55, 72,146\n"), good=GOOD,
      reference=_TOOL + " get_anchors (Y:141-159)", target=_TARGET)
+rule("DN636", "trt-letter-box", W,
+     summary="[net] letter_box=1: tensorrt_demos resizes the image without letterboxing unless "
+             "told to.",
+     darknet="AlexeyAB's and hank's Darknet letterbox the image at inference (resized keeping "
+             "its aspect ratio, padded) when [net] has letter_box=1, and map the boxes back. "
+             "The conversion does not carry the option; trt_yolo.py and eval_yolo.py stretch "
+             "the image unless run with -l/--letter_box, and the boxes differ.",
+     bad=_swap("channels=3\n", "channels=3\nletter_box=1\n"), good=GOOD,
+     dialects=(Dialect.AB, Dialect.HANK),
+     reference="jkjung-avt/tensorrt_demos c7c7f035, utils/yolo_with_plugins.py "
+               "_preprocess_yolo, trt_yolo.py --letter_box", target=_TARGET)
 rule("DN638", "trt-ignored-option", W,
      summary="tensorrt_demos ignores an option that changes what Darknet computes.",
      darknet="The tool converts every [convolutional] as an ungrouped, undilated convolution "

@@ -96,6 +96,12 @@ def _export(network: Network, sink: Sink) -> None:
         _report_invalid(invalid, layers, shapes, sink)
         return
     _differences(network, layers, shapes, sink)
+    if network.net_values.int("letter_box", 0):
+        sink.report("DN653", network.net_values.line_of("letter_box")[0] or 1, 1,
+                    "letter_box=1 in [net]: hank's Darknet letterboxes the image at inference, "
+                    "the exported model does not say so, and a caller that stretches the "
+                    "image gets other boxes", "letterbox the image before the model, and undo "
+                    "it on the boxes")
     for layer in layers:
         _ignored(network, layer, sink)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.dialects import Dialect
 from dnlint.result import FileResult
 from dnlint.targets.opencv_model import (
     IMPORTED,
@@ -63,7 +64,8 @@ def check_opencv(result: FileResult) -> list[Diagnostic]:
     for failure in imported.failures if imported.loads else ():  # refused: no forward pass
         sink.report(failure.code, failure.line, 1, failure.message,
                     "cv2.dnn loads this network, but net.forward() raises cv2.error")
-    _net_processing(imported.net, sink)
+    if result.dialect is not Dialect.PJ:  # the original Darknet does not read letter_box
+        _net_processing(imported.net, sink)
     for section in imported.sections:
         _ignored_options(section, sink)
         _extra_activation(section, sink)

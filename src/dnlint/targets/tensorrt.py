@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.dialects import Dialect
 from dnlint.result import FileResult
 from dnlint.targets.tensorrt_model import TrtConversion, TrtSection, convert
 
@@ -50,6 +51,8 @@ def check_tensorrt(result: FileResult) -> list[Diagnostic]:
                     _HINTS.get(refusal.code, "tensorrt_demos stops here until this is fixed"))
     if conversion.accepted:  # what it would convert differently, once it converts
         _first_head_anchors(conversion, sink)
+        if result.dialect is not Dialect.PJ:  # the original Darknet does not read it
+            _letter_box(conversion.sections[0], sink)
         _weights(result, conversion, sink)
         for section in conversion.sections:
             _ignored(section, sink)
@@ -73,6 +76,15 @@ def _first_head_anchors(conversion: TrtConversion, sink: Sink) -> None:
                         "with the first anchors line, so this head's boxes get other sizes",
                         "give every [yolo] the same anchors line, as Darknet's stock cfgs do")
             return
+
+
+def _letter_box(net: TrtSection, sink: Sink) -> None:
+    if _number(net, "letter_box", 0):
+        sink.report("DN636", net.line_of("letter_box"), 1,
+                    f"letter_box={net.values['letter_box']} in [net]: Darknet letterboxes the "
+                    "image at inference; tensorrt_demos' trt_yolo.py stretches it unless run "
+                    "with --letter_box, and the boxes differ",
+                    "run trt_yolo.py (and eval_yolo.py) with -l/--letter_box")
 
 
 def _anchors_text(section: TrtSection) -> tuple[int, str] | None:
