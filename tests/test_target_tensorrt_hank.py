@@ -131,6 +131,13 @@ def test_hank_onnx_names_the_root_cause_of_an_invalid_model() -> None:
         "the model"]
 
 
+def test_an_ignored_route_groups_is_the_named_cause() -> None:
+    text = hank("[maxpool]\nsize=2\nstride=2\n", "[maxpool]\nsize=2\nstride=2\n\n[route]\n"
+                "layers=-1,-1\ngroups=2\ngroup_id=0\n")
+    assert codes(text, "hank-onnx") == [("DN645", 17)]
+    assert "a plain Concat" in messages(text, "hank-onnx")[0]
+
+
 def test_under_the_hank_dialect_its_own_errors_are_not_repeated() -> None:
     text = hank("channels=3\n", "channels=3\nmax_crop=256\n")
     assert codes(text, "hank-onnx", Dialect.HANK) == []

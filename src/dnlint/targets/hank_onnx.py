@@ -177,7 +177,8 @@ def _report_invalid(invalid: _Invalid, layers: list[Layer], shapes: list[Shape],
     """DN645 at the root cause: the first layer whose exported output already differs from
     Darknet's (the tool's own padding or defaults), else where the model breaks."""
     for layer, shape in zip(layers, shapes, strict=False):
-        if layer.type in ("convolutional", "maxpool", "upsample") and shape != _darknet(layer):
+        if layer.type in ("convolutional", "maxpool", "upsample", "route") \
+                and shape != _darknet(layer):
             sink.report("DN645", layer.line, 1,
                         f"the exported [{layer.type}] outputs {_fmt(shape)}, Darknet's "
                         f"{_fmt(_darknet(layer))}{_why(layer)}; the model breaks at line "
@@ -195,7 +196,7 @@ def _why(layer: Layer) -> str:
     if values is None:
         return ""
     missing = [k for k in ("size", "stride") if not values.given(k)]
-    if missing:
+    if missing and layer.type in ("convolutional", "maxpool"):
         return (f" ({' and '.join(missing)} not given: the tool's defaults are size=3 and "
                 "stride=2)")
     if layer.type == "maxpool":
@@ -204,6 +205,8 @@ def _why(layer: Layer) -> str:
                 f"size-1 = {size - 1} in all)")
     if layer.type == "convolutional" and not values.int("pad", 0):
         return " (the tool ignores padding=)"
+    if layer.type == "route" and values.given("groups"):
+        return " (groups= on a [route] of several layers is not written: a plain Concat)"
     return ""
 
 
