@@ -97,6 +97,8 @@ def test_the_reader_drops_spaces_and_keeps_inline_comments_in_values() -> None:
     (NET + "[convolutional]\nfilters=8\nsize=3\npad=1\ndilation=2\n", [("DN610", 10)]),
     (NET + CONV + "[upsample]\nstride=2\nscale=0.5\n", [("DN610", 14)]),
     (NET + CONV + "[upsample]\n", [("DN611", 12)]),
+    ("[net]\nwidth=32\nheight=32\nletter_box=1\n\n" + CONV, [("DN610", 4)]),
+    ("[net]\nwidth=32\nheight=32\nletter_box=0\n\n" + CONV, []),
     (NET + CONV + "[reorg]\n", [("DN611", 12)]),
     (NET + "[maxpool]\nsize=2\nstride=2\nstride_x=1\n", [("DN611", 6)]),
     (NET + CONV + "[maxpool]\nsize=2\nstride=2\nactivation=leaky\n", [("DN612", 15)]),

@@ -295,7 +295,7 @@ class _Command(click.Command):
 @click.option("--check-images", "check_images", is_flag=True,
               help="Also look for every image the train= and valid= lists of a .data file name.")
 @click.option("--target", "target", multiple=True, metavar="NAME",
-              help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
+              help="Also check deployment to NAME (opencv, tensorrt-demos, hank-onnx); "
                    "repeatable.")
 @click.option("--gpu-memory", "gpu_memory", metavar="SIZE",
               help="The GPU's memory (8G, 11GiB, 6144M): warn when training needs more at the "

@@ -23,7 +23,7 @@ FAMILY_TITLES = {
     "DN3": "DN3xx: topology and shapes",
     "DN4": "DN4xx: detection heads and .data files",
     "DN5": "DN5xx: .weights files",
-    "DN6": "DN6xx: --target opencv (OpenCV's Darknet importer)",
+    "DN6": "DN6xx: deployment targets (--target opencv, tensorrt-demos, hank-onnx)",
     "DN9": "DN9xx: dnlint's own directives",
 }
 DEFAULT_PATH = Path("docs") / "rules.md"

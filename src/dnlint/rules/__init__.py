@@ -154,7 +154,9 @@ def _load() -> None:
         import dnlint.rules.weights
         import dnlint.rules.recipe
         import dnlint.rules.meta
-        import dnlint.rules.opencv  # noqa: F401
+        import dnlint.rules.opencv
+        import dnlint.rules.tensorrt
+        import dnlint.rules.hank_onnx  # noqa: F401
 
 
 def all_rules() -> list[Rule]:

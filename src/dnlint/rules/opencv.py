@@ -82,7 +82,13 @@ rule("DN610", "opencv-ignored-option", W,
      summary="OpenCV ignores an option that changes what Darknet computes.",
      darknet="Darknet honours the option at inference; OpenCV's importer never reads it, so "
              "the imported network computes something else (binary weights, dilation, shared "
-             "or weighted inputs, a softmax temperature, an upsample scale, ...).",
+             "or weighted inputs, a softmax temperature, an upsample scale, ...). In [net], "
+             "letter_box=1 makes AlexeyAB's and hank's Darknet letterbox the image before the "
+             "network and map the boxes back; OpenCV drops it, so the usual blobFromImage "
+             "resize gives other boxes. (Every other [net] option is training-only or an input "
+             "size OpenCV reads too.)",
+     stock="The YOLOv4-CSP, -P5, -P6, -P7 and -x-mish stock cfgs set letter_box=1: deployed "
+           "through OpenCV with a plain resize, their boxes are off.",
      bad=NET + _CONV + "\n[upsample]\nstride=2\nscale=2\n",
      good=NET + _CONV + "\n[upsample]\nstride=2\n",
      reference=_IMPORTER, target=_TARGET)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from dnlint.result import FileResult
 
-TARGETS = ("opencv",)
+TARGETS = ("opencv", "tensorrt-demos", "hank-onnx")
 
 
 def parse_targets(values: object, where: str) -> tuple[str, ...]:
@@ -38,3 +38,11 @@ def check_targets(result: FileResult, targets: tuple[str, ...]) -> None:
             from dnlint.targets.opencv import check_opencv
 
             result.add(check_opencv(result))
+        elif target == "tensorrt-demos":
+            from dnlint.targets.tensorrt import check_tensorrt
+
+            result.add(check_tensorrt(result))
+        elif target == "hank-onnx":
+            from dnlint.targets.hank_onnx import check_hank_onnx
+
+            result.add(check_hank_onnx(result))

@@ -6,8 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.dialects import Dialect
 from dnlint.result import FileResult
-from dnlint.targets.opencv_model import IMPORTED, OcvNetwork, OcvSection, Shape, simulate
+from dnlint.targets.opencv_model import (
+    IMPORTED,
+    OcvNetwork,
+    OcvSection,
+    Shape,
+    cpp_int,
+    simulate,
+)
 
 # Options Darknet honours at inference that OpenCV's importer never reads, with the value
 # that makes them harmless and what ignoring them does.
@@ -56,6 +64,8 @@ def check_opencv(result: FileResult) -> list[Diagnostic]:
     for failure in imported.failures if imported.loads else ():  # refused: no forward pass
         sink.report(failure.code, failure.line, 1, failure.message,
                     "cv2.dnn loads this network, but net.forward() raises cv2.error")
+    if result.dialect is not Dialect.PJ:  # the original Darknet does not read letter_box
+        _net_processing(imported.net, sink)
     for section in imported.sections:
         _ignored_options(section, sink)
         _extra_activation(section, sink)
@@ -107,6 +117,22 @@ def _ignored_options(section: OcvSection, sink: Sink) -> None:
             sink.report("DN610", section.line_of(key), 1,
                         f"OpenCV ignores {key}={value} in [{section.type}]: {consequence}",
                         "remove the option, or check OpenCV's output against Darknet's")
+
+
+def _net_processing(net: OcvSection, sink: Sink) -> None:
+    """DN610 for [net]: the one option AlexeyAB's and hank's Darknet apply around the network
+    at inference, letter_box (detector.c test_detector, demo.c, validate_detector_map). Every
+    other [net] option parse_net_options reads is training-only (augmentation, the learning
+    schedule, batching) or an input size that OpenCV reads too."""
+    first = net.first.get("letter_box")
+    if first is None or cpp_int(first[0]) == 0:
+        return
+    sink.report("DN610", first[1], 1,
+                f"OpenCV ignores letter_box={first[0]} in [net]: Darknet letterboxes the image "
+                "(resized keeping its aspect ratio, padded) before the network and maps the "
+                "boxes back; a plain cv2.dnn.blobFromImage resize stretches it, and the boxes "
+                "differ", "letterbox the image yourself before blobFromImage and undo it on "
+                "the boxes, or train with letter_box=0")
 
 
 def _extra_activation(section: OcvSection, sink: Sink) -> None:
