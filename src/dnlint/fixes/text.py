@@ -46,9 +46,10 @@ def _value_start(text: str) -> int:
 
 
 def _comment_start(text: str, value_at: int) -> int:
-    """Index of the '#'/';' that starts an inline comment (never the value's first
+    """Index of the '#', ';' or '//' that starts an inline comment (never the value's first
     character, as the reader decides), or -1."""
-    found = [p for p in (text.find("#", value_at + 1), text.find(";", value_at + 1)) if p > 0]
+    found = [p for p in (text.find("#", value_at + 1), text.find(";", value_at + 1),
+                         text.find("//", value_at + 1)) if p > 0]
     return min(found) if found else -1
 
 
@@ -62,6 +63,8 @@ def _move_comment(ctx: FixContext, line: int, code_end: int, comment_at: int) ->
     indent = text[:len(text) - len(text.lstrip(_SPACE))]
     if not code.strip(_SPACE) or not comment:
         return None
+    if comment.startswith("//"):
+        comment = f"# {comment}"  # a line that starts with '//' is an option line to Darknet
     eol = ctx.source.eol(line).decode()
     edit = ctx.source.replace(line, 0, len(text), f"{indent}{comment}{eol}{code}")
     return [edit] if edit else None

@@ -94,7 +94,7 @@ class Option:
 
     @property
     def comment_at(self) -> int:
-        """Index in ``value`` of a '#'/';' that starts an inline comment, or -1."""
+        """Index in ``value`` of a '#', ';' or '//' that starts an inline comment, or -1."""
         more = self._more
         return more.comment_at if type(more) is _Unplain else -1
 
@@ -712,7 +712,7 @@ class _Lexer:
                 self._option(text, text, number)
                 continue
             comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
-                          else -1)
+                          or "//" in value else -1)
             key = shared.get(key) or share(key)
             value = shared.get(value) or share(value)
             option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
@@ -836,7 +836,8 @@ class _Lexer:
         if not (key and value and self.sections):
             self._option(text, text, number)
             return
-        comment_at = _comment_at(value) if "#" in value or ";" in value else -1
+        comment_at = (_comment_at(value) if "#" in value or ";" in value or "//" in value
+                      else -1)
         self.sections.live().add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
                                      None, comment_at))
 
@@ -936,7 +937,8 @@ class _Lexer:
             return
         key_part = text[:raw_eq] if raw_eq >= 0 else text
         value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
-        cut = min((p for p in (value_part.find("#"), value_part.find(";")) if p >= 0), default=-1)
+        cut = min((p for p in (value_part.find("#"), value_part.find(";"), value_part.find("//"))
+                   if p >= 0), default=-1)
         if cut >= 0:
             value_part = value_part[:cut]
         for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
@@ -967,9 +969,12 @@ def _strip(text: str) -> str:
 
 
 def _comment_at(value: str) -> int:
-    if "#" not in value and ";" not in value:
+    """Index of the '#', ';' or '//' that starts an inline comment (never the value's first
+    character: '#1' is a value, however odd), or -1. Darknet itself has no inline comments;
+    the typing stage decides whether the text before the marker is what Darknet reads."""
+    if "#" not in value and ";" not in value and "//" not in value:
         return -1
-    positions = [p for p in (value.find("#", 1), value.find(";", 1)) if p > 0]
+    positions = [p for p in (value.find("#", 1), value.find(";", 1), value.find("//", 1)) if p > 0]
     return min(positions) if positions else -1
 
 
@@ -1002,7 +1007,7 @@ def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
         return None
     rest = text[eq + 1 :]
     body = rest.strip(" \t")
-    if not body or _has_any(body, "#;\r\n"):
+    if not body or _has_any(body, "#;\r\n") or "//" in body:
         return None
     value = body
     if " " in body or "\t" in body:
@@ -1064,6 +1069,11 @@ def _check_structure(doc: CfgDocument) -> None:
                 _check_option_shape(option, section, seen, doc.findings)
 
 
+# a key repeated with the value it already has: a warning in the forks whose option_find
+# returns the first line (hank-ai's own reader refuses any repeat)
+_SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
+
+
 def _check_option_shape(
     option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
 ) -> None:
@@ -1092,14 +1102,30 @@ def _check_option_shape(
     if first is None:
         seen[option.key] = option
         return
-    if option.key:
+    if not option.key:
+        return
+    if option.value is not None and option.value == first.value:
+        # option_find returns the first line, which says the same: nothing is misread
         findings.append(
             LexFinding(
                 "DN009",
                 option.line,
                 option.column,
-                f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
-                "Darknet uses the first one and ignores this",
-                "delete one of the two lines",
+                f"'{option.key}={option.value}' is repeated in [{section.name}] with the same "
+                f"value (first at line {first.line}); Darknet reads the first, which says the "
+                "same, but an edit to one of the two will be silently ignored",
+                "delete the repeated line",
+                by_dialect=_SAME_VALUE_REPEAT,
             )
         )
+        return
+    findings.append(
+        LexFinding(
+            "DN009",
+            option.line,
+            option.column,
+            f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
+            "Darknet uses the first one and ignores this",
+            "delete one of the two lines",
+        )
+    )

@@ -67,9 +67,14 @@ rule("DN008", "empty-key", E,
 rule("DN009", "duplicate-key", E,
      summary="The same key appears twice in one section.",
      darknet="option_find returns the first occurrence; the later one is ignored (only an "
-             "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops.",
+             "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops "
+             "on any repeat. A repeat with the value the first line already has is a warning "
+             "for the original and AlexeyAB's Darknet: nothing is misread, but an edit to the "
+             "second line will be ignored.",
      bad=NET + "batch=64\nbatch=1\n\n[convolutional]\nfilters=16\n",
      good=NET + "batch=64\n# batch=1\n\n[convolutional]\nfilters=16\n", reference="L9",
+     stock="yolo9000.cfg sets batch=1 and subdivisions=1 twice in [net]. Darknet reads the "
+           "same values either way, but the next edit of the second copy is silently ignored.",
      fix="unsafe")
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",
@@ -81,7 +86,7 @@ rule("DN010", "whitespace-in-token", W,
      dialects=(PJ, AB),
      fix="safe")
 rule("DN011", "inline-comment-changes-value", E,
-     summary="An inline comment changes what Darknet reads.",
+     summary="An inline comment ('#', ';' or '//' after the value) changes what Darknet reads.",
      darknet="Darknet has no inline comments: after strip() the comment is part of the value. A "
              "string such as 'leaky#x' is an unknown activation (relu is used); a comma in the "
              "comment adds list items that read as 0.",
@@ -89,9 +94,12 @@ rule("DN011", "inline-comment-changes-value", E,
      good=NET + CONV + "# was relu\nactivation=leaky\n", reference="L11",
      dialects=(PJ, AB), fix="safe")
 rule("DN012", "inline-comment", W,
-     summary="An inline comment after a value that Darknet happens to read correctly.",
-     darknet="atoi/atof stop at the '#', so the number survives, but the comment is still part "
-             "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
+     summary="An inline comment ('#', ';' or '//') after a number that Darknet reads correctly.",
+     darknet="atoi/atof stop at the first character that is not part of the number, so "
+             "'filters=18 # 255', 'batch=32 ;64' and 'filters=18//255' read 18, 32 and 18, but "
+             "the comment is still part of the value. hank-ai's Darknet strips a '#' comment "
+             "and stops on ';' or '//' (an error there). Text that is not a comment marker "
+             "('angle=0y') stays an error (DN204).",
      bad=NET + "\n[convolutional]\nfilters=16 ###P6\n",
      good=NET + "\n[convolutional]\n###P6\nfilters=16\n", reference="L11",
      dialects=(PJ, AB),

@@ -71,9 +71,14 @@ rule("DN312", "int-overflow", E,
      good=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\n"
            "filters=64\n\n[connected]\noutput=10\n"), reference="§arithmetic")
 rule("DN313", "no-spatial-layer", E,
-     summary="No layer receives an input wider and taller than 1 (AlexeyAB's and hank-ai's).",
-     darknet="parse_network_cfg divides by the number of such layers to print an average: "
-             "SIGFPE for vector-only networks such as AlexeyAB's own rnn.cfg.",
+     summary="No layer is wider and taller than 1 as its constructor stores l.w and l.h "
+             "(AlexeyAB's and hank-ai's).",
+     darknet="parse_network_cfg_custom divides by the number of layers with l.w > 1 and "
+             "l.h > 1 to print an average: SIGFPE for vector-only networks such as AlexeyAB's "
+             "own rnn.cfg. A layer's own l.w/l.h is not always its input: [connected] stores "
+             "1x1, [rnn], [lstm], [gru], [cost] and a [dropout] without dropblock 0x0, a "
+             "[route] its first input's own size, so [net] 8x8 followed only by [connected] "
+             "layers dies too.",
      bad="[net]\ninputs=256\n\n[connected]\noutput=10\n",
      good=NET + CONV + "\n[connected]\noutput=10\n", reference="S29",
      dialects=(AB, HANK))
@@ -155,8 +160,8 @@ rule("DN322", "unsupported-activation", W,
 rule("DN323", "softmax-groups", E,
      summary="[softmax] groups that do not divide its inputs.",
      darknet="make_softmax_layer asserts inputs % groups == 0 (groups=0: SIGFPE).",
-     bad=NET + "\n[connected]\noutput=10\n\n[softmax]\ngroups=3\n",
-     good=NET + "\n[connected]\noutput=10\n\n[softmax]\ngroups=2\n", reference="S20")
+     bad=NET + CONV + "\n[connected]\noutput=10\n\n[softmax]\ngroups=3\n",
+     good=NET + CONV + "\n[connected]\noutput=10\n\n[softmax]\ngroups=2\n", reference="S20")
 rule("DN324", "pass-through-first", E,
      summary="[dropout] or [empty] as the first layer.",
      darknet="These layers reuse the previous layer's buffers: as layer 0 they read layer -1 "
@@ -262,9 +267,9 @@ rule("DN375", "layer-after-cost", E,
      darknet="forward_cost_layer overwrites its output with the per-value errors, and the next "
              "layer computes on those; get_network_output skips cost layers from the end, so a "
              "network with layers after [cost] predicts from the wrong place.",
-     bad=NET + ("\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n\n[connected]\n"
-                "output=10\n"),
-     good=NET + "\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n",
+     bad=NET + CONV + ("\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n\n"
+                       "[connected]\noutput=10\n"),
+     good=NET + CONV + "\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n",
      reference="§layer-cost")
 
 rule("DN390", "not-checked-after-error", I,

@@ -1,0 +1,219 @@
+"""An error only where Darknet misreads (issue 27): a key repeated with the value it already
+has, '//' and ';' comments after a number, DN313 on each layer's own w/h, and the BFLOPs total
+summed as AlexeyAB's parse_network_cfg_custom sums it.
+
+What Darknet does with each case is recorded in fixtures/oracle/exact-cases.json (the oracle
+harness run on the cfgs it holds); the tests compare dnlint with that record.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES, codes, lint_text
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.result import FileResult
+from dnlint.severity import Severity
+
+CASES: dict[str, dict[str, Any]] = json.loads(
+    (FIXTURES / "oracle" / "exact-cases.json").read_text())["cases"]
+DIALECTS = {"alexeyab": Dialect.AB, "pjreddie": Dialect.PJ}
+
+
+def lint_case(name: str, dialect: Dialect) -> FileResult:
+    return lint_cfg_bytes(CASES[name]["cfg"].encode(), name, dialect)
+
+
+def found(result: FileResult) -> list[tuple[str, int | None, str]]:
+    return [(d.code, d.line, d.severity.value) for d in result.diagnostics]
+
+
+def errors(result: FileResult) -> list[tuple[str, int | None]]:
+    return [(d.code, d.line) for d in result.diagnostics if d.severity is Severity.ERROR]
+
+
+# --- the recorded outcomes: each case builds in dnlint exactly when it builds in Darknet ---
+@pytest.mark.parametrize("fork", sorted(DIALECTS))
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_errors_exactly_where_darknet_fails(name: str, fork: str) -> None:
+    recorded = CASES[name][fork]
+    result = lint_case(name, DIALECTS[fork])
+    if recorded["status"] == "ok":
+        # the cases use AlexeyAB's options (hidden=, dropblock=): the original ignores them,
+        # which is an error of its own (DN202) but not a build failure
+        foreign = "DN202" if fork == "pjreddie" else ""
+        assert [e for e in errors(result) if e[0] != foreign] == [], name
+        assert result.network is not None
+        shapes = [[layer.type, *layer.output] for layer in result.network.layers]
+        assert shapes == recorded["layers"]
+    else:
+        assert errors(result), name
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CASES if n.startswith("dn313-")))
+def test_dn313_where_alexeyab_divides_by_zero(name: str) -> None:
+    """SIGFPE (signal 8) at parse in AlexeyAB's Darknet is DN313 on [net], and nothing else."""
+    recorded = CASES[name]["alexeyab"]
+    result = lint_case(name, Dialect.AB)
+    expected = [("DN313", 1)] if recorded.get("signal") == 8 else []
+    assert errors(result) == expected
+    # hank-ai's parser has the same avg_counter loop (darknet_cfg.cpp) and layer constructors
+    hank = lint_case(name, Dialect.HANK)
+    assert (("DN313", 1) in errors(hank)) == (recorded.get("signal") == 8)
+
+
+def test_dn313_counts_a_connected_layer_as_1x1() -> None:
+    """make_connected_layer stores l.w = l.h = 1 although it receives 8x8x3."""
+    assert ("DN313", 1) in errors(lint_case("dn313-connected.cfg", Dialect.AB))
+    assert errors(lint_case("dn313-connected.cfg", Dialect.PJ)) == []
+
+
+def test_dn313_route_stores_its_first_input_own_size() -> None:
+    """parse_route copies first.w/first.h, the upsample's own 1x1, not its 2x2 output."""
+    result = lint_case("dn313-route-of-upsample.cfg", Dialect.AB)
+    assert result.network is not None
+    assert result.network.layers[2].output[:2] == (2, 2)
+    assert errors(result) == [("DN313", 1)]
+
+
+# --- a key repeated with the same value --------------------------------------------------
+def test_repeat_with_same_value_is_a_warning_where_the_first_is_read() -> None:
+    name = "comments-and-repeats.cfg"  # momentum=0.9 on lines 8 and 9
+    for dialect in (Dialect.PJ, Dialect.AB):
+        assert ("DN009", 9, "warning") in found(lint_case(name, dialect))
+    hank = lint_text("""
+        [net]
+        width=32
+        height=32
+        channels=3
+        momentum=0.9
+        momentum=0.9
+
+        [convolutional]
+        filters=16
+    """, Dialect.HANK)
+    assert ("DN009", 6, "error") in found(hank)  # hank-ai's reader stops on any repeat
+
+
+def test_repeat_with_another_value_stays_an_error_everywhere() -> None:
+    text = """
+        [net]
+        width=32
+        height=32
+        channels=3
+        momentum=0.9
+        momentum=0.95
+        momentum=0.9
+
+        [convolutional]
+        filters=16
+    """
+    for dialect in (Dialect.PJ, Dialect.AB, Dialect.HANK):
+        result = found(lint_text(text, dialect))
+        assert ("DN009", 6, "error") in result, dialect
+        if dialect is not Dialect.HANK:
+            assert ("DN009", 7, "warning") in result  # the first one's value again
+
+
+# --- '//' and ';' after a number ---------------------------------------------------------
+def test_comment_like_text_after_numbers_reads_the_number() -> None:
+    """Recorded: both forks build filters=18 and stride=1 from '18//255' and '1;2'."""
+    name = "comments-and-repeats.cfg"
+    for dialect in (Dialect.PJ, Dialect.AB):
+        result = found(lint_case(name, dialect))
+        assert [f for f in result if f[0] != "DN009"] == [
+            ("DN012", 7, "warning"),  # learning_rate=0.001 // was 0.01
+            ("DN012", 12, "warning"),  # steps=400,800 ;x
+            ("DN012", 13, "warning"),  # scales=.1,.1//y
+            ("DN012", 16, "warning"),  # filters=18//255
+            ("DN012", 18, "warning"),  # stride=1;2
+        ]
+
+
+def test_comment_column_points_at_the_marker() -> None:
+    result = lint_case("comments-and-repeats.cfg", Dialect.AB)
+    columns = {d.line: d.column for d in result.diagnostics if d.code == "DN012"}
+    assert columns[7] == len("learning_rate=0.001 ") + 1
+    assert columns[16] == len("filters=18") + 1
+    assert columns[18] == len("stride=1") + 1
+
+
+def test_comment_that_changes_the_value_is_an_error() -> None:
+    result = lint_text("""
+        [net]
+        width=32
+        height=32
+        channels=3
+        max_batches=1000
+        policy=steps
+        steps=400,800 // was 1,2
+        scales=.1,.1
+
+        [convolutional]
+        filters=16
+        activation=leaky // was relu
+    """, Dialect.AB)
+    assert ("DN011", 7) in errors(result)  # the comment's comma adds an item
+    assert ("DN011", 12) in errors(result)  # the string 'leaky//wasrelu' is not an activation
+
+
+def test_text_that_is_not_a_comment_stays_an_error() -> None:
+    result = lint_text("""
+        [net]
+        width=32
+        height=32
+        channels=3
+        max_batches=1000
+        policy=steps
+        steps=400,800.5
+        scales=.1,.1
+
+        [convolutional]
+        filters=16
+        angle=0y
+    """, Dialect.AB)
+    assert codes(result) == [("DN205", 7), ("DN204", 12)]
+    assert all(d.severity is Severity.ERROR for d in result.diagnostics)
+
+
+def test_hank_reads_only_hash_comments() -> None:
+    """hank-ai's CfgFile regex ends a value at '#' only: '18//255' and '32 ;64' are not numbers
+    there, and find_int stops ('should be numeric')."""
+    result = lint_text("""
+        [net]
+        batch=32 ;64
+        width=32
+        height=32
+        channels=3
+
+        [convolutional]
+        filters=18//255
+        size=3 # a comment hank strips
+    """, Dialect.HANK)
+    assert errors(result) == [("DN213", 2), ("DN213", 8)]
+
+
+def test_double_slash_inside_a_path_is_not_a_comment() -> None:
+    result = lint_text("""
+        [net]
+        width=32
+        height=32
+        channels=3
+
+        [convolutional]
+        filters=18
+        size=1
+        activation=linear
+
+        [yolo]
+        mask=0
+        anchors=1,1
+        classes=13
+        num=1
+        map=data//coco9k.map
+    """, Dialect.AB)
+    assert [d for d in result.diagnostics if d.code in ("DN011", "DN012")] == []
