@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, codes, lint_text
+from conftest import FIXTURES, codes, lint_text, need_shared
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
+from dnlint.reporters.json_ import file_json
 from dnlint.result import FileResult
 from dnlint.severity import Severity
 
@@ -217,3 +218,62 @@ def test_double_slash_inside_a_path_is_not_a_comment() -> None:
         map=data//coco9k.map
     """, Dialect.AB)
     assert [d for d in result.diagnostics if d.code in ("DN011", "DN012")] == []
+
+
+# --- BFLOPs as AlexeyAB's parse_network_cfg_custom prints them --------------------------------
+BFLOPS: dict[str, dict[str, str]] = json.loads(
+    (FIXTURES / "oracle" / "alexeyab-bflops.json").read_text())["cfgs"]
+
+
+@pytest.mark.parametrize("key", sorted(BFLOPS))
+def test_bflops_equal_alexeyab_on_every_stock_cfg(key: str) -> None:
+    """'Total BFLOPS' and each layer's 'BF' column, as AlexeyAB's Darknet printed them."""
+    path = need_shared() / "corpus" / "alexeyab" / key
+    result = lint_cfg_bytes(path.read_bytes(), str(path), Dialect.AB)
+    network = result.network
+    assert network is not None
+    recorded = BFLOPS[key]
+    assert f"{network.total_bflops:5.3f}".strip() == recorded["total"]
+    printed = recorded["layers"].split(",")
+    assert len(printed) <= len(network.layers)  # the head after the last BF row prints none
+    for layer, value in zip(network.layers, printed, strict=False):
+        if value:
+            assert f"{network.layer_bflops(layer):.3f}" == value, layer
+
+
+def test_total_bflops_rounds_as_a_float_accumulator() -> None:
+    """yolov3-voc.cfg: 65.442 in AlexeyAB's float sum, 65.443 summed exactly; the original
+    Darknet prints no total, so its dialect keeps the exact sum of the layers' doubles."""
+    path = need_shared() / "corpus" / "alexeyab" / "cfg" / "yolov3-voc.cfg"
+    ab = lint_cfg_bytes(path.read_bytes(), str(path), Dialect.AB).network
+    hank = lint_cfg_bytes(path.read_bytes(), str(path), Dialect.HANK).network
+    assert ab is not None and hank is not None
+    assert f"{ab.total_bflops:.3f}" == "65.442"
+    assert f"{sum(layer.bflops for layer in ab.layers):.3f}" == "65.443"
+    assert hank.total_bflops == ab.total_bflops  # hank-ai's parms.bflops is a float too
+
+
+def test_json_layers_carry_bflops() -> None:
+    result = lint_text("""
+        [net]
+        width=32
+        height=32
+        channels=3
+
+        [convolutional]
+        filters=16
+        size=3
+        stride=1
+        pad=1
+        activation=leaky
+
+        [maxpool]
+        size=2
+        stride=2
+    """, Dialect.AB)
+    layers = file_json(result, show_layers=True)["layers"]
+    # 2 * (3*3*3*16) * 32*32 / 1e9 as a C float, written as the shortest decimal of that float
+    assert layers[0]["bflops"] == 0.000884736
+    assert layers[1]["bflops"] == 0.000016384  # size*size*c*out_h*out_w
+    pj = file_json(lint_case("dn313-one-conv.cfg", Dialect.PJ), show_layers=True)["layers"]
+    assert pj[0]["bflops"] == 2 * 108 * 6 * 6 / 1e9  # the original prints the double

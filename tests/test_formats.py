@@ -119,7 +119,7 @@ def test_json_version_2_has_no_layer_table_without_layers(cwd: Path) -> None:
     entry = json.loads(run("--format", "json", "--layers", "ok.cfg")[1])["files"][0]
     assert entry["layers"] == [{"index": 0, "type": "convolutional", "line": 6,
                                 "input": [8, 8, 3], "output": [8, 8, 4], "outputs": 256,
-                                "params": 16}]
+                                "params": 16, "bflops": 1.536e-06}]  # 2 * 12 * 8 * 8 / 1e9
     assert entry["weights"]["expected_bytes"] == 20 + 4 * (4 + 3 * 4)  # header, biases, weights
 
 

@@ -16,7 +16,9 @@ from typing import Any, TextIO
 
 from dnlint import __version__
 from dnlint.clean import shown_path
+from dnlint.cnumbers import to_float32
 from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.dialects import Dialect
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
 
@@ -52,7 +54,8 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
         "dialect_reason": result.dialect_reason,
         "diagnostics": [diagnostic_json(d, result.path) for d in result.diagnostics],
     }
-    if show_layers and result.network is not None:
+    network = result.network
+    if show_layers and network is not None:
         entry["layers"] = [
             {
                 "index": layer.index,
@@ -62,13 +65,26 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
                 "output": list(layer.output),
                 "outputs": layer.outputs,
                 "params": layer.params,
+                "bflops": bflops_json(network.layer_bflops(layer), network.dialect),
             }
-            for layer in result.network.layers
+            for layer in network.layers
         ]
     report = result.weights if show_layers else result.checked_weights
     if report is not None:
         entry["weights"] = report.to_json()
     return entry
+
+
+def bflops_json(value: float, dialect: Dialect) -> float:
+    """A layer's BFLOPs for JSON: a C float (AlexeyAB's, hank-ai's ``l.bflops``) as the
+    shortest decimal that reads back as the same float, not the 17 digits of its double."""
+    if dialect is Dialect.PJ or value == 0:
+        return value
+    for digits in range(6, 10):
+        shortest = float(f"{value:.{digits}g}")
+        if to_float32(shortest) == value:
+            return shortest
+    return value
 
 
 class StreamedArray:

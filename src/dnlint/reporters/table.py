@@ -52,7 +52,7 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
             _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
                                     else f" ({layer.outputs})"),
             f"{layer.params:,}",
-            f"{layer.bflops:.3f}" if layer.bflops else "",
+            f"{file.network.layer_bflops(layer):.3f}" if layer.bflops else "",
             str(layer.line),
             style="red" if layer.broken else None,
         )
