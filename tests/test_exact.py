@@ -38,12 +38,15 @@ def errors(result: FileResult) -> list[tuple[str, int | None]]:
 
 
 # --- the recorded outcomes: each case builds in dnlint exactly when it builds in Darknet ---
-@pytest.mark.parametrize("fork", sorted(DIALECTS))
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize(("name", "fork"),
+                         [(name, fork) for name in sorted(CASES) for fork in sorted(DIALECTS)
+                          if fork in CASES[name]])
 def test_errors_exactly_where_darknet_fails(name: str, fork: str) -> None:
     recorded = CASES[name][fork]
     result = lint_case(name, DIALECTS[fork])
-    if recorded["status"] == "ok":
+    if recorded.get("layer0_inputs", 0) < 0:
+        assert errors(result), name  # it builds, but on a wrapped input size: a misread
+    elif recorded["status"] == "ok":
         # the cases use AlexeyAB's options (hidden=, dropblock=): the original ignores them,
         # which is an error of its own (DN202) but not a build failure
         foreign = "DN202" if fork == "pjreddie" else ""
@@ -79,6 +82,45 @@ def test_dn313_route_stores_its_first_input_own_size() -> None:
     assert result.network is not None
     assert result.network.layers[2].output[:2] == (2, 2)
     assert errors(result) == [("DN313", 1)]
+
+
+# --- [net]'s size overflowing a C int: the error at its root -------------------------------
+def test_net_size_overflow_is_reported_on_net() -> None:
+    """Recorded: both forks build net-overflow.cfg with layer 0's l.inputs wrapped to
+    -1594967296 (30000*30000*3); no layer's own outputs overflow."""
+    recorded = CASES["net-overflow.cfg"]
+    assert recorded["alexeyab"]["layer0_inputs"] == 30000 * 30000 * 3 - 2**32
+    for dialect in (Dialect.PJ, Dialect.AB, Dialect.HANK):
+        result = lint_case("net-overflow.cfg", dialect)
+        assert found(result) == [("DN390", 1, "info"), ("DN312", 4, "error")]
+        assert "wraps to -1,594,967,296" in result.diagnostics[1].message
+
+
+def test_first_layer_overflow_folds_into_the_net_root() -> None:
+    """Recorded: AlexeyAB's make_convolutional_layer fails to calloc the wrapped output size.
+    The error is on [net]'s width line, what the user must edit; the layer's own overflow is
+    its consequence (a DN390 note)."""
+    assert CASES["net-overflow-first-layer.cfg"]["alexeyab"]["status"] == "error"
+    result = lint_case("net-overflow-first-layer.cfg", Dialect.AB)
+    assert found(result) == [("DN390", 1, "info"), ("DN312", 4, "error")]
+    assert "network input, whose size overflows" in result.diagnostics[0].message
+
+
+def test_net_size_that_fits_is_not_reported() -> None:
+    result = lint_text("""
+        [net]
+        width=26754
+        height=26754
+        channels=3
+
+        [convolutional]
+        filters=1
+        size=3
+        stride=8
+        pad=1
+        activation=leaky
+    """, Dialect.AB)  # 26754*26754*3 = 2,147,321,148 fits
+    assert [d for d in result.diagnostics if d.code == "DN312"] == []
 
 
 # --- a key repeated with the same value --------------------------------------------------

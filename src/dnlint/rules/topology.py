@@ -65,7 +65,10 @@ rule("DN311", "dilation-shape-mismatch", E,
      dialects=(AB, HANK))
 rule("DN312", "int-overflow", E,
      summary="A size or count exceeds what a 32-bit C int holds.",
-     darknet="Darknet computes shapes and counts in int: the value wraps around.",
+     darknet="Darknet computes shapes and counts in int: the value wraps around. When [net]'s "
+             "width*height*channels wraps, the error is on [net]'s size line (parse_net's "
+             "h*w*c is where Darknet's arithmetic first goes wrong) and the layers' overflows "
+             "that follow are its consequences.",
      bad=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=64\n\n"
           "[connected]\noutput=100000\n"),
      good=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\n"
