@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, codes, lint_text, need_shared
+from conftest import FIXTURES, codes, lint_text, need_shared, read_fixture
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.reporters.json_ import file_json
 from dnlint.result import FileResult
+from dnlint.rules import all_rules, get_rule
 from dnlint.severity import Severity
+from test_rule_examples import example_bytes
 
 CASES: dict[str, dict[str, Any]] = json.loads(
     (FIXTURES / "oracle" / "exact-cases.json").read_text())["cases"]
@@ -319,3 +321,34 @@ def test_json_layers_carry_bflops() -> None:
     assert layers[1]["bflops"] == 0.000016384  # size*size*c*out_h*out_w
     pj = file_json(lint_case("dn313-one-conv.cfg", Dialect.PJ), show_layers=True)["layers"]
     assert pj[0]["bflops"] == 2 * 108 * 6 * 6 / 1e9  # the original prints the double
+
+
+# --- the line between error and warning, stated once per rule ---------------------------------
+def test_every_rule_states_its_line_between_error_and_warning() -> None:
+    rules_md = (FIXTURES.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    for rule in all_rules():
+        assert rule.severity_line
+        section = rules_md.split(f"### {rule.code} {rule.name}\n", 1)[1].split("\n### ", 1)[0]
+        assert section.count("Error or warning: ") == 1, rule.code
+
+
+def test_a_rule_reported_with_another_severity_says_when() -> None:
+    """Every finding of the rule examples and fixtures whose severity is not its rule's
+    declared one belongs to a rule whose 'levels' says where the line runs."""
+    seen: set[str] = set()
+    for rule in all_rules():
+        if rule.examples != "cfg" or rule.target:
+            continue
+        for dialect in rule.dialects:
+            for diag in lint_cfg_bytes(example_bytes(rule.bad), "bad.cfg", dialect).diagnostics:
+                if diag.severity is not get_rule(diag.code).severity:
+                    seen.add(diag.code)
+    for path in sorted((FIXTURES / "rules").glob("*.cfg")):
+        fixture = read_fixture(path)
+        for dialect in (fixture.dialect,) if fixture.dialect else (Dialect.PJ, Dialect.AB,
+                                                                    Dialect.HANK):
+            for diag in lint_cfg_bytes(fixture.data, path.name, dialect).diagnostics:
+                if diag.severity is not get_rule(diag.code).severity:
+                    seen.add(diag.code)
+    assert seen  # DN013, DN028 with --dialect hank, ...
+    assert sorted(code for code in seen if not get_rule(code).levels) == []

@@ -72,7 +72,10 @@ rule("DN312", "int-overflow", E,
      bad=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=64\n\n"
           "[connected]\noutput=100000\n"),
      good=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\n"
-           "filters=64\n\n[connected]\noutput=10\n"), reference="§arithmetic")
+           "filters=64\n\n[connected]\noutput=10\n"), reference="§arithmetic",
+     levels="always an error. When [net]'s width*height*channels is the first value to "
+            "overflow, the error is on [net]'s size line and the layers' overflows that "
+            "follow are folded into one DN390 note.")
 rule("DN313", "no-spatial-layer", E,
      summary="No layer is wider and taller than 1 as its constructor stores l.w and l.h "
              "(AlexeyAB's and hank-ai's).",
@@ -84,7 +87,9 @@ rule("DN313", "no-spatial-layer", E,
              "layers dies too.",
      bad="[net]\ninputs=256\n\n[connected]\noutput=10\n",
      good=NET + CONV + "\n[connected]\noutput=10\n", reference="S29",
-     dialects=(AB, HANK))
+     dialects=(AB, HANK),
+     levels="always an error for AlexeyAB's and hank-ai's Darknet (SIGFPE); the original "
+            "Darknet has no such average and is not checked.")
 rule("DN314", "deform-options", E,
      summary="Conflicting sway/rotate/stretch/stretch_sway options.",
      darknet="AlexeyAB's parse_convolutional stops with an error when more than one is set, or "
@@ -101,7 +106,10 @@ rule("DN315", "route-size-mismatch", E,
              "sum: image layers after it stop or misread; only flat layers can use it.",
      bad=NET + CONV + "\n[maxpool]\nsize=2\nstride=2\n\n[route]\nlayers=-1,-2\n",
      good=NET + CONV + ("\n[maxpool]\nsize=2\nstride=2\n\n[upsample]\nstride=2\n"
-                        "\n[route]\nlayers=-1,-3\n"), reference="S1")
+                        "\n[route]\nlayers=-1,-3\n"), reference="S1",
+     levels="an error when the layer after the route needs an image (it receives 0x0x0); a "
+            "warning when it reads the route as a flat vector (connected, softmax, ...), "
+            "which works.")
 rule("DN316", "route-groups", E,
      summary="[route] groups/group_id that do not split the inputs cleanly (AlexeyAB's).",
      darknet="groups=0 divides by zero; group_id outside [0, groups) reads a slice that does not "
@@ -159,7 +167,9 @@ rule("DN322", "unsupported-activation", W,
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\nactivation=mish\n",
      good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\nactivation=logistic\n",
      reference="§layer-scale_channels",
-     dialects=(AB, HANK))
+     dialects=(AB, HANK),
+     levels="a warning for AlexeyAB's Darknet, which says so and runs on; an error with "
+            "--dialect hank, which stops.")
 rule("DN323", "softmax-groups", E,
      summary="[softmax] groups that do not divide its inputs.",
      darknet="make_softmax_layer asserts inputs % groups == 0 (groups=0: SIGFPE).",
