@@ -352,3 +352,28 @@ def test_a_rule_reported_with_another_severity_says_when() -> None:
                     seen.add(diag.code)
     assert seen  # DN013, DN028 with --dialect hank, ...
     assert sorted(code for code in seen if not get_rule(code).levels) == []
+
+
+# --- '//' at the start of a line -------------------------------------------------------------
+def test_slash_comment_lines_are_warnings() -> None:
+    """Recorded: both forks build size=3 (the original prints "Unused field: '//size = 7'")."""
+    for dialect in (Dialect.PJ, Dialect.AB):
+        assert found(lint_case("slash-comment-lines.cfg", dialect)) == [
+            ("DN035", 7, "warning"), ("DN035", 10, "warning"), ("DN035", 11, "warning")]
+    # hank-ai's pattern reads '//size=7' as the key '//size', an unused line it stops on
+    assert found(lint_case("slash-comment-lines.cfg", Dialect.HANK)) == [
+        ("DN035", 7, "warning"), ("DN035", 10, "warning"), ("DN201", 11, "error")]
+
+
+def test_slash_line_before_any_section_stays_an_error() -> None:
+    result = lint_text("""
+        // my model
+        [net]
+        width=32
+        height=32
+        channels=3
+
+        [convolutional]
+        filters=16
+    """, Dialect.AB)
+    assert errors(result) == [("DN002", 1)]  # read_option with no section: SIGSEGV

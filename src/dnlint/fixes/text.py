@@ -1,6 +1,7 @@
 """Fixers of the file's text: BOM (DN014), CRLF (DN013), inline comments (DN011, DN012,
-DN019), list commas (DN208, DN209), whitespace Darknet deletes (DN010), and the unsafe
-renaming of an unknown option (DN201) and commenting out of a duplicate key (DN009)."""
+DN019), '//' comment lines (DN035), list commas (DN208, DN209), whitespace Darknet deletes
+(DN010), and the unsafe renaming of an unknown option (DN201) and commenting out of a
+duplicate key (DN009)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,20 @@ def inline_comment_above(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] 
     return _move_comment(ctx, diagnostic.line or 0, comment_at, comment_at)
 
 
+@fixer("DN035")
+def slash_comment_to_hash(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
+    """``// note`` -> ``# note``: the line Darknet ignores becomes a comment it ignores."""
+    line = diagnostic.line or 0
+    text = ctx.source.text(line)
+    if text is None:
+        return None
+    start = len(text) - len(text.lstrip(_SPACE))
+    if not text.startswith("//", start):
+        return None
+    edit = ctx.source.replace(line, start, start + 2, "#")
+    return [edit] if edit else None
+
+
 @fixer("DN019")
 def header_comment_above(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
     """Only ``[name] # comment``: a header with a comment after it (the other DN019 cases,
@@ -89,7 +104,8 @@ def header_comment_above(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] 
         return None
     close = text.find("]")
     rest = text[close + 1:].lstrip(_SPACE) if close > 0 else ""
-    if not rest[:1] or rest[0] not in "#;" or "[" not in text[:close]:
+    if not rest[:1] or (rest[0] not in "#;" and not rest.startswith("//")) \
+            or "[" not in text[:close]:
         return None
     return _move_comment(ctx, line, close + 1, len(text) - len(text[close + 1:].lstrip(_SPACE)))
 

@@ -705,6 +705,9 @@ class _Lexer:
             if first_char == "#" or first_char == ";":
                 comments.append(Comment(number, text.strip()))
                 continue
+            if first_char == "/" and text[1:2] == "/" and sections:
+                self._slash_comment(text, number)
+                continue
             key, _, value = text.partition("=")
             if section is None and sections:
                 section = sections.live()
@@ -823,12 +826,24 @@ class _Lexer:
         first = stripped[0]
         if first in "#;":
             self.comments.append(Comment(number, text.strip()))
+        elif first == "/" and stripped[1:2] == "/" and self.sections:
+            self._slash_comment(text, number)
         elif first == "[":
             self._header(text, stripped, number)
         elif plain:
             self._plain_option(text, number)
         else:
             self._option(text, stripped, number)
+
+    def _slash_comment(self, text: str, number: int) -> None:
+        """A line that starts with '//' inside a section: read_option stores it as an option
+        whose key starts with '//', which no getter asks for; nothing is misread."""
+        self.comments.append(Comment(number, text.strip()))
+        self.findings.append(LexFinding(
+            "DN035", number, text.index("/") + 1,
+            "a line that starts with '//': Darknet has no '//' comments and keeps the line as "
+            "an option no layer reads (AlexeyAB's prints 'Unused field'); '#' is a comment",
+            "start the comment with '#'"))
 
     def _plain_option(self, text: str, number: int) -> None:
         """A line without whitespace (CR aside): positions come for free."""
@@ -1003,7 +1018,7 @@ def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
     if eq <= 0:
         return None
     key = text[:eq].strip(" \t")
-    if not key or key[0] in "#;[" or _has_any(key, " \t\r\n"):
+    if not key or key[0] in "#;[" or key.startswith("//") or _has_any(key, " \t\r\n"):
         return None
     rest = text[eq + 1 :]
     body = rest.strip(" \t")

@@ -248,3 +248,18 @@ rule("DN028", "glued-numbers", E,
      levels="an error for the original and AlexeyAB's Darknet, whose strip() glues the "
             "numbers into one; a warning with --dialect hank, whose list reader takes the "
             "blank as a separator.")
+rule("DN035", "slash-comment", W,
+     summary="A line that starts with '//' used as a comment.",
+     darknet="Darknet has no '//' comments. The original and AlexeyAB's store the line as an "
+             "option whose key starts with '//', which no getter asks for (AlexeyAB's prints "
+             "'Unused field'), so nothing is misread; hank-ai's skips a line that does not read "
+             "as key=value. '//size=5' without blanks is a key to hank-ai's Darknet, which "
+             "stops on the unused line (DN201 with --dialect hank). Before the first section "
+             "the line is an option without a section (DN002).",
+     bad=NET + CONV + "// size=5\nsize=3\n",
+     good=NET + CONV + "# size=5\nsize=3\n", reference="L11",
+     fix="safe",
+     levels="always a warning where it is reported: the line is ignored, as its writer "
+            "meant. '//key=value' without blanks is an unused option hank-ai's Darknet stops "
+            "on (DN201, an error with --dialect hank), and any line before the first section "
+            "is DN002.")
