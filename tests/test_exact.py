@@ -9,6 +9,7 @@ harness run on the cfgs it holds); the tests compare dnlint with that record.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -24,7 +25,9 @@ from test_rule_examples import example_bytes
 
 CASES: dict[str, dict[str, Any]] = json.loads(
     (FIXTURES / "oracle" / "exact-cases.json").read_text())["cases"]
-DIALECTS = {"alexeyab": Dialect.AB, "pjreddie": Dialect.PJ}
+DIALECTS = {"alexeyab": Dialect.AB, "pjreddie": Dialect.PJ, "hank": Dialect.HANK}
+# the line hank-ai's error message names ('line #11', 'at lines #7 and #8': the later one)
+HANK_LINE = re.compile(r"lines? #(\d+)(?: and #(\d+))?")
 
 
 def lint_case(name: str, dialect: Dialect) -> FileResult:
@@ -58,6 +61,10 @@ def test_errors_exactly_where_darknet_fails(name: str, fork: str) -> None:
         assert shapes == recorded["layers"]
     else:
         assert errors(result), name
+        named = HANK_LINE.search(recorded.get("error_message", ""))
+        if named:
+            line = int(named.group(2) or named.group(1))
+            assert line in [where for _, where in errors(result)], recorded["error_message"]
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n.startswith("dn313-")))
@@ -69,7 +76,7 @@ def test_dn313_where_alexeyab_divides_by_zero(name: str) -> None:
     assert errors(result) == expected
     # hank-ai's parser has the same avg_counter loop (darknet_cfg.cpp) and layer constructors
     hank = lint_case(name, Dialect.HANK)
-    assert (("DN313", 1) in errors(hank)) == (recorded.get("signal") == 8)
+    assert (("DN313", 1) in errors(hank)) == (CASES[name]["hank"].get("signal") == 8)
 
 
 def test_dn313_counts_a_connected_layer_as_1x1() -> None:
