@@ -12,7 +12,7 @@ that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from dnlint import __version__
 from dnlint.clean import shown_path
@@ -21,6 +21,10 @@ from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
+
+if TYPE_CHECKING:
+    from dnlint.network.build import Network
+    from dnlint.network.layers.base import Layer
 
 SCHEMA_VERSION = 2
 
@@ -54,8 +58,7 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
         "dialect_reason": result.dialect_reason,
         "diagnostics": [diagnostic_json(d, result.path) for d in result.diagnostics],
     }
-    network = result.network
-    if show_layers and network is not None:
+    if show_layers and result.network is not None:
         entry["layers"] = [
             {
                 "index": layer.index,
@@ -65,9 +68,9 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
                 "output": list(layer.output),
                 "outputs": layer.outputs,
                 "params": layer.params,
-                "bflops": bflops_json(network.layer_bflops(layer), network.dialect),
+                "bflops": bflops_json(result.network, layer),
             }
-            for layer in network.layers
+            for layer in result.network.layers
         ]
     report = result.weights if show_layers else result.checked_weights
     if report is not None:
@@ -75,10 +78,11 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
     return entry
 
 
-def bflops_json(value: float, dialect: Dialect) -> float:
+def bflops_json(network: Network, layer: Layer) -> float:
     """A layer's BFLOPs for JSON: a C float (AlexeyAB's, hank-ai's ``l.bflops``) as the
     shortest decimal that reads back as the same float, not the 17 digits of its double."""
-    if dialect is Dialect.PJ or value == 0:
+    value = network.layer_bflops(layer)
+    if network.dialect is Dialect.PJ or value == 0:
         return value
     for digits in range(6, 10):
         shortest = float(f"{value:.{digits}g}")
