@@ -272,19 +272,26 @@ def test_double_slash_inside_a_path_is_not_a_comment() -> None:
 
 
 # --- BFLOPs as AlexeyAB's parse_network_cfg_custom prints them --------------------------------
-BFLOPS: dict[str, dict[str, str]] = json.loads(
-    (FIXTURES / "oracle" / "alexeyab-bflops.json").read_text())["cfgs"]
+def _recorded_bflops(fork: str) -> list[tuple[str, str, dict[str, str]]]:
+    cfgs = json.loads((FIXTURES / "oracle" / f"{fork}-bflops.json").read_text())["cfgs"]
+    return [(fork, key, cfgs[key]) for key in sorted(cfgs)]
 
 
-@pytest.mark.parametrize("key", sorted(BFLOPS))
-def test_bflops_equal_alexeyab_on_every_stock_cfg(key: str) -> None:
-    """'Total BFLOPS' and each layer's 'BF' column, as AlexeyAB's Darknet printed them."""
-    path = need_shared() / "corpus" / "alexeyab" / key
-    result = lint_cfg_bytes(path.read_bytes(), str(path), Dialect.AB)
+BFLOPS = _recorded_bflops("alexeyab") + _recorded_bflops("pjreddie")
+
+
+@pytest.mark.parametrize(("fork", "key", "recorded"), BFLOPS,
+                         ids=[f"{fork}:{key}" for fork, key, _ in BFLOPS])
+def test_bflops_equal_darknet_on_every_stock_cfg(fork: str, key: str,
+                                                 recorded: dict[str, str]) -> None:
+    """AlexeyAB's 'Total BFLOPS' and each layer's 'BF' column, and each layer's 'BFLOPs' of
+    the original's table (which prints no total), as Darknet printed them."""
+    path = need_shared() / "corpus" / fork / key
+    result = lint_cfg_bytes(path.read_bytes(), str(path), DIALECTS[fork])
     network = result.network
     assert network is not None
-    recorded = BFLOPS[key]
-    assert f"{network.total_bflops:5.3f}".strip() == recorded["total"]
+    if "total" in recorded:
+        assert f"{network.total_bflops:5.3f}".strip() == recorded["total"]
     printed = recorded["layers"].split(",")
     assert len(printed) <= len(network.layers)  # the head after the last BF row prints none
     for layer, value in zip(network.layers, printed, strict=False):
