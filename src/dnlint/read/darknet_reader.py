@@ -842,7 +842,7 @@ class _Lexer:
         self.findings.append(LexFinding(
             "DN035", number, text.index("/") + 1,
             "a line that starts with '//': Darknet has no '//' comments and keeps the line as "
-            "an option no layer reads (AlexeyAB's prints 'Unused field'); '#' is a comment",
+            "an option no layer reads (Darknet prints 'Unused field'); '#' is a comment",
             "start the comment with '#'"))
 
     def _plain_option(self, text: str, number: int) -> None:

@@ -251,8 +251,8 @@ rule("DN028", "glued-numbers", E,
 rule("DN035", "slash-comment", W,
      summary="A line that starts with '//' used as a comment.",
      darknet="Darknet has no '//' comments. The original and AlexeyAB's store the line as an "
-             "option whose key starts with '//', which no getter asks for (AlexeyAB's prints "
-             "'Unused field'), so nothing is misread; hank-ai's skips a line that does not read "
+             "option whose key starts with '//', which no getter asks for (both print 'Unused "
+             "field' for a layer's line), so nothing is misread; hank-ai's skips a line that does not read "
              "as key=value. '//size=5' without blanks is a key to hank-ai's Darknet, which "
              "stops on the unused line (DN201 with --dialect hank). Before the first section "
              "the line is an option without a section (DN002).",
