@@ -252,10 +252,10 @@ rule("DN035", "slash-comment", W,
      summary="A line that starts with '//' used as a comment.",
      darknet="Darknet has no '//' comments. The original and AlexeyAB's store the line as an "
              "option whose key starts with '//', which no getter asks for (both print 'Unused "
-             "field' for a layer's line), so nothing is misread; hank-ai's skips a line that does not read "
-             "as key=value. '//size=5' without blanks is a key to hank-ai's Darknet, which "
-             "stops on the unused line (DN201 with --dialect hank). Before the first section "
-             "the line is an option without a section (DN002).",
+             "field' for a layer's line), so nothing is misread; hank-ai's skips a line that "
+             "does not read as key=value. '//size=5' without blanks is a key to hank-ai's "
+             "Darknet, which stops on the unused line (DN201 with --dialect hank). Before the "
+             "first section the line is an option without a section (DN002).",
      bad=NET + CONV + "// size=5\nsize=3\n",
      good=NET + CONV + "# size=5\nsize=3\n", reference="L11",
      fix="safe",
