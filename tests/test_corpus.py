@@ -27,8 +27,7 @@ TRUE_FINDINGS: dict[tuple[str, str], tuple[set[str], str]] = {
         "iteration, so -1 is never reached and the learning rate never decays",
     ),
     ("alexeyab", "cfg/writing.cfg"): ({"DN201"}, "[net] has 'seen', which no Darknet reads"),
-    ("pjreddie", "cfg/yolo9000.cfg"): ({"DN009"}, "batch and subdivisions are set twice"),
-    ("alexeyab", "cfg/yolo9000.cfg"): ({"DN009"}, "batch and subdivisions are set twice"),
+    # (yolo9000.cfg sets batch=1 and subdivisions=1 twice with the same values: a DN009 warning)
     ("pjreddie", "cfg/yolov3-openimages.cfg"): ({"DN009"}, "batch and subdivisions set twice"),
     ("alexeyab", "cfg/yolov3-openimages.cfg"): ({"DN009"}, "batch and subdivisions set twice"),
     ("alexeyab", "cfg/efficientnet_b0.cfg"): ({"DN009"}, "momentum and decay are set twice"),

@@ -121,7 +121,7 @@ def test_json_version_2_has_no_layer_table_without_layers(cwd: Path) -> None:
     # train (updates only on the GPU); output (and delta to train) of 256 floats; batch 1
     assert entry["layers"] == [{"index": 0, "type": "convolutional", "line": 6,
                                 "input": [8, 8, 3], "output": [8, 8, 4], "outputs": 256,
-                                "params": 16,
+                                "params": 16, "bflops": 1.536e-06,  # 2 * 12 * 8 * 8 / 1e9
                                 "memory": {"cpu_train": 4 * (3 * 16 + 2 * 256),
                                            "cpu_infer": 4 * (16 + 256),
                                            "gpu_train": 4 * (2 * 16 + 2 * 256),

@@ -90,7 +90,7 @@ def test_pooling_needs_image() -> None:
     assert found == [("DN306", 11)]
     # a connected layer is 1x1xoutput: an image as far as Darknet is concerned
     layers, found = build("[connected]\noutput=4\n\n[avgpool]\n")
-    assert found == []
+    assert found == [("DN313", 1)]  # but no layer is wider than 1: AlexeyAB's SIGFPE
     assert shape(layers[1]) == (1, 1, 4, 4)
 
 
@@ -112,7 +112,9 @@ def test_local_avgpool_is_not_pj() -> None:
 def test_connected_record_and_dontloadscales() -> None:
     layers, found = build("[connected]\noutput=10\nbatch_normalize=1\ndontloadscales=1\n",
                           w=2, h=2, c=3)
-    assert found == [("DN504", 6)]  # the weights layout warns that later reads shift
+    # the weights layout warns that later reads shift; and a connected layer stores l.w = 1,
+    # so AlexeyAB's average over layers wider than 1 divides by zero
+    assert found == [("DN313", 1), ("DN504", 6)]
     layer = layers[0]
     assert shape(layer) == (1, 1, 10, 10)
     assert blocks(layer) == [("biases", 10), ("weights", 120), ("scales", 10),
@@ -419,7 +421,7 @@ def test_empty_and_activation() -> None:
 
 
 def test_softmax_and_cost_are_flat() -> None:
-    layers, found = build("[connected]\noutput=10\n\n[softmax]\ngroups=2\n\n[cost]\n")
+    layers, found = build("[connected]\noutput=10\n\n[softmax]\ngroups=2\n\n[cost]\n", PJ)
     assert found == []
     assert shape(layers[1]) == (0, 0, 0, 10)
     assert shape(layers[2]) == (0, 0, 0, 10)
@@ -436,7 +438,7 @@ def test_cost_types_per_dialect() -> None:
     _, found = build("[connected]\noutput=10\n\n[cost]\ntype=L1\n", PJ)
     assert found == []
     _, found = build("[connected]\noutput=10\n\n[cost]\ntype=L1\n", AB)
-    assert found == [("DN207", 10)]
+    assert found == [("DN313", 1), ("DN207", 10)]  # no layer wider than 1: SIGFPE
 
 
 # --- deconvolutional, local -------------------------------------------------------------------

@@ -32,8 +32,9 @@ CONSEQUENCES = frozenset({
     "DN319", "DN321", "DN323", "DN326", "DN327", "DN328", "DN370", "DN371", "DN372", "DN374",
     "DN401", "DN416", "DN417",
 })
-# Errors in [net] that leave the network without an input (Darknet stops there).
-NET_ROOTS = frozenset({"DN106", "DN027"})
+# Errors in [net] that leave the network without an input (Darknet stops there), or with one
+# whose size overflows a C int (DN312: every size computed from it is wrong).
+NET_ROOTS = frozenset({"DN106", "DN027", "DN312"})
 # [net] findings that only repeat an earlier one: hank's empty [net] also has no input size.
 NET_REPEATS = {"DN106": "DN027"}
 # Every code that can make a layer (or [net]) a root in analyse().
@@ -157,23 +158,25 @@ def suppress_cascades(network: Network, doc: CfgDocument, sink: Sink) -> None:
         if not consequence:
             kept.append(diag)
     sink.items[:] = kept
-    _note_roots(network, taint, sink)
+    _note_roots(network, taint, sink, overflow="DN312" in net_codes)
 
 
-def _note_roots(network: Network, taint: Taint, sink: Sink) -> None:
+def _note_roots(network: Network, taint: Taint, sink: Sink, overflow: bool = False) -> None:
     for root, first, last, count in taint.roots():
         line = network.layers[root].line if root != NET else _net_line(network)
         sink.report("DN390", line, 1, f"{_span(first, last, count)} not checked: "
                     f"{'it depends' if count == 1 else 'they depend'} on "
-                    f"{_describe_root(network, root)}")
+                    f"{_describe_root(network, root, overflow)}")
 
 
 def _net_line(network: Network) -> int:
     return network.net_values.section.line
 
 
-def _describe_root(network: Network, root: int) -> str:
+def _describe_root(network: Network, root: int, overflow: bool = False) -> str:
     if root == NET:
+        if overflow:
+            return "the network input, whose size overflows a C int"
         return "the network input, which [net] does not define"
     layer = network.layers[root]
     why = ", which the input size breaks" if layer.size_root else ""

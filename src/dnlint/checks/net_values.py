@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
+from dnlint.cnumbers import INT32_MAX
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.options.convert import Values
@@ -78,6 +79,29 @@ def check_inputs(values: Values, dialect: Dialect, sink: Sink) -> None:
                 f"no input size: {', '.join(missing)} missing or 0 and no 'inputs'; Darknet stops "
                 "with 'No input parameters supplied'",
                 "set width, height and channels (or inputs for a vector network)")
+
+
+def check_input_overflow(values: Values, dialect: Dialect, sink: Sink) -> None:
+    """The root of every later overflow: parse_net computes net->h * net->w * net->c in int
+    (the default of 'inputs'), and the first layer its l.inputs the same way. Reported on the
+    size line to edit (the largest of the three); the layers' own overflows that follow are
+    folded as consequences (checks.cascade: DN312 in [net] is a root)."""
+    sizes = [(values.int(key), key) for key in ("width", "height", "channels")]
+    w, h, c = (size for size, _ in sizes)
+    if w <= 0 or h <= 0 or c <= 0 or w * h * c <= INT32_MAX:
+        return
+    _, key = max(sizes)
+    product = w * h * c
+    _report(values, sink, "DN312", key,
+            f"width*height*channels = {w}*{h}*{c} = {product:,} overflows a 32-bit C int: "
+            f"Darknet's input size wraps to {_wrapped(product):,} in parse_net and in the first "
+            "layer, and every size computed from it is wrong",
+            f"make width*height*channels at most {INT32_MAX:,}")
+
+
+def _wrapped(value: int) -> int:
+    """A C int's value after the arithmetic of ``value`` wrapped around (two's complement)."""
+    return (value + 2**31) % 2**32 - 2**31
 
 
 def check_crop_ratios(values: Values, dialect: Dialect, sink: Sink) -> None:
@@ -192,6 +216,7 @@ NET_CHECKS: tuple[Callable[[Values, Dialect, Sink], None], ...] = (
     check_batch,
     check_time_steps,
     check_inputs,
+    check_input_overflow,
     check_crop_ratios,
     check_policy,
     check_contrastive,

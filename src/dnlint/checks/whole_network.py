@@ -43,9 +43,14 @@ def check_has_layers(network: Network, doc: CfgDocument, dialect: Dialect, sink:
 
 
 def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
-    """S29: [ab] averages outputs over layers whose input is wider and taller than 1."""
+    """S29: [ab] averages outputs over the layers whose own l.w and l.h, as their make_*_layer
+    stores them, exceed 1 (the avg_counter loop of parse_network_cfg_custom): a connected
+    layer stores 1x1, [rnn], [lstm], [gru], [cost] and a plain [dropout] 0x0, whatever they
+    receive."""
     if dialect is Dialect.PJ or not network.layers:
         return
+    if any(layer.broken for layer in network.layers):
+        return  # Darknet stops (or misbuilds) at the broken layer first: that is the root
     if any(w > 1 and h > 1 for w, h, _ in (layer.dims_stored for layer in network.layers.built())):
         return
     net = doc.sections[0]
@@ -53,9 +58,11 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
         "DN313",
         net.line,
         net.column,
-        f"no layer receives an input wider and taller than 1: {dialect.label} divides by the "
-        "number of such layers at the end of parse_network_cfg and dies of SIGFPE",
-        "this network builds only with the original Darknet (--dialect pjreddie)",
+        f"no layer is wider and taller than 1 (connected, recurrent and cost layers count as "
+        f"1x1 or 0x0 whatever they receive): {dialect.label} divides by the number of such "
+        "layers at the end of parse_network_cfg and dies of SIGFPE",
+        "add a layer on an image input (convolutional, maxpool, ...) or build it with the "
+        "original Darknet (--dialect pjreddie)",
     )
 
 

@@ -54,6 +54,8 @@ def _section(rule: Rule) -> list[str]:
         "",
         f"Severity: **{rule.severity.value}**. {rule.summary}",
         "",
+        f"Error or warning: {rule.severity_line}",
+        "",
         f"What Darknet does: {rule.darknet}",
         "",
         *([rule.fix_note, ""] if rule.fix else []),
@@ -83,6 +85,11 @@ def render() -> str:
         "",
         "Fix: `safe` rules are repaired by `dnlint --fix`, `unsafe` ones only with "
         "`--unsafe-fixes` too.",
+        "",
+        "An error means that Darknet misreads what is written, misbehaves, or cannot build the "
+        "file; a warning, that it reads the text as written but the result is probably not what "
+        "was meant or breaks on a later edit. A rule whose severity depends on the dialect or "
+        "on the case says where the line runs, once, under \"Error or warning\".",
         "",
         "The DN7xx rules (the training recipe of AlexeyAB's README) are off by default, like "
         "ruff's preview rules: `--select DN7` (or `--extend-select DN7`, or one code) or "

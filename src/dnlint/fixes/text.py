@@ -1,6 +1,7 @@
 """Fixers of the file's text: BOM (DN014), CRLF (DN013), inline comments (DN011, DN012,
-DN019), list commas (DN208, DN209), whitespace Darknet deletes (DN010), and the unsafe
-renaming of an unknown option (DN201) and commenting out of a duplicate key (DN009)."""
+DN019), '//' comment lines (DN035), list commas (DN208, DN209), whitespace Darknet deletes
+(DN010), and the unsafe renaming of an unknown option (DN201) and commenting out of a
+duplicate key (DN009)."""
 
 from __future__ import annotations
 
@@ -46,9 +47,10 @@ def _value_start(text: str) -> int:
 
 
 def _comment_start(text: str, value_at: int) -> int:
-    """Index of the '#'/';' that starts an inline comment (never the value's first
+    """Index of the '#', ';' or '//' that starts an inline comment (never the value's first
     character, as the reader decides), or -1."""
-    found = [p for p in (text.find("#", value_at + 1), text.find(";", value_at + 1)) if p > 0]
+    found = [p for p in (text.find("#", value_at + 1), text.find(";", value_at + 1),
+                         text.find("//", value_at + 1)) if p > 0]
     return min(found) if found else -1
 
 
@@ -62,6 +64,8 @@ def _move_comment(ctx: FixContext, line: int, code_end: int, comment_at: int) ->
     indent = text[:len(text) - len(text.lstrip(_SPACE))]
     if not code.strip(_SPACE) or not comment:
         return None
+    if comment.startswith("//"):
+        comment = f"# {comment}"  # a line that starts with '//' is an option line to Darknet
     eol = ctx.source.eol(line).decode()
     edit = ctx.source.replace(line, 0, len(text), f"{indent}{comment}{eol}{code}")
     return [edit] if edit else None
@@ -76,6 +80,20 @@ def inline_comment_above(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] 
     return _move_comment(ctx, diagnostic.line or 0, comment_at, comment_at)
 
 
+@fixer("DN035")
+def slash_comment_to_hash(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
+    """``// note`` -> ``# note``: the line Darknet ignores becomes a comment it ignores."""
+    line = diagnostic.line or 0
+    text = ctx.source.text(line)
+    if text is None:
+        return None
+    start = len(text) - len(text.lstrip(_SPACE))
+    if not text.startswith("//", start):
+        return None
+    edit = ctx.source.replace(line, start, start + 2, "#")
+    return [edit] if edit else None
+
+
 @fixer("DN019")
 def header_comment_above(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
     """Only ``[name] # comment``: a header with a comment after it (the other DN019 cases,
@@ -86,7 +104,8 @@ def header_comment_above(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] 
         return None
     close = text.find("]")
     rest = text[close + 1:].lstrip(_SPACE) if close > 0 else ""
-    if not rest[:1] or rest[0] not in "#;" or "[" not in text[:close]:
+    if not rest[:1] or (rest[0] not in "#;" and not rest.startswith("//")) \
+            or "[" not in text[:close]:
         return None
     return _move_comment(ctx, line, close + 1, len(text) - len(text[close + 1:].lstrip(_SPACE)))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dnlint.cnumbers import INT32_MAX
+from dnlint.cnumbers import INT32_MAX, to_float32
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.network.layers import by_section, section_dialects
@@ -29,14 +29,31 @@ class Network:
     # a layer's size overflowed a C int (DN312): the layers after it were not built, and no
     # weights layout can be predicted
     overflowed: bool = False
+    dialect: Dialect = Dialect.AB
 
     @property
     def total_params(self) -> int:
         return sum(layer.params for layer in self.layers)
 
+    def layer_bflops(self, layer: Layer) -> float:
+        """A layer's BFLOPs as Darknet keeps them: AlexeyAB's and hank-ai's store the double
+        in ``float l.bflops``; the original only prints the double."""
+        return layer.bflops if self.dialect is Dialect.PJ else to_float32(layer.bflops)
+
     @property
     def total_bflops(self) -> float:
-        return sum(layer.bflops for layer in self.layers)
+        """AlexeyAB's and hank-ai's "Total BFLOPS": each positive ``l.bflops`` added into a
+        ``float`` in layer order (parse_network_cfg_custom), so the rounding is theirs
+        (yolov3-voc.cfg: 65.442, not the 65.443 of an exact sum). The original Darknet prints
+        no total: there it is the plain sum of the layers' doubles."""
+        if self.dialect is Dialect.PJ:
+            return sum(layer.bflops for layer in self.layers)
+        total = 0.0
+        for layer in self.layers:
+            bflops = to_float32(layer.bflops)
+            if bflops > 0:
+                total = to_float32(total + bflops)
+        return total
 
 
 def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
@@ -45,7 +62,7 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
     if doc.fatal or not doc.sections:
         return None
     net, net_values = parse_net(doc.sections[0], dialect, sink)
-    network = Network(net, net_values, Layers(doc.sections))
+    network = Network(net, net_values, Layers(doc.sections), dialect=dialect)
     carried = (net.width, net.height, net.channels, net.inputs)
     overflowed = False
     for index, section in enumerate(doc.layer_sections()):

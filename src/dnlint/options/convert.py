@@ -407,12 +407,20 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
     return result
 
 
+def _comment_column(option: Option) -> int:
+    """The column of the marker ('#', ';' or '//') that starts ``option``'s inline comment."""
+    raw = option.raw
+    start = option.value_column - 1
+    found = [p for p in (raw.find("#", start), raw.find(";", start), raw.find("//", start))
+             if p > start]
+    return min(found) + 1 if found else option.value_column
+
+
 def _inline_comment_survives(option: Option, result: float, sink: Sink) -> None:
     sink.report(
         "DN012",
         option.line,
-        option.value_column + (option.raw[option.value_column - 1 :].find("#") if "#" in option.raw
-                                else 0),
+        _comment_column(option),
         f"inline comment after {option.key}: Darknet has no inline comments and keeps "
         f"'{option.value}' as the value; the number still reads as {result:g}",
         "put the comment on a line of its own",
@@ -430,6 +438,8 @@ def _inline_comment_breaks(option: Option, reads: str, sink: Sink) -> None:
 
 
 def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> str:
+    if spec.kind is Kind.PATH and value.startswith("//", option.comment_at):
+        return value  # 'data//voc.map': a doubled slash is still the same path, not a comment
     if option.comment_at > 0:
         _inline_comment_breaks(option, f"the string '{value}'", sink)
     choices = spec.choices_for(dialect)
@@ -476,10 +486,10 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
     body = value
     at = option.comment_at
     if at > 0:
-        comment = value[at:]
         body = value[:at]
-        if "," in comment and not stops:
-            extra = len(result) - len(c_list(body, convert, False))
+        # AlexeyAB's walk of steps stops at a '#' but reads on past a ';' or '//'
+        extra = len(result) - len(c_list(body, convert, False))
+        if extra > 0:
             _inline_comment_breaks(
                 option, f"the commas of the comment as {extra} extra list item(s)", sink
             )
@@ -493,7 +503,7 @@ def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
     sink.report(
         "DN012",
         option.line,
-        option.value_column,
+        _comment_column(option),
         f"inline comment after {option.key}: Darknet has no inline comments; the list still "
         "reads the same, but a comma in the comment would add items",
         "put the comment on a line of its own",

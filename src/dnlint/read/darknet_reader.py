@@ -94,7 +94,7 @@ class Option:
 
     @property
     def comment_at(self) -> int:
-        """Index in ``value`` of a '#'/';' that starts an inline comment, or -1."""
+        """Index in ``value`` of a '#', ';' or '//' that starts an inline comment, or -1."""
         more = self._more
         return more.comment_at if type(more) is _Unplain else -1
 
@@ -705,6 +705,9 @@ class _Lexer:
             if first_char == "#" or first_char == ";":
                 comments.append(Comment(number, text.strip()))
                 continue
+            if first_char == "/" and text[1:2] == "/" and sections:
+                self._slash_comment(text, number)
+                continue
             key, _, value = text.partition("=")
             if section is None and sections:
                 section = sections.live()
@@ -712,7 +715,7 @@ class _Lexer:
                 self._option(text, text, number)
                 continue
             comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
-                          else -1)
+                          or "//" in value else -1)
             key = shared.get(key) or share(key)
             value = shared.get(value) or share(value)
             option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
@@ -823,6 +826,8 @@ class _Lexer:
         first = stripped[0]
         if first in "#;":
             self.comments.append(Comment(number, text.strip()))
+        elif first == "/" and stripped[1:2] == "/" and self.sections:
+            self._slash_comment(text, number)
         elif first == "[":
             self._header(text, stripped, number)
         elif plain:
@@ -830,13 +835,24 @@ class _Lexer:
         else:
             self._option(text, stripped, number)
 
+    def _slash_comment(self, text: str, number: int) -> None:
+        """A line that starts with '//' inside a section: read_option stores it as an option
+        whose key starts with '//', which no getter asks for; nothing is misread."""
+        self.comments.append(Comment(number, text.strip()))
+        self.findings.append(LexFinding(
+            "DN035", number, text.index("/") + 1,
+            "a line that starts with '//': Darknet has no '//' comments and keeps the line as "
+            "an option no layer reads (Darknet prints 'Unused field'); '#' is a comment",
+            "start the comment with '#'"))
+
     def _plain_option(self, text: str, number: int) -> None:
         """A line without whitespace (CR aside): positions come for free."""
         key, _, value = text.partition("=")
         if not (key and value and self.sections):
             self._option(text, text, number)
             return
-        comment_at = _comment_at(value) if "#" in value or ";" in value else -1
+        comment_at = (_comment_at(value) if "#" in value or ";" in value or "//" in value
+                      else -1)
         self.sections.live().add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
                                      None, comment_at))
 
@@ -936,7 +952,8 @@ class _Lexer:
             return
         key_part = text[:raw_eq] if raw_eq >= 0 else text
         value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
-        cut = min((p for p in (value_part.find("#"), value_part.find(";")) if p >= 0), default=-1)
+        cut = min((p for p in (value_part.find("#"), value_part.find(";"), value_part.find("//"))
+                   if p >= 0), default=-1)
         if cut >= 0:
             value_part = value_part[:cut]
         for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
@@ -967,9 +984,12 @@ def _strip(text: str) -> str:
 
 
 def _comment_at(value: str) -> int:
-    if "#" not in value and ";" not in value:
+    """Index of the '#', ';' or '//' that starts an inline comment (never the value's first
+    character: '#1' is a value, however odd), or -1. Darknet itself has no inline comments;
+    the typing stage decides whether the text before the marker is what Darknet reads."""
+    if "#" not in value and ";" not in value and "//" not in value:
         return -1
-    positions = [p for p in (value.find("#", 1), value.find(";", 1)) if p > 0]
+    positions = [p for p in (value.find("#", 1), value.find(";", 1), value.find("//", 1)) if p > 0]
     return min(positions) if positions else -1
 
 
@@ -998,11 +1018,11 @@ def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
     if eq <= 0:
         return None
     key = text[:eq].strip(" \t")
-    if not key or key[0] in "#;[" or _has_any(key, " \t\r\n"):
+    if not key or key[0] in "#;[" or key.startswith("//") or _has_any(key, " \t\r\n"):
         return None
     rest = text[eq + 1 :]
     body = rest.strip(" \t")
-    if not body or _has_any(body, "#;\r\n"):
+    if not body or _has_any(body, "#;\r\n") or "//" in body:
         return None
     value = body
     if " " in body or "\t" in body:
@@ -1064,6 +1084,11 @@ def _check_structure(doc: CfgDocument) -> None:
                 _check_option_shape(option, section, seen, doc.findings)
 
 
+# a key repeated with the value it already has: a warning in the forks whose option_find
+# returns the first line (hank-ai's own reader refuses any repeat)
+_SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
+
+
 def _check_option_shape(
     option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
 ) -> None:
@@ -1092,14 +1117,30 @@ def _check_option_shape(
     if first is None:
         seen[option.key] = option
         return
-    if option.key:
+    if not option.key:
+        return
+    if option.value is not None and option.value == first.value:
+        # option_find returns the first line, which says the same: nothing is misread
         findings.append(
             LexFinding(
                 "DN009",
                 option.line,
                 option.column,
-                f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
-                "Darknet uses the first one and ignores this",
-                "delete one of the two lines",
+                f"'{option.key}={option.value}' is repeated in [{section.name}] with the same "
+                f"value (first at line {first.line}); Darknet reads the first, which says the "
+                "same, but an edit to one of the two will be silently ignored",
+                "delete the repeated line",
+                by_dialect=_SAME_VALUE_REPEAT,
             )
         )
+        return
+    findings.append(
+        LexFinding(
+            "DN009",
+            option.line,
+            option.column,
+            f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
+            "Darknet uses the first one and ignores this",
+            "delete one of the two lines",
+        )
+    )

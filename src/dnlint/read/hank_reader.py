@@ -146,6 +146,16 @@ class _HankLexer:
         if line[0] == "#" or (line[0] == ";" and "=" not in line):
             self.comments.append(Comment(number, line))
             return
+        if line.startswith("//"):
+            # '// note' or '// size=5': skipped, as the writer meant ('//size=5', which the
+            # pattern reads as a key, is an unused line hank-ai's Darknet stops on: DN201)
+            self.comments.append(Comment(number, line))
+            self.findings.append(LexFinding(
+                "DN035", number, column,
+                "a line that starts with '//': hank-ai's Darknet has no '//' comments and "
+                "skips this line only because it does not read as key=value; '#' is a comment",
+                "start the comment with '#'"))
+            return
         code, why = _why_ignored(line)
         self.findings.append(LexFinding(
             code, number, column,

@@ -12,13 +12,19 @@ that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from dnlint import __version__
 from dnlint.clean import shown_path
+from dnlint.cnumbers import to_float32
 from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.dialects import Dialect
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
+
+if TYPE_CHECKING:
+    from dnlint.network.build import Network
+    from dnlint.network.layers.base import Layer
 
 SCHEMA_VERSION = 2
 
@@ -62,6 +68,7 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
                 "output": list(layer.output),
                 "outputs": layer.outputs,
                 "params": layer.params,
+                "bflops": bflops_json(result.network, layer),
             }
             for layer in result.network.layers
         ]
@@ -73,6 +80,19 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
     if report is not None:
         entry["weights"] = report.to_json()
     return entry
+
+
+def bflops_json(network: Network, layer: Layer) -> float:
+    """A layer's BFLOPs for JSON: a C float (AlexeyAB's, hank-ai's ``l.bflops``) as the
+    shortest decimal that reads back as the same float, not the 17 digits of its double."""
+    value = network.layer_bflops(layer)
+    if network.dialect is Dialect.PJ or value == 0:
+        return value
+    for digits in range(6, 10):
+        shortest = float(f"{value:.{digits}g}")
+        if to_float32(shortest) == value:
+            return shortest
+    return value
 
 
 class StreamedArray:

@@ -57,7 +57,7 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
             _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
                                     else f" ({layer.outputs})"),
             f"{layer.params:,}",
-            f"{layer.bflops:.3f}" if layer.bflops else "",
+            f"{file.network.layer_bflops(layer):.3f}" if layer.bflops else "",
             _size(per_layer[layer.index]) if layer.index < len(per_layer) else "",
             str(layer.line),
         )

@@ -51,6 +51,16 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
     target: str | None = None  # the --target (dnlint.targets.TARGETS) that reports it, if any
     stock: str = ""  # why a warning that the stock cfgs trigger is still worth reporting
     fix: FixKind | None = None
+    # where the line between error and warning runs, for a rule reported with more than one
+    # severity (per dialect, or per case); empty: always its declared severity
+    levels: str = ""
+
+    @property
+    def severity_line(self) -> str:
+        """The line between error and warning for this rule, in one sentence."""
+        if self.levels:
+            return self.levels
+        return _ALWAYS[self.severity]
 
     @property
     def anchor(self) -> str:
@@ -93,6 +103,8 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
             "",
             self.summary,
             "",
+            f"Error or warning: {self.severity_line}",
+            "",
             "What Darknet does:",
             f"  {self.darknet}",
             "",
@@ -110,6 +122,16 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
             parts += ["", f"Reference: {self.reference}{where}"]
         return "\n".join(parts)
 
+
+# the line between error and warning of a rule always reported with its declared severity
+_ALWAYS = {
+    Severity.ERROR: "always an error: Darknet misreads what is written, misbehaves, or cannot "
+                    "build the file.",
+    Severity.WARNING: "always a warning: Darknet reads the text as written; what it does is "
+                      "legal but probably not what was meant, or breaks on a later edit.",
+    Severity.INFO: "always a note (info): what dnlint did or could not decide; never an "
+                   "error.",
+}
 
 _REGISTRY: dict[str, Rule] = {}
 _loaded = False
@@ -130,12 +152,13 @@ def rule(
     target: str | None = None,
     stock: str = "",
     fix: FixKind | None = None,
+    levels: str = "",
 ) -> Rule:
     """Declare a rule. Codes are unique and never change meaning."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} declared twice")
     declared = Rule(code, name, severity, summary, darknet, bad, good, reference, dialects,
-                    examples, target, stock, fix)
+                    examples, target, stock, fix, levels)
     _REGISTRY[code] = declared
     return declared
 

@@ -47,7 +47,9 @@ rule("DN404", "anchors-count", E,
            "heads' masks stay below 16, so AlexeyAB's Darknet ignoring the last 4 pairs changes "
            "nothing there (warnings); the last head's mask 16..19 reads past the array (an "
            "error). One edit, num=20, fixes all five.",
-     fix="unsafe")
+     fix="unsafe",
+     levels="an error when the extra anchors overflow the array or a mask index reads past "
+            "it; a warning when the fork only ignores anchors that no mask index reaches.")
 rule("DN405", "max-boxes-over-truth-slot", E,
      summary="[yolo] max > 90 or [region] max > 30 in the original Darknet.",
      darknet="make_yolo_layer fixes the per-image truth slot at 90 boxes (make_region_layer at "
@@ -105,7 +107,11 @@ rule("DN411", "input-not-multiple-of-32", W,
              "Darknet warns); hank-ai's stops unless both are multiples of 32 and >= 32.",
      bad="[net]\nwidth=40\nheight=40\nchannels=3\n" + FOUR_HALVINGS + yolo(255, 80),
      good=NET + FOUR_HALVINGS + yolo(255, 80), reference="S31",
-     dialects=(AB, HANK))
+     dialects=(AB, HANK),
+     levels="a warning when the head's grid only fails to cover the image evenly; an error "
+            "when a route or shortcut then joins different sizes, and with --dialect hank "
+            "when width or height is not a multiple of 32 or is below 32 (hank-ai's Darknet "
+            "stops).")
 rule("DN412", "data-classes-mismatch", E,
      summary="The .data file's classes differ from a head's classes.",
      darknet="Nothing compares them: training reads labels the head cannot predict, or "
@@ -149,7 +155,9 @@ rule("DN417", "embedding-not-divisible", W,
      bad=NET + "\n[convolutional]\nfilters=50\n" + yolo(18, 1, extra="embedding_layer=-2\n"),
      good=NET + EMBEDDING_48 + yolo(18, 1, extra="embedding_layer=-2\n"),
      reference="§layer-yolo",
-     dialects=(AB, HANK))
+     dialects=(AB, HANK),
+     levels="a warning for AlexeyAB's Darknet, which floors the embedding size; an error with "
+            "--dialect hank, which stops.")
 # DN418-DN426: the .data file as a training job reads it (dnlint.checks.data_file), and the files
 # it names. Reported with a .data file given (dnlint obj.data, --data, or found by a walk).
 rule("DN418", "data-list-unusable", E,

@@ -16,7 +16,10 @@ rule("DN102", "subdivisions-over-batch", E,
              "subdivisions images per iteration (a warning).",
      bad=NET + "batch=1\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
      good=NET + "batch=64\nsubdivisions=16\n\n[convolutional]\nfilters=16\n",
-     reference="N2")
+     reference="N2",
+     levels="an error for the original Darknet (the mini-batch is 0 and every buffer empty); "
+            "a warning for AlexeyAB's and hank-ai's, which clamp the mini-batch to 1 and "
+            "train on fewer images per iteration than batch says.")
 rule("DN103", "batch-not-divisible", W,
      summary="batch is not a multiple of subdivisions.",
      darknet="The mini-batch is floored: batch=64, subdivisions=24 trains on 48 images a batch.",
@@ -28,7 +31,9 @@ rule("DN104", "time-steps-not-positive", E,
      darknet="The original Darknet's batch becomes 0 or negative, and recurrent layers divide by "
              "time_steps (SIGFPE). AlexeyAB's and hank-ai's silently use 1 (a warning there).",
      bad=NET + "time_steps=0\n\n[convolutional]\nfilters=16\n",
-     good=NET + "time_steps=1\n\n[convolutional]\nfilters=16\n", reference="N3")
+     good=NET + "time_steps=1\n\n[convolutional]\nfilters=16\n", reference="N3",
+     levels="an error for the original Darknet (batch becomes 0 or negative, SIGFPE); a "
+            "warning for AlexeyAB's and hank-ai's, which silently use 1.")
 rule("DN105", "inputs-mismatch", E,
      summary="inputs disagrees with width*height*channels.",
      darknet="Nothing checks it: the flat and image views of the input disagree and layers read "
@@ -85,7 +90,9 @@ rule("DN112", "option-ignored-by-settings", W,
      bad=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\ngamma=0.9\n\n[convolutional]\n"
                 "filters=16\n"),
      good=NET + ("policy=steps\nsteps=400,800\nscales=.1,.1\n\n"
-                 "[convolutional]\nfilters=16\n"), reference="§net-policies, L10")
+                 "[convolutional]\nfilters=16\n"), reference="§net-policies, L10",
+     levels="a warning: no code path reads the option under this policy; an error with "
+            "--dialect hank, which stops on a line it does not use.")
 rule("DN113", "whole-batch-in-one-pass", W,
      summary="batch > 1 with no subdivisions: the whole batch goes through the network at once.",
      darknet="parse_net_options reads subdivisions with a default of 1, so the mini-batch is the "

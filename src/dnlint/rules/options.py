@@ -30,7 +30,9 @@ rule("DN205", "float-for-int", E,
      summary="A fraction where Darknet reads an integer.",
      darknet="atoi('1.9') is 1: the fraction is silently dropped.",
      bad=NET + CONV + "stride=1.5\n",
-     good=NET + CONV + "stride=1\n", reference="L12")
+     good=NET + CONV + "stride=1\n", reference="L12",
+     levels="an error when the fraction changes the integer atoi reads ('3.2' reads 3); a "
+            "warning when it is zero ('3.0' reads exactly 3).")
 rule("DN206", "out-of-range", E,
      summary="A value outside the range Darknet can build.",
      darknet="Nothing checks it: zero or negative filters, sizes, strides and batches give empty "
@@ -50,7 +52,9 @@ rule("DN208", "list-empty-item", E,
              "layer 0). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[route]\nlayers=-1,,-2\n",
      good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[route]\nlayers=-1,-2\n", reference="R6",
-     dialects=(PJ, AB), fix="safe")
+     dialects=(PJ, AB), fix="safe",
+     levels="an error for the original and AlexeyAB's Darknet, which read the empty item as "
+            "0; a warning with --dialect hank, whose list reader skips it.")
 rule("DN209", "list-trailing-comma", E,
      summary="A comma list ends with a comma.",
      darknet="Darknet reads one more item, from the empty string: 0. A route silently gains "
@@ -58,7 +62,9 @@ rule("DN209", "list-trailing-comma", E,
              "crashes). hank-ai's list reader skips it (a warning with --dialect hank).",
      bad=NET + CONV + "\n[route]\nlayers=-1,\n",
      good=NET + CONV + "\n[route]\nlayers=-1\n", reference="R6",
-     dialects=(PJ, AB), fix="safe")
+     dialects=(PJ, AB), fix="safe",
+     levels="an error for the original and AlexeyAB's Darknet, which read an extra 0 after "
+            "the comma; a warning with --dialect hank, whose list reader skips it.")
 rule("DN211", "missing-required-option", E,
      summary="A section lacks an option it cannot work without.",
      darknet="[route] without layers and [shortcut] without from crash (NULL pointer); others "

@@ -67,11 +67,20 @@ rule("DN008", "empty-key", E,
 rule("DN009", "duplicate-key", E,
      summary="The same key appears twice in one section.",
      darknet="option_find returns the first occurrence; the later one is ignored (only an "
-             "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops.",
+             "'Unused field' line for layers, nothing at all for [net]). hank-ai's Darknet stops "
+             "on any repeat. A repeat with the value the first line already has is a warning "
+             "for the original and AlexeyAB's Darknet: nothing is misread, but an edit to the "
+             "second line will be ignored.",
      bad=NET + "batch=64\nsubdivisions=16\nbatch=1\n\n[convolutional]\nfilters=16\n",
      good=NET + "batch=64\nsubdivisions=16\n# batch=1\n\n[convolutional]\nfilters=16\n",
      reference="L9",
-     fix="unsafe")
+     stock="yolo9000.cfg sets batch=1 and subdivisions=1 twice in [net]. Darknet reads the "
+           "same values either way, but the next edit of the second copy is silently ignored.",
+     fix="unsafe",
+     levels="a warning for the original and AlexeyAB's Darknet when the repeat has the value "
+            "the first line already has (option_find reads the first, which says the same); "
+            "an error when the values differ, and for any repeat with --dialect hank "
+            "(hank-ai's reader stops).")
 rule("DN010", "whitespace-in-token", W,
      summary="Whitespace inside a key or a value.",
      darknet="strip() deletes every space and tab anywhere in the line, so 'fil ters = 2 56' "
@@ -80,26 +89,40 @@ rule("DN010", "whitespace-in-token", W,
      bad=NET + CONV + "activation=lea ky\n",
      good=NET + CONV + "activation=leaky\n", reference="L4",
      dialects=(PJ, AB),
-     fix="safe")
+     fix="safe",
+     levels="a warning for the original and AlexeyAB's Darknet, whose strip() deletes the "
+            "blank and reads what was meant; an error with --dialect hank, whose reader keeps "
+            "it (a key with a blank is ignored, a value with one is not a number). A blank "
+            "between two numbers is DN028.")
 rule("DN011", "inline-comment-changes-value", E,
-     summary="An inline comment changes what Darknet reads.",
+     summary="An inline comment ('#', ';' or '//' after the value) changes what Darknet reads.",
      darknet="Darknet has no inline comments: after strip() the comment is part of the value. A "
              "string such as 'leaky#x' is an unknown activation (relu is used); a comma in the "
              "comment adds list items that read as 0.",
      bad=NET + CONV + "activation=leaky # was relu\n",
      good=NET + CONV + "# was relu\nactivation=leaky\n", reference="L11",
-     dialects=(PJ, AB), fix="safe")
+     dialects=(PJ, AB), fix="safe",
+     levels="always an error: the comment changes what Darknet reads (a string value, or a "
+            "list's items). When the number before the comment reads the same, the finding is "
+            "DN012, a warning.")
 rule("DN012", "inline-comment", W,
-     summary="An inline comment after a value that Darknet happens to read correctly.",
-     darknet="atoi/atof stop at the '#', so the number survives, but the comment is still part "
-             "of the value; hank-ai's Darknet strips it. Edit the comment and the value may break.",
+     summary="An inline comment ('#', ';' or '//') after a number that Darknet reads correctly.",
+     darknet="atoi/atof stop at the first character that is not part of the number, so "
+             "'filters=18 # 255', 'batch=32 ;64' and 'filters=18//255' read 18, 32 and 18, but "
+             "the comment is still part of the value. hank-ai's Darknet strips a '#' comment "
+             "and stops on ';' or '//' (an error there). Text that is not a comment marker "
+             "('angle=0y') stays an error (DN204).",
      bad=NET + "\n[convolutional]\nfilters=16 ###P6\n",
      good=NET + "\n[convolutional]\n###P6\nfilters=16\n", reference="L11",
      dialects=(PJ, AB),
      stock="AlexeyAB's p5/p6/p7 and csp cfgs mark layers with '###P6'-style comments. The "
            "value reads right today, but the comment is part of it: a comma typed into it adds "
            "list items, and the original Darknet reads a '#' after a string value as text.",
-     fix="safe")
+     fix="safe",
+     levels="always a warning: atoi/atof read exactly the number before the '#', ';' or '//'. "
+            "When the comment changes what is read it is DN011 (an error); text after a "
+            "number that is not a comment marker ('0y', '3.2' for an int) is DN204/DN205 "
+            "(errors).")
 rule("DN013", "crlf-line-endings", W,
      summary="Lines end in CRLF (Windows line endings).",
      darknet="The original Darknet keeps the '\\r': '[net]\\r' is not [net] (the run stops) and "
@@ -110,7 +133,10 @@ rule("DN013", "crlf-line-endings", W,
           "filters=16\\r\n"),
      good=NET + CONV, reference="L2",
      dialects=(PJ, AB),
-     fix="safe")
+     fix="safe",
+     levels="an error for the original Darknet, which keeps the '\\r' (a header or a string "
+            "value no longer matches); a note (info) for AlexeyAB's and hank-ai's, which "
+            "strip it.")
 rule("DN014", "utf8-bom", E,
      summary="The file starts with a UTF-8 byte-order mark.",
      darknet="The BOM is not whitespace to strip(), so the first line is an option line before "
@@ -146,7 +172,10 @@ rule("DN019", "malformed-section-header", E,
              "the name at the last ']' (text after it is only a warning there) and ignores a "
              "line without ']'.",
      bad=NET + CONV + "\n[maxpool] # downsample\nsize=2\nstride=2\n",
-     good=NET + CONV + "\n# downsample\n[maxpool]\nsize=2\nstride=2\n", reference="L3", fix="safe")
+     good=NET + CONV + "\n# downsample\n[maxpool]\nsize=2\nstride=2\n", reference="L3", fix="safe",
+     levels="an error for the original and AlexeyAB's Darknet, which take the whole line as "
+            "the section name; with --dialect hank text after ']' is a warning (hank-ai's "
+            "reader ends the name at ']') and a header without ']' an error.")
 rule("DN020", "unknown-section", E,
      summary="A section name that no Darknet knows.",
      darknet="parse_network_cfg prints 'Type not recognized' and inserts an all-zero "
@@ -180,7 +209,9 @@ rule("DN024", "whitespace-in-section-header", W,
              "(reported as an unknown section with --dialect hank).",
      bad="[ net ]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\n",
      good=NET + CONV, reference="§hank-lexer",
-     dialects=(PJ, AB))
+     dialects=(PJ, AB),
+     levels="a warning for the original and AlexeyAB's Darknet, whose strip() deletes the "
+            "blank; an error with --dialect hank, which keeps it and rejects the name.")
 rule("DN025", "mixed-dialects", W,
      summary="The cfg uses features of both forks.",
      darknet="Each fork treats the other's sections as unknown (all-zero layers) and ignores the "
@@ -214,4 +245,22 @@ rule("DN028", "glued-numbers", E,
                 "filters=16\n"),
      good=NET + ("max_batches=1000\npolicy=steps\nsteps=400,800\nscales=.1,.1\n\n"
                  "[convolutional]\nfilters=16\n"),
-     reference="L4")
+     reference="L4",
+     levels="an error for the original and AlexeyAB's Darknet, whose strip() glues the "
+            "numbers into one; a warning with --dialect hank, whose list reader takes the "
+            "blank as a separator.")
+rule("DN035", "slash-comment", W,
+     summary="A line that starts with '//' used as a comment.",
+     darknet="Darknet has no '//' comments. The original and AlexeyAB's store the line as an "
+             "option whose key starts with '//', which no getter asks for (both print 'Unused "
+             "field' for a layer's line), so nothing is misread; hank-ai's skips a line that "
+             "does not read as key=value. '//size=5' without blanks is a key to hank-ai's "
+             "Darknet, which stops on the unused line (DN201 with --dialect hank). Before the "
+             "first section the line is an option without a section (DN002).",
+     bad=NET + CONV + "// size=5\nsize=3\n",
+     good=NET + CONV + "# size=5\nsize=3\n", reference="L11",
+     fix="safe",
+     levels="always a warning where it is reported: the line is ignored, as its writer "
+            "meant. '//key=value' without blanks is an unused option hank-ai's Darknet stops "
+            "on (DN201, an error with --dialect hank), and any line before the first section "
+            "is DN002.")

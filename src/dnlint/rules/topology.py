@@ -66,18 +66,31 @@ rule("DN311", "dilation-shape-mismatch", E,
 rule("DN312", "int-overflow", E,
      summary="A size or count exceeds what a 32-bit C int holds.",
      darknet="Darknet computes shapes and counts in int: the value wraps around, and every "
-             "size after it is garbage (dnlint builds no layer after the first overflow).",
+             "size after it is garbage (dnlint builds no layer after the first overflow). When "
+             "[net]'s width*height*channels wraps, the error is on [net]'s size line "
+             "(parse_net's h*w*c is where Darknet's arithmetic first goes wrong) and the "
+             "layers' overflows that follow are its consequences.",
      bad=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=64\n\n"
           "[connected]\noutput=100000\n"),
      good=("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\n"
-           "filters=64\n\n[connected]\noutput=10\n"), reference="§arithmetic")
+           "filters=64\n\n[connected]\noutput=10\n"), reference="§arithmetic",
+     levels="always an error. When [net]'s width*height*channels is the first value to "
+            "overflow, the error is on [net]'s size line and the layers' overflows that "
+            "follow are folded into one DN390 note.")
 rule("DN313", "no-spatial-layer", E,
-     summary="No layer receives an input wider and taller than 1 (AlexeyAB's and hank-ai's).",
-     darknet="parse_network_cfg divides by the number of such layers to print an average: "
-             "SIGFPE for vector-only networks such as AlexeyAB's own rnn.cfg.",
+     summary="No layer is wider and taller than 1 as its constructor stores l.w and l.h "
+             "(AlexeyAB's and hank-ai's).",
+     darknet="parse_network_cfg_custom divides by the number of layers with l.w > 1 and "
+             "l.h > 1 to print an average: SIGFPE for vector-only networks such as AlexeyAB's "
+             "own rnn.cfg. A layer's own l.w/l.h is not always its input: [connected] stores "
+             "1x1, [rnn], [lstm], [gru], [cost] and a [dropout] without dropblock 0x0, a "
+             "[route] its first input's own size, so [net] 8x8 followed only by [connected] "
+             "layers dies too.",
      bad="[net]\ninputs=256\n\n[connected]\noutput=10\n",
      good=NET + CONV + "\n[connected]\noutput=10\n", reference="S29",
-     dialects=(AB, HANK))
+     dialects=(AB, HANK),
+     levels="always an error for AlexeyAB's and hank-ai's Darknet (SIGFPE); the original "
+            "Darknet has no such average and is not checked.")
 rule("DN314", "deform-options", E,
      summary="Conflicting sway/rotate/stretch/stretch_sway options.",
      darknet="AlexeyAB's parse_convolutional stops with an error when more than one is set, or "
@@ -94,7 +107,10 @@ rule("DN315", "route-size-mismatch", E,
              "sum: image layers after it stop or misread; only flat layers can use it.",
      bad=NET + CONV + "\n[maxpool]\nsize=2\nstride=2\n\n[route]\nlayers=-1,-2\n",
      good=NET + CONV + ("\n[maxpool]\nsize=2\nstride=2\n\n[upsample]\nstride=2\n"
-                        "\n[route]\nlayers=-1,-3\n"), reference="S1")
+                        "\n[route]\nlayers=-1,-3\n"), reference="S1",
+     levels="an error when the layer after the route needs an image (it receives 0x0x0); a "
+            "warning when it reads the route as a flat vector (connected, softmax, ...), "
+            "which works.")
 rule("DN316", "route-groups", E,
      summary="[route] groups/group_id that do not split the inputs cleanly (AlexeyAB's).",
      darknet="groups=0 divides by zero; group_id outside [0, groups) reads a slice that does not "
@@ -152,12 +168,14 @@ rule("DN322", "unsupported-activation", W,
      bad=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\nactivation=mish\n",
      good=NET + CONV + "\n[convolutional]\nfilters=16\n\n[sam]\nfrom=-2\nactivation=logistic\n",
      reference="§layer-scale_channels",
-     dialects=(AB, HANK))
+     dialects=(AB, HANK),
+     levels="a warning for AlexeyAB's Darknet, which says so and runs on; an error with "
+            "--dialect hank, which stops.")
 rule("DN323", "softmax-groups", E,
      summary="[softmax] groups that do not divide its inputs.",
      darknet="make_softmax_layer asserts inputs % groups == 0 (groups=0: SIGFPE).",
-     bad=NET + "\n[connected]\noutput=10\n\n[softmax]\ngroups=3\n",
-     good=NET + "\n[connected]\noutput=10\n\n[softmax]\ngroups=2\n", reference="S20")
+     bad=NET + CONV + "\n[connected]\noutput=10\n\n[softmax]\ngroups=3\n",
+     good=NET + CONV + "\n[connected]\noutput=10\n\n[softmax]\ngroups=2\n", reference="S20")
 rule("DN324", "pass-through-first", E,
      summary="[dropout] or [empty] as the first layer.",
      darknet="These layers reuse the previous layer's buffers: as layer 0 they read layer -1 "
@@ -263,9 +281,9 @@ rule("DN375", "layer-after-cost", E,
      darknet="forward_cost_layer overwrites its output with the per-value errors, and the next "
              "layer computes on those; get_network_output skips cost layers from the end, so a "
              "network with layers after [cost] predicts from the wrong place.",
-     bad=NET + ("\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n\n[connected]\n"
-                "output=10\n"),
-     good=NET + "\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n",
+     bad=NET + CONV + ("\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n\n"
+                       "[connected]\noutput=10\n"),
+     good=NET + CONV + "\n[connected]\noutput=10\n\n[softmax]\n\n[cost]\ntype=sse\n",
      reference="§layer-cost")
 
 rule("DN390", "not-checked-after-error", I,

@@ -105,7 +105,10 @@ rule("DN515", "weights-partial", W,
              "without a message); hank-ai's refuses a short file.",
      bad="darknet53.conv.74 with yolov3.cfg for inference",
      good="darknet53.conv.74 with yolov3.cfg to start training", reference="W6",
-     examples="weights")
+     examples="weights",
+     levels="a warning for the original and AlexeyAB's Darknet, which load a partial file (a "
+            "pretrained backbone) and leave the rest as initialised; an error with --dialect "
+            "hank, whose loader reads only whole files.")
 rule("DN516", "weights-surplus", E,
      summary="The file is longer than what load_weights reads for this cfg.",
      darknet="The original Darknet and AlexeyAB's ignore trailing bytes; hank-ai's refuses the "

@@ -32,6 +32,9 @@ def build(ctx: LayerContext) -> None:
     output = v.int("output")
     bn = bool(v.int("batch_normalize"))
     ctx.output(1, 1, output, outputs=output)
+    # make_connected_layer stores l.w = l.h = 1 whatever it receives: AlexeyAB's end-of-parse
+    # average (S29) never counts it
+    ctx.layer.stored_input = (1, 1, ctx.inputs)
     record = connected_record(ctx.inputs, output, bn)
     loaded = record
     if bn and v.int("dontloadscales"):

@@ -82,6 +82,8 @@ def build_dropout(ctx: LayerContext) -> None:
     if not ctx.pj:
         _check_dropblock_sizes(ctx)
     keep_carried(ctx)
+    if ctx.pj or not v.int("dropblock"):
+        ctx.layer.stored_input = (0, 0, 0)  # make_dropout_layer sets l.w, l.h only for DropBlock
 
 
 def _check_dropblock_sizes(ctx: LayerContext) -> None:
@@ -135,6 +137,7 @@ def build_softmax(ctx: LayerContext) -> None:
 
 def build_cost(ctx: LayerContext) -> None:
     ctx.output(0, 0, 0, outputs=ctx.inputs)
+    ctx.layer.stored_input = (0, 0, 0)  # make_cost_layer leaves l.w, l.h, l.c at 0
 
 
 register(LayerType("dropout", {d: ("dropout",) for d in ALL}, DROPOUT_OPTIONS, build_dropout,

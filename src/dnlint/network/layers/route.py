@@ -80,6 +80,11 @@ def build(ctx: LayerContext) -> None:
         outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
         out_c = cdiv(out_c, groups) if groups else 0
     ctx.output(out_w, out_h, out_c, outputs=outputs)
+    first = read.get(refs[0])
+    if first is not None:
+        # [ab] parse_route: l.w, l.h = first.w, first.h, the first input's own (not its output)
+        first_w, first_h, _ = first.dims_stored
+        ctx.layer.stored_input = (first_w, first_h, out_c)
 
 
 _Shapes = dict[int, tuple[int, int, int, int]]  # id(layer) (or of None) -> (w, h, c, outputs)
