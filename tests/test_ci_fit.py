@@ -179,7 +179,7 @@ def test_a_weights_run_does_not_report_the_cfgs_own_findings(repo: Path) -> None
 def test_output_format_alias_and_environment(repo: Path) -> None:
     write(repo / "m.cfg", BAD)
     as_alias = run("--output-format", "github", "m.cfg")[1]
-    assert as_alias.startswith("::error file=m.cfg,line=6,endLine=6,col=1,title=DN201 "
+    assert as_alias.startswith("::error file=m.cfg,line=6,endLine=6,col=1,endColumn=7,title=DN201 "
                                "unknown-option::")
     assert run("m.cfg", env={"DNLINT_OUTPUT_FORMAT": "github"})[1] == as_alias
 

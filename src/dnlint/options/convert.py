@@ -132,6 +132,29 @@ class Values:
             return option.line, option.value_column
         return self.section.line, self.section.column
 
+    def item_span(self, name: str, index: int) -> tuple[int, int, int] | None:
+        """(line, column, end column) of item ``index`` (0-based) of the list ``name`` as
+        written (``layers = -1, 40``: item 1 is ``40``), the end exclusive; None when the
+        option or the item is not there. Reads the line once, up to that item."""
+        option = self.section.find(name)
+        if option is None or index < 0:
+            return None
+        raw = option.raw
+        at = option.value_column - 1
+        for _ in range(index):
+            at = raw.find(",", at)
+            if at < 0:
+                return None
+            at += 1
+        while at < len(raw) and raw[at] in " \t":
+            at += 1
+        stop = at
+        while stop < len(raw) and raw[stop] not in " \t,#;":
+            stop += 1
+        if stop == at:
+            return None
+        return option.line, at + 1, stop + 1
+
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):

@@ -6,7 +6,7 @@
       = hint: ...
       |
     3 | subdivisions=24
-      |              ^
+      |              ^^
 
 The first line is always ``path:line:col: CODE severity: message``; ``concise`` prints only
 that line (with `` (hint: ...)``). Plain text when colour is off (no rich import at all, for a
@@ -118,8 +118,19 @@ def _snippet(d: Diagnostic, source: str) -> list[Printed]:
     out: list[Printed] = [[(f"{pad} |", _GUTTER)], [(f"{number} | ", _GUTTER), (shown, None)]]
     if column is not None:
         indent = len(clipped[: column - 1].translate(_CONTROL).expandtabs(4))
-        out.append([(f"{pad} | ", _GUTTER), (" " * indent, None), ("^", _STYLE[d.severity])])
+        out.append([(f"{pad} | ", _GUTTER), (" " * indent, None),
+                    ("^" * _caret_width(d, clipped, column), _STYLE[d.severity])])
     return out
+
+
+def _caret_width(d: Diagnostic, shown: str, column: int) -> int:
+    """How many carets underline the finding: its span on this line (as shown: clipped,
+    tabs expanded), at least one."""
+    if d.end_column is None or d.column is None or d.end_line != d.line:
+        return 1
+    end = min(column + d.end_column - d.column, len(shown) + 1)
+    width = len(shown[column - 1:end - 1].translate(_CONTROL).expandtabs(4))
+    return max(width, 1)
 
 
 def _document_lines(file: FileResult) -> Sequence[str]:
