@@ -444,6 +444,8 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
 
             destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
+        if settings.fix_mode == "fix" and "-" in run.paths and destination is None:
+            stream = sys.stderr  # `--fix -` prints the fixed text; the report goes aside
         status = _stream(run, settings, stream, graph_file, output_file)
         if destination is not None:
             destination.commit(run.inputs_read or set())
@@ -482,6 +484,7 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     for result in run.results():
         totals.add(result)
         _fix_problem(result)
+        _print_fixed_stdin(result)
         reporter.file(result)
         if graph is not None:
             graph.add(result)
@@ -507,6 +510,7 @@ def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
     for result in run.results():
         totals.add(result)
         _fix_problem(result, paths_too=True)
+        _print_fixed_stdin(result)
         stream.write(result.extra.get("diff", ""))
     status = exit_status(run, totals, settings.fail_on, exit_zero=True)
     n = totals.fixed
@@ -519,6 +523,16 @@ def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
     elif not settings.quiet:
         stream.write(f"Fixed {problems}.\n" if n else "No problems fixed.\n")
     return status
+
+
+def _print_fixed_stdin(result: FileResult) -> None:
+    """``--fix -``: standard input's fixed bytes, whole and as they are, on standard output
+    (unchanged when nothing was fixed: an editor's format-on-save replaces its buffer)."""
+    data = result.extra.get("fixed_data")
+    if data is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
 
 
 def _fix_problem(result: FileResult, paths_too: bool = False) -> None:

@@ -236,7 +236,7 @@ class Run:
         config = self.finder.for_path(item.display or item.path)
         chosen = self._options_for(config)
         self._remember(item.path)
-        if self.options.fix and fix and item.kind == "cfg":
+        if self.options.fix and fix and item.kind in ("cfg", "stdin"):
             result = self._fixed(item, chosen, config)
         else:
             result = lint_input(item, chosen)
@@ -479,7 +479,9 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
     ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
     ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
-    not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
+    not be written, ``extra["fix_error"]`` and the lint of the file as it stays. Standard
+    input is never written back: "fix" keeps its fixed bytes in ``extra["fixed_data"]``
+    (``--fix -`` prints them, as ruff does)."""
     from dnlint.fixes.run import fix_bytes, unified_diff
     from dnlint.run.outputs import OutputError, write_fixed
 
@@ -491,6 +493,8 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     result = fixed.result
     if options.fix == "diff":
         result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
+    elif item.kind == "stdin":
+        result.extra["fixed_data"] = fixed.data
     elif fixed.changed:
         try:
             write_fixed(item.path, fixed.data)
