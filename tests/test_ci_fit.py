@@ -59,7 +59,7 @@ def found(out: str) -> list[str]:
 # --- directory walks ---------------------------------------------------------------------------
 
 def test_walk_skips_environments_and_build_folders(repo: Path) -> None:
-    for folder in (".venv/lib", "node_modules/x", "build/darknet", "venv", "__pycache__",
+    for folder in (".venv/lib", "node_modules/x", "build/lib", "venv", "__pycache__",
                    ".git/refs", "dist", "site-packages/y"):
         write(repo / folder / "m.cfg", BAD)
     write(repo / "cfg" / "m.cfg", BAD)

@@ -171,6 +171,7 @@ class Flags(NamedTuple):
     diff: bool
     explain: str | None
     list_rules: bool
+    show_settings: bool
     watch: bool
     verbose: bool
     quiet: bool
@@ -292,6 +293,9 @@ class _Command(click.Command):
                    "something to fix).")
 @click.option("--explain", metavar="RULE", help="Explain a rule (code or name) and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
+@click.option("--show-settings", "show_settings", is_flag=True,
+              help="Print the settings each path is linted with (configuration file, dialect, "
+                   "rules, excludes) and whether a walk passes it over; then exit.")
 @click.option("--watch", is_flag=True, help="Lint again whenever one of the files changes.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say which dialect was chosen and why, and which files were skipped.")
@@ -317,11 +321,22 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
         raise click.UsageError("no files given (try: dnlint model.cfg)")
     if args.graph_file == "-":
         raise click.UsageError("--graph needs a file name (the report goes to standard output)")
+    if args.show_settings:
+        _show_settings(paths, args)
+        return
     if args.watch:
         from dnlint.run.watch import watch
 
         watch(lambda: _run_once(paths, args), lambda: _files_read(paths, args))
     sys.exit(_run_once(paths, args))
+
+
+def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
+    from dnlint.run.settings import settings_lines
+
+    run = _new_run(paths, args, track_inputs=False)
+    blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    click.echo("\n\n".join(blocks))
 
 
 def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
@@ -489,9 +504,7 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
         if graph is not None:
             graph.add(result)
         del result  # the next file is linted inside the loop's next(): keep nothing of this one
-    if settings.verbose:
-        for note in run.notes:
-            click.echo(shown_path(note), err=True)
+    _say_skipped(run, totals, settings.verbose)
     status = exit_status(run, totals, settings.fail_on, settings.exit_zero)
     reporter.finish(totals, status)
     if graph is not None and graph_file:
@@ -500,6 +513,41 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
         if drawn:
             click.echo(f"dnlint: {printable(drawn)}", err=True)
     return status
+
+
+MAX_SKIPPED_SHOWN = 10  # skipped paths named when a run checked nothing (-v names them all)
+
+
+def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
+    """On standard error: with -v every skipped path and the configuration used; a named
+    path skipped as not a Darknet cfg (--force-exclude) always; and when the run checked
+    nothing at all, that it did not, and why (a run that checks nothing must not pass
+    silently)."""
+    notes = run.notes
+    if verbose:
+        from dnlint.run.settings import configuration_lines
+
+        for line in [*notes, *configuration_lines(run)]:
+            click.echo(shown_path(line), err=True)
+    else:
+        for note in notes:
+            if any(note.startswith(f"{path}: skipped, not a Darknet cfg") for path in run.paths):
+                click.echo(f"dnlint: {shown_path(note)}", err=True)
+    if totals.files or run.unreadable or run.internal_errors:
+        return
+    if not notes:
+        named = ", ".join(shown_path(p) for p in run.paths[:3]) or "the given paths"
+        click.echo(f"dnlint: no Darknet file checked: {named} hold no *.cfg or *.weights file",
+                   err=True)
+        return
+    noun = "path" if len(notes) == 1 else "paths"
+    click.echo(f"dnlint: no Darknet file checked; {len(notes)} {noun} skipped"
+               + (":" if not verbose else " (listed above)"), err=True)
+    if not verbose:
+        for note in notes[:MAX_SKIPPED_SHOWN]:
+            click.echo(f"  {shown_path(note)}", err=True)
+        if len(notes) > MAX_SKIPPED_SHOWN:
+            click.echo(f"  and {len(notes) - MAX_SKIPPED_SHOWN} more (-v lists them)", err=True)
 
 
 def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:

@@ -50,7 +50,8 @@ def summary_line(totals: RunTotals) -> str:
     noun = "file" if files == 1 else "files"
     total = totals.total
     if not total:
-        return f"All checks passed ({files} {noun})."
+        # a run that checked nothing did not pass anything (standard error says why)
+        return f"All checks passed ({files} {noun})." if files else "Nothing checked (0 files)."
     counts = ", ".join(
         f"{n} {s.value}{'s' if n != 1 else ''}"
         for s in Severity
