@@ -161,6 +161,7 @@ class Flags(NamedTuple):
     weights: tuple[str, ...]
     cfg: str | None
     weights_beside: bool
+    weights_only: bool
     scan: bool
     data: str | None
     target: tuple[str, ...]
@@ -272,6 +273,10 @@ class _Command(click.Command):
 @click.option("--weights-beside", "weights_beside", is_flag=True,
               help="Also check each cfg against the weights files named after it beside it "
                    "(x.weights, x_best/_final/_last/_N.weights, backup/x_*.weights).")
+@click.option("--weights-only", "weights_only", is_flag=True,
+              help="Report only the weights files' findings: each cfg given is read to check "
+                   "its weights files, its own findings are left to a run that lints it (the "
+                   "pre-commit weights hook).")
 @click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
 @click.option("--data", "data", metavar="FILE",
               help="An obj.data file: check classes and the names file against every head.")
@@ -368,7 +373,7 @@ def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
     options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
                          args.scan, args.data, args.verbose, _targets(args.target), excludes,
                          args.weights_beside, args.stdin_filename, fix=_fix_mode(args),
-                         unsafe_fixes=args.unsafe_fixes)
+                         unsafe_fixes=args.unsafe_fixes, weights_only=args.weights_only)
     try:
         finder = _finder(args.config_file, args.no_config)
     except ConfigError as exc:

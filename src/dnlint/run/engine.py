@@ -89,6 +89,7 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
     fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
+    weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
 
 
 def _first(*values: bool | None) -> bool:
@@ -108,12 +109,14 @@ class Unpaired:
 class Job:
     """One cfg (or one path that cannot be handled) and the weights files checked against it."""
 
-    __slots__ = ("companion", "item", "weights")
+    __slots__ = ("companion", "item", "linted_elsewhere", "weights")
 
     def __init__(self, item: Input, companion: bool = False) -> None:
         self.item = item
         self.weights: list[str] = []
         self.companion = companion  # a cfg not asked for, linted only for its weights files
+        # --weights-only: a cfg given, whose own findings another run (the cfg hook) reports
+        self.linted_elsewhere = False
 
 
 class Run:
@@ -159,7 +162,8 @@ class Run:
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
-        return plan_jobs(inputs, self.options)
+        jobs = plan_jobs(inputs, self.options)
+        return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
     def results(self) -> Iterator[FileResult]:
         """Every file's result, policy applied, in command-line order (walks sorted)."""
@@ -227,7 +231,7 @@ class Run:
             entry = _entry_for(results, cfg_result, weights_path)
             entry.add(self._check_weights(entry, weights_path))
         if job.companion:
-            _weights_findings_only(cfg_result)
+            _weights_findings_only(cfg_result, strict=job.linted_elsewhere)
         return results
 
     def _lint_cfg(self, item: Input, fix: bool = True) -> FileResult:
@@ -305,13 +309,30 @@ def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config 
         check_targets(result, chosen)
 
 
-def _weights_findings_only(result: FileResult) -> None:
+def _weights_findings_only(result: FileResult, strict: bool = False) -> None:
     """A cfg linted only for its weights files reports what concerns them: their own findings
     and the cfg's weights rules (DN5xx). Its other findings belong to a run that names it (the
-    cfg hook of pre-commit), not to every weights file's."""
+    cfg hook of pre-commit), not to every weights file's. ``strict`` (--weights-only, where
+    the cfg hook lints the same cfg): the weights files' own findings only."""
     result.given = False
     result.diagnostics = [d for d in result.diagnostics if d.path != result.path
-                          or d.code.startswith("DN5") or d.code in _ALWAYS_SHOWN]
+                          or (not strict and (d.code.startswith("DN5")
+                                              or d.code in _ALWAYS_SHOWN))]
+
+
+def _weights_jobs(jobs: list[Job], notes: list[str]) -> list[Job]:
+    """--weights-only: each cfg is read for its weights files alone (a companion); one with
+    none to check is passed over, with a note."""
+    kept = []
+    for job in jobs:
+        if job.item.kind in ("cfg", "stdin"):
+            if not job.weights:
+                notes.append(f"{job.item.path}: skipped, no weights file to check against it "
+                             "(--weights-only)")
+                continue
+            job.companion = job.linted_elsewhere = True
+        kept.append(job)
+    return kept
 
 
 # what a companion cfg still reports: it cannot be read (--cfg nope.cfg), or dnlint failed on it
