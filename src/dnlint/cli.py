@@ -283,7 +283,9 @@ class _Command(click.Command):
 @click.option("--target", "target", multiple=True, metavar="NAME",
               help="Also check deployment to NAME (opencv: cv2.dnn.readNetFromDarknet); "
                    "repeatable.")
-@click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
+@click.option("--statistics", is_flag=True,
+              help="Print how many findings of each rule instead of the findings (as ruff; "
+                   "JSON with --format json).")
 @click.option("--fix", is_flag=True,
               help="Repair in place what has one right answer (the findings marked [*]); "
                    "report what is left.")

@@ -182,8 +182,6 @@ class TextReporter:
         self._extras(result)
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
-        if self.ctx.statistics:
-            self.ctx.stream.write("".join(line + "\n" for line in statistics_lines(totals)))
         if self.ctx.quiet:
             return
         if self.ctx.color:
@@ -212,18 +210,6 @@ class TextReporter:
             print_layer_table(file, ctx)
         if not ctx.quiet and (ctx.show_layers or ctx.verbose or not self.concise):
             _weights_summary(file, ctx)
-
-
-def statistics_lines(totals: RunTotals) -> list[str]:
-    """``--statistics``: count, code and rule name, most frequent first (ruff, flake8)."""
-    from dnlint.rules import find_rule
-
-    rows = sorted(totals.by_code.items(), key=lambda item: (-item[1], item[0]))
-    lines = []
-    for code, n in rows:
-        found = find_rule(code)
-        lines.append(f"{n:5d}  {code}  {found.name if found else ''}".rstrip())
-    return lines
 
 
 def _weights_finding(file: FileResult) -> bool:
