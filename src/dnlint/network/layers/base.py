@@ -171,6 +171,16 @@ class Layer:
         self._facts().refs = refs
 
     @property
+    def group(self) -> tuple[int, int] | None:
+        """[ab] the channel group a route takes, (group_id, groups), when groups > 1 (Darknet
+        prints it as ``group_id/groups``)."""
+        return self.facts.group if self.facts is not None else None
+
+    @group.setter
+    def group(self, group: tuple[int, int] | None) -> None:
+        self._facts().group = group
+
+    @property
     def shares(self) -> int | None:
         """[ab] share_index: the layer whose weights this convolution uses (it stores none)."""
         return self.facts.shares if self.facts is not None else None

@@ -77,6 +77,7 @@ def build(ctx: LayerContext) -> None:
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
     outputs = sum(shapes[id(read.get(raw))][3] for raw in refs)
     if groups != 1:
+        ctx.layer.group = (group_id, groups)
         _check_groups(ctx, groups, group_id, list(shapes.values()))
         outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
         out_c = cdiv(out_c, groups) if groups else 0
