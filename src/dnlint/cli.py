@@ -170,6 +170,7 @@ class Flags(NamedTuple):
     unsafe_fixes: bool
     fix_only: bool
     diff: bool
+    add_suppressions: bool
     explain: str | None
     list_rules: bool
     show_settings: bool
@@ -298,6 +299,9 @@ class _Command(click.Command):
 @click.option("--diff", is_flag=True,
               help="Print the fixes as a unified diff and write nothing (exit 1 when there is "
                    "something to fix).")
+@click.option("--add-suppressions", "add_suppressions", is_flag=True,
+              help="Add a '# dnlint: disable-next-line=CODES -- TODO: ...' line above each line "
+                   "with a finding (as ruff's --add-noqa), to adopt dnlint on legacy cfgs.")
 @click.option("--explain", metavar="RULE", help="Explain a rule (code or name) and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
 @click.option("--show-settings", "show_settings", is_flag=True,
@@ -385,6 +389,11 @@ def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
 
 
 def _fix_mode(args: Flags) -> str | None:
+    if args.add_suppressions:
+        if args.diff or args.fix or args.fix_only:
+            raise click.UsageError("--add-suppressions cannot be combined with --fix, "
+                                   "--fix-only or --diff")
+        return "suppress"
     return "diff" if args.diff else "fix" if args.fix or args.fix_only else None
 
 
@@ -466,7 +475,8 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
 
             destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
-        if settings.fix_mode == "fix" and "-" in run.paths and destination is None:
+        if settings.fix_mode in ("fix", "suppress") and "-" in run.paths \
+                and destination is None:
             stream = sys.stderr  # `--fix -` prints the fixed text; the report goes aside
         status = _stream(run, settings, stream, graph_file, output_file)
         if destination is not None:
@@ -496,7 +506,7 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
             output_file: str | None = None) -> int:
     from dnlint.reporters import ReportContext, get_reporter
 
-    if settings.fix_mode == "diff" or settings.fix_only:
+    if settings.fix_mode in ("diff", "suppress") or settings.fix_only:
         return _stream_fixes(run, settings, stream)
     ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
                         settings.show_layers, settings.statistics)
@@ -558,16 +568,25 @@ def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
 
 
 def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
-    """--diff (the diffs, then how many findings they fix; exit 1 when there is one) and
-    --fix-only (how many were fixed; leftover findings do not fail). Paths that could not be
-    handled are named on standard error and exit 2, as always."""
+    """--diff (the diffs, then how many findings they fix; exit 1 when there is one),
+    --fix-only (how many were fixed; leftover findings do not fail) and --add-suppressions
+    (how many directives were added). Paths that could not be handled are named on standard
+    error and exit 2, as always."""
     totals = RunTotals()
+    added = files = 0
     for result in run.results():
         totals.add(result)
         _fix_problem(result, paths_too=True)
         _print_fixed_stdin(result)
         stream.write(result.extra.get("diff", ""))
+        suppressed = result.extra.get("suppressed", 0)
+        added, files = added + suppressed, files + bool(suppressed)
     status = exit_status(run, totals, settings.fail_on, exit_zero=True)
+    if settings.fix_mode == "suppress":
+        if not settings.quiet:
+            where = f" to {files} file{'s' if files != 1 else ''}" if added else ""
+            stream.write(f"Added {added} suppression{'s' if added != 1 else ''}{where}.\n")
+        return status
     n = totals.fixed
     problems = f"{n} problem{'s' if n != 1 else ''}"
     if settings.fix_mode == "diff":

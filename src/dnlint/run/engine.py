@@ -87,7 +87,9 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     excludes: ExcludeOptions = ExcludeOptions()
     weights_beside: bool = False  # also check each given cfg against the weights files beside it
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
-    fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
+    # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes; "suppress":
+    # --add-suppressions
+    fix: str | None = None
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
     weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
 
@@ -261,7 +263,12 @@ class Run:
             apply_policy(probe, selection)
             return probe.diagnostics
 
-        result = fix_input(item, chosen, kept)
+        if self.options.fix == "suppress":
+            from dnlint.fixes.suppress import suppress_input
+
+            result = suppress_input(item, chosen, kept)
+        else:
+            result = fix_input(item, chosen, kept)
         if "fix_error" in result.extra:
             self.unreadable += 1
         return result
@@ -543,6 +550,16 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
         return failed(display, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results
         return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
+
+
+def display_name(item: Input) -> str:
+    """:func:`_display`, for the fixers."""
+    return _display(item)
+
+
+def read_cfg_or_result(item: Input, display: str) -> bytes | FileResult:
+    """:func:`_read_cfg`, for the fixers."""
+    return _read_cfg(item, display)
 
 
 def _display(item: Input) -> str:
