@@ -20,12 +20,11 @@ import click
 from dnlint import __version__
 from dnlint.clean import printable, shown_path
 from dnlint.diagnostics import Severity
-from dnlint.dialects import ALIASES, parse_dialect
+from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
-from dnlint.run.config import ConfigError, ConfigFinder
-from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run, RunOptions
-from dnlint.run.policy import Policy
+from dnlint.run.config import ConfigError
+from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 
 if TYPE_CHECKING:
     from dnlint.reporters import Reporter
@@ -81,54 +80,6 @@ def exit_status(run: Run, totals: RunTotals, fail_on: Severity, exit_zero: bool)
         return EXIT_OK
     failing = sum(totals.count(s) for s in Severity if s.rank >= fail_on.rank)
     return EXIT_PROBLEMS if failing else EXIT_OK
-
-
-def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
-    """``--select DN1,DN203 --select DN4`` -> ("DN1", "DN203", "DN4"); validated."""
-    if not values:
-        return None
-    from dnlint.run.config import selectors
-
-    try:
-        return selectors(",".join(values), "command line", flag)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc).removeprefix("command line: ")) from None
-
-
-def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
-    if not values:
-        return ()
-    from dnlint.targets import parse_targets
-
-    try:
-        return parse_targets(list(values), "--target")
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
-    from dnlint.run.config import severity_overrides
-
-    table: dict[str, str] = {}
-    for value in values:
-        code, sep, level = value.partition("=")
-        if not sep:
-            raise click.UsageError(f"--severity-override wants CODE=LEVEL, not {value!r}")
-        table[code.strip()] = level.strip()
-    try:
-        return severity_overrides(table, "--severity-override")
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
-    if config_file and no_config:
-        raise click.UsageError("--config and --no-config exclude each other")
-    if config_file:
-        from dnlint.run.config import open_explicit_config
-
-        return ConfigFinder(explicit=open_explicit_config(config_file))
-    return ConfigFinder(disabled=no_config)
 
 
 class Flags(NamedTuple):
@@ -361,31 +312,31 @@ def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
     return named
 
 
-def _policy(args: Flags) -> Policy:
-    return Policy(_selectors(args.select, "--select"),
-                  _selectors(args.extend_select, "--extend-select") or (),
-                  (_selectors(args.ignore, "--ignore") or ())
-                  + (_selectors(args.extend_ignore, "--extend-ignore") or ()),
-                  _overrides(args.severity_override), not args.disable_directives,
-                  _per_file_ignores(args.per_file_ignores))
-
-
 def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
-    """The run these flags describe (exits with a usage error on a broken configuration)."""
-    from dnlint.run.engine import ExcludeOptions
+    """The run these flags describe, built by the API (dnlint.api.new_run) as a script's is;
+    a bad value is a usage error, a broken configuration exit status 2."""
+    from dnlint.api import new_run
 
-    excludes = ExcludeOptions(_comma_list(args.exclude) or None, _comma_list(args.extend_exclude),
-                              args.respect_gitignore, True if args.force_exclude else None)
-    options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
-                         args.scan, args.data, args.verbose, _targets(args.target), excludes,
-                         args.weights_beside, args.stdin_filename, fix=_fix_mode(args),
-                         unsafe_fixes=args.unsafe_fixes, weights_only=args.weights_only)
+    if args.config_file and args.no_config:
+        raise click.UsageError("--config and --no-config exclude each other")
+    config = args.config_file or (False if args.no_config else None)
     try:
-        finder = _finder(args.config_file, args.no_config)
+        return new_run(
+            paths, dialect=args.dialect, weights=args.weights, cfg=args.cfg, scan=args.scan,
+            data=args.data, target=args.target, config=config, select=args.select or None,
+            extend_select=args.extend_select, ignore=args.ignore + args.extend_ignore,
+            per_file_ignores=args.per_file_ignores, severity_override=args.severity_override,
+            directives=not args.disable_directives,
+            exclude=_comma_list(args.exclude) or None, extend_exclude=_comma_list(
+                args.extend_exclude), respect_gitignore=args.respect_gitignore,
+            force_exclude=args.force_exclude, weights_beside=args.weights_beside,
+            weights_only=args.weights_only, stdin_filename=args.stdin_filename,
+            fix=_fix_mode(args), unsafe_fixes=args.unsafe_fixes, verbose=args.verbose,
+            track_inputs=track_inputs)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
-    return Run(paths, options, finder, _policy(args), dialect_given=args.dialect is not None,
-               track_inputs=track_inputs)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _fix_mode(args: Flags) -> str | None:
@@ -412,19 +363,6 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
                                args.show_layers, args.statistics, fail_on, args.exit_zero,
                                fix_mode, args.fix_only and not args.diff)
     return _run_and_report(run, settings, args.output_file, args.graph_file)
-
-
-def _per_file_ignores(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """``--per-file-ignores 'legacy/*.cfg:DN2,DN301'`` (the glob may hold colons itself: the
-    last one separates)."""
-    table = []
-    for value in values:
-        pattern, sep, rules = value.rpartition(":")
-        if not sep or not pattern.strip():
-            raise click.UsageError(f"--per-file-ignores wants GLOB:RULES, not {value!r}")
-        found = _selectors((rules,), "--per-file-ignores")
-        table.append((pattern.strip(), found or ()))
-    return tuple(table)
 
 
 class _ReportSettings(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up

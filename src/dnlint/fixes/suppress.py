@@ -75,7 +75,7 @@ def suppress_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     from dnlint.run.outputs import OutputError, write_fixed
 
     display = display_name(item)
-    data = read_cfg_or_result(item, display)
+    data = read_cfg_or_result(item, display, options.text)
     if isinstance(data, FileResult):
         return data
     first = lint_cfg_bytes(data, display, options.dialect, fold=False)

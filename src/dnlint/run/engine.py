@@ -92,6 +92,7 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     fix: str | None = None
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
     weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
+    text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)
 
 
 def _first(*values: bool | None) -> bool:
@@ -514,7 +515,7 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     from dnlint.run.outputs import OutputError, write_fixed
 
     display = _display(item)
-    data = _read_cfg(item, display)
+    data = _read_cfg(item, display, options.text)
     if isinstance(data, FileResult):
         return data  # unreadable, or too large to be a cfg: nothing to fix
     fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
@@ -538,7 +539,7 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
 def lint_input(item: Input, options: RunOptions) -> FileResult:
     """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
     display = _display(item)
-    data = _read_cfg(item, display)
+    data = _read_cfg(item, display, options.text)
     if isinstance(data, FileResult):
         return data
     try:
@@ -557,9 +558,10 @@ def display_name(item: Input) -> str:
     return _display(item)
 
 
-def read_cfg_or_result(item: Input, display: str) -> bytes | FileResult:
+def read_cfg_or_result(item: Input, display: str, text: bytes | None = None
+                       ) -> bytes | FileResult:
     """:func:`_read_cfg`, for the fixers."""
-    return _read_cfg(item, display)
+    return _read_cfg(item, display, text)
 
 
 def _display(item: Input) -> str:
@@ -567,11 +569,12 @@ def _display(item: Input) -> str:
     return item.display or ("<stdin>" if item.kind == "stdin" else item.path)
 
 
-def _read_cfg(item: Input, display: str) -> bytes | FileResult:
+def _read_cfg(item: Input, display: str, text: bytes | None = None) -> bytes | FileResult:
     """The bytes of a cfg, or the result that says why there are none to lint: it cannot be
-    read (DN029), or it is larger than any cfg (DN023)."""
+    read (DN029), or it is larger than any cfg (DN023). ``text``: standard input's bytes,
+    given by a caller (the API's lint_text) rather than read."""
     try:
-        data = read_input(item.path)
+        data = text if item.kind == "stdin" and text is not None else read_input(item.path)
     except InputError as exc:
         return unreadable(display, exc.reason)
     except TooLarge:
