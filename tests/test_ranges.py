@@ -89,3 +89,13 @@ def test_a_repeated_mask_item_points_at_the_repeat(cwd: Path) -> None:
     found = json.loads(run("--format", "json", "r.cfg"))["files"][0]["diagnostics"]
     assert [(d["code"], d["line"], d["column"], d["end_column"]) for d in found] == [
         ("DN302", 12, 14, 16), ("DN403", 20, 13, 14)]
+
+
+def test_a_directives_finding_has_a_range_too(cwd: Path) -> None:
+    (cwd / "d.cfg").write_text("[net]\nwidth=32\nheight=32\nchannels=3\n"
+                               "# dnlint: disable-next-line=DN103\n[convolutional]\nfilters=4\n"
+                               "size=1\n")
+    out = CliRunner().invoke(main, ["--format", "json", "d.cfg"]).stdout
+    found = json.loads(out)["files"][0]["diagnostics"]
+    assert [(d["code"], d["line"], d["column"], d["end_line"], d["end_column"])
+            for d in found] == [("DN901", 5, 29, 5, 34)]
