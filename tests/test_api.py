@@ -28,7 +28,7 @@ def test_lint_text_findings_with_ranges_and_fixes() -> None:
             for f in result.findings] == [
         ("DN112", "option-ignored-by-settings", dnlint.Severity.WARNING, "<stdin>", 5, 7, 5,
          13),
-        ("DN209", "list-trailing-comma", dnlint.Severity.ERROR, "<stdin>", 5, 7, 5, 13),
+        ("DN209", "list-trailing-comma", dnlint.Severity.ERROR, "<stdin>", 5, 12, 5, 13),
         ("DN201", "unknown-option", dnlint.Severity.ERROR, "<stdin>", 9, 1, 9, 7),
     ]
     fix = result.findings[1].fix

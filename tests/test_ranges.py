@@ -99,3 +99,13 @@ def test_a_directives_finding_has_a_range_too(cwd: Path) -> None:
     found = json.loads(out)["files"][0]["diagnostics"]
     assert [(d["code"], d["line"], d["column"], d["end_line"], d["end_column"])
             for d in found] == [("DN901", 5, 29, 5, 34)]
+
+
+def test_an_extra_comma_is_where_the_finding_points(cwd: Path) -> None:
+    (cwd / "c.cfg").write_text("[net]\nwidth=32\nheight=32\nchannels=3\nsteps = 10, 20,\n"
+                               "scales=.1,,.1\npolicy=steps\n\n[convolutional]\nfilters=4\n")
+    out = CliRunner().invoke(main, ["--format", "json", "--select", "DN208,DN209",
+                                    "c.cfg"]).stdout
+    found = json.loads(out)["files"][0]["diagnostics"]
+    assert [(d["code"], d["line"], d["column"], d["end_column"]) for d in found] == [
+        ("DN209", 5, 15, 16), ("DN208", 6, 10, 11)]
