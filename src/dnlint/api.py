@@ -26,16 +26,18 @@ from dnlint.run.config import ConfigError, ConfigFinder
 from dnlint.run.engine import ExcludeOptions, Run, RunOptions
 from dnlint.run.policy import Policy
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the command imports this module on every run
+    from typing import TypeAlias
+
     from dnlint.api_types import LintResult
     from dnlint.diagnostics import Severity
     from dnlint.result import FileResult
 
-__all__ = ["lint_path", "lint_paths", "lint_text", "new_run"]
+    PathLike: TypeAlias = str | os.PathLike[str]
+    # config=: None searches from each file's directory up, as the command does; False: none
+    ConfigChoice: TypeAlias = PathLike | bool | None
 
-PathLike = str | os.PathLike[str]
-# config=: None searches from each file's directory up, as the command does; False uses none
-ConfigChoice = PathLike | bool | None
+__all__ = ["lint_path", "lint_paths", "lint_text", "new_run"]
 
 
 def lint_text(text: str | bytes, path: PathLike | None = None, *, dialect: str | None = None,
