@@ -59,7 +59,7 @@ def found(out: str) -> list[str]:
 # --- directory walks ---------------------------------------------------------------------------
 
 def test_walk_skips_environments_and_build_folders(repo: Path) -> None:
-    for folder in (".venv/lib", "node_modules/x", "build/darknet", "venv", "__pycache__",
+    for folder in (".venv/lib", "node_modules/x", "build/lib", "venv", "__pycache__",
                    ".git/refs", "dist", "site-packages/y"):
         write(repo / folder / "m.cfg", BAD)
     write(repo / "cfg" / "m.cfg", BAD)
@@ -179,7 +179,7 @@ def test_a_weights_run_does_not_report_the_cfgs_own_findings(repo: Path) -> None
 def test_output_format_alias_and_environment(repo: Path) -> None:
     write(repo / "m.cfg", BAD)
     as_alias = run("--output-format", "github", "m.cfg")[1]
-    assert as_alias.startswith("::error file=m.cfg,line=6,endLine=6,col=1,title=DN201 "
+    assert as_alias.startswith("::error file=m.cfg,line=6,endLine=6,col=1,endColumn=7,title=DN201 "
                                "unknown-option::")
     assert run("m.cfg", env={"DNLINT_OUTPUT_FORMAT": "github"})[1] == as_alias
 

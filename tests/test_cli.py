@@ -143,8 +143,8 @@ def test_statistics(cwd: Path) -> None:
     (cwd / "b.cfg").write_text(CFG)
     code, out, _ = run("-q", "--format", "concise", "--statistics", "a.cfg", "b.cfg", "bad.cfg")
     assert code == 1
-    assert out.endswith(f"    2  DN103  {get_rule('DN103').name}\n"
-                        f"    1  DN101  {get_rule('DN101').name}\n")
+    assert out == (f"2  DN103  {get_rule('DN103').name}\n"
+                   f"1  DN101  {get_rule('DN101').name}\n")
 
 
 def test_directory_walk_skips_ini_cfg_and_says_so_with_verbose(cwd: Path) -> None:

@@ -67,6 +67,9 @@ def test_manifest_is_valid() -> None:
     assert set(hooks) == {"dnlint", "dnlint-fix", "dnlint-weights"}
     assert hooks["dnlint"]["exclude_types"] == ["ini"] == hooks["dnlint-fix"]["exclude_types"]
     assert hooks["dnlint-weights"]["require_serial"] is True
+    # one finding per problem: the cfg hooks leave the weights files to the weights hook
+    assert "--weights-beside" not in hooks["dnlint"]["entry"] + hooks["dnlint-fix"]["entry"]
+    assert hooks["dnlint-weights"]["entry"].endswith("--weights-beside --weights-only")
 
 
 def test_clean_cfg_passes_and_setup_cfg_is_not_linted(project: Path, home: Path) -> None:
@@ -166,12 +169,12 @@ def run_hooks(cwd: Path, home: Path, *args: str) -> tuple[int, str]:
 
 
 def test_readme_local_hooks_on_a_repository(user_repo: Path, home: Path) -> None:
-    """The cfg hook checks model.cfg against backup/model_final.weights (truncated), the
-    weights hook reports the same file once, and nothing under .venv is linted."""
+    """backup/model_final.weights (truncated) is reported once, by the weights hook (which
+    checks model.cfg against it), and nothing under .venv is linted."""
     code, out = run_hooks(user_repo, home, "--all-files")
     assert code == 1, out
     assert ".venv" not in out, out
     finding = "backup/model_final.weights: DN514 error: the file ends at byte "
     cfg_hook, weights_hook = out.split("dnlint (Darknet .weights)", 1)
-    assert cfg_hook.count(finding) == 1 and weights_hook.count(finding) == 1
+    assert cfg_hook.count(finding) == 0 and weights_hook.count(finding) == 1
     assert "cfg/good" not in out

@@ -54,13 +54,13 @@ def test_text_shows_source_line_and_caret(cwd: Path) -> None:
 m.cfg:3:14: DN103 warning: {DN103_MSG}
   |
 3 | subdivisions=24
-  |              ^
+  |              ^^
 
 m.cfg:11:13: DN207 error: {DN207_MSG}
   = hint: {DN207_HINT}
    |
 11 |     activation=leeky
-   |                ^
+   |                ^^^^^
 
 Found 2 problems (1 error, 1 warning) in 1 file.
 """, "")
@@ -103,9 +103,10 @@ def test_json(cwd: Path) -> None:
     assert code == 1
     assert data["summary"] == {"files": 1, "errors": 1, "warnings": 1, "infos": 0}
     assert data["files"][0]["diagnostics"] == [
-        {"code": "DN103", "severity": "warning", "line": 3, "column": 14, "message": DN103_MSG},
-        {"code": "DN207", "severity": "error", "line": 11, "column": 13, "message": DN207_MSG,
-         "hint": DN207_HINT},
+        {"code": "DN103", "severity": "warning", "line": 3, "column": 14, "end_line": 3,
+         "end_column": 16, "message": DN103_MSG},
+        {"code": "DN207", "severity": "error", "line": 11, "column": 13, "end_line": 11,
+         "end_column": 18, "message": DN207_MSG, "hint": DN207_HINT},
     ]
 
 
@@ -134,9 +135,11 @@ def test_json_version_2_has_no_layer_table_without_layers(cwd: Path) -> None:
 
 def test_github_lines_exactly(cwd: Path) -> None:
     assert run("--format", "github", "m.cfg") == (1, (
-        f"::warning file=m.cfg,line=3,endLine=3,col=14,title=DN103 batch-not-divisible::"
+        f"::warning file=m.cfg,line=3,endLine=3,col=14,endColumn=16,title=DN103 "
+        f"batch-not-divisible::"
         f"{DN103_MSG}\n"
-        f"::error file=m.cfg,line=11,endLine=11,col=13,title=DN207 unknown-enum-value::"
+        f"::error file=m.cfg,line=11,endLine=11,col=13,endColumn=18,title=DN207 "
+        f"unknown-enum-value::"
         f"{DN207_MSG} (hint: {DN207_HINT})\n"
     ), "")
 
@@ -212,12 +215,12 @@ def test_sarif(cwd: Path) -> None:
          "message": {"text": DN103_MSG},
          "locations": [{"physicalLocation": {
              "artifactLocation": {"uri": "m.cfg", "uriBaseId": "%SRCROOT%"},
-             "region": {"startLine": 3, "startColumn": 14}}}]},
+             "region": {"startLine": 3, "startColumn": 14, "endColumn": 16}}}]},
         {"ruleId": "DN207", "ruleIndex": results[1]["ruleIndex"], "level": "error",
          "message": {"text": f"{DN207_MSG} (hint: {DN207_HINT})"},
          "locations": [{"physicalLocation": {
              "artifactLocation": {"uri": "m.cfg", "uriBaseId": "%SRCROOT%"},
-             "region": {"startLine": 11, "startColumn": 13}}}]},
+             "region": {"startLine": 11, "startColumn": 13, "endColumn": 18}}}]},
     ]
 
 

@@ -314,16 +314,16 @@ def test_unreadable_directory_in_a_walk(folder: Path, monkeypatch: pytest.Monkey
 def test_file_vanishing_during_a_walk(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import dnlint.run.inputs
 
-    real = dnlint.run.inputs.looks_like_darknet
+    real = dnlint.run.inputs.not_darknet
 
-    def looks_then_vanishes(path: str) -> bool:
-        found = real(path)
+    def looks_then_vanishes(path: str, sectionless: bool = True) -> str | None:
+        found = real(path, sectionless)
         if path.endswith("m.cfg"):
             os.unlink(path)
         return found
 
     monkeypatch.chdir(folder)
-    monkeypatch.setattr(dnlint.run.inputs, "looks_like_darknet", looks_then_vanishes)
+    monkeypatch.setattr(dnlint.run.inputs, "not_darknet", looks_then_vanishes)
     result = CliRunner().invoke(main, ["--format", "concise", "."])
     assert result.exit_code == 2
     assert result.stdout == ("m.cfg: DN029 error: no such file or directory\n"

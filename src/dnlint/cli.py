@@ -20,12 +20,11 @@ import click
 from dnlint import __version__
 from dnlint.clean import printable, shown_path
 from dnlint.diagnostics import Severity
-from dnlint.dialects import ALIASES, parse_dialect
+from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
-from dnlint.run.config import ConfigError, ConfigFinder
-from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run, RunOptions
-from dnlint.run.policy import Policy
+from dnlint.run.config import ConfigError
+from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 
 if TYPE_CHECKING:
     from dnlint.reporters import Reporter
@@ -83,65 +82,6 @@ def exit_status(run: Run, totals: RunTotals, fail_on: Severity, exit_zero: bool)
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
-def _selectors(values: tuple[str, ...], flag: str) -> tuple[str, ...] | None:
-    """``--select DN1,DN203 --select DN4`` -> ("DN1", "DN203", "DN4"); validated."""
-    if not values:
-        return None
-    from dnlint.run.config import selectors
-
-    try:
-        return selectors(",".join(values), "command line", flag)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc).removeprefix("command line: ")) from None
-
-
-def _gpu_memory(text: str | None) -> int | None:
-    if text is None:
-        return None
-    from dnlint.checks.memory import parse_size
-
-    size = parse_size(text)
-    if size is None:
-        raise click.UsageError(f"--gpu-memory: {text!r} is not a size (try 8G, 11GiB, 6144M)")
-    return size
-
-
-def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
-    if not values:
-        return ()
-    from dnlint.targets import parse_targets
-
-    try:
-        return parse_targets(list(values), "--target")
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
-    from dnlint.run.config import severity_overrides
-
-    table: dict[str, str] = {}
-    for value in values:
-        code, sep, level = value.partition("=")
-        if not sep:
-            raise click.UsageError(f"--severity-override wants CODE=LEVEL, not {value!r}")
-        table[code.strip()] = level.strip()
-    try:
-        return severity_overrides(table, "--severity-override")
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _finder(config_file: str | None, no_config: bool) -> ConfigFinder:
-    if config_file and no_config:
-        raise click.UsageError("--config and --no-config exclude each other")
-    if config_file:
-        from dnlint.run.config import open_explicit_config
-
-        return ConfigFinder(explicit=open_explicit_config(config_file))
-    return ConfigFinder(disabled=no_config)
-
-
 class Flags(NamedTuple):
     """Every command-line option, typed (click hands them over as keyword arguments)."""
 
@@ -172,6 +112,7 @@ class Flags(NamedTuple):
     weights: tuple[str, ...]
     cfg: str | None
     weights_beside: bool
+    weights_only: bool
     scan: bool
     data: str | None
     data_root: str | None
@@ -183,8 +124,10 @@ class Flags(NamedTuple):
     unsafe_fixes: bool
     fix_only: bool
     diff: bool
+    add_suppressions: bool
     explain: str | None
     list_rules: bool
+    show_settings: bool
     watch: bool
     verbose: bool
     quiet: bool
@@ -285,6 +228,10 @@ class _Command(click.Command):
 @click.option("--weights-beside", "weights_beside", is_flag=True,
               help="Also check each cfg against the weights files named after it beside it "
                    "(x.weights, x_best/_final/_last/_N.weights, backup/x_*.weights).")
+@click.option("--weights-only", "weights_only", is_flag=True,
+              help="Report only the weights files' findings: each cfg given is read to check "
+                   "its weights files, its own findings are left to a run that lints it (the "
+                   "pre-commit weights hook).")
 @click.option("--scan", is_flag=True, help="Also scan the weights' values (NaN, Inf, zeros).")
 @click.option("--data", "data", metavar="FILE",
               help="An obj.data file: check it, and its classes and names file against every "
@@ -300,7 +247,9 @@ class _Command(click.Command):
 @click.option("--gpu-memory", "gpu_memory", metavar="SIZE",
               help="The GPU's memory (8G, 11GiB, 6144M): warn when training needs more at the "
                    "cfg's mini-batch, and say which subdivisions fits (DN121).")
-@click.option("--statistics", is_flag=True, help="Count the diagnostics per rule.")
+@click.option("--statistics", is_flag=True,
+              help="Print how many findings of each rule instead of the findings (as ruff; "
+                   "JSON with --format json).")
 @click.option("--fix", is_flag=True,
               help="Repair in place what has one right answer (the findings marked [*]); "
                    "report what is left.")
@@ -313,8 +262,14 @@ class _Command(click.Command):
 @click.option("--diff", is_flag=True,
               help="Print the fixes as a unified diff and write nothing (exit 1 when there is "
                    "something to fix, unless --exit-zero).")
+@click.option("--add-suppressions", "add_suppressions", is_flag=True,
+              help="Add a '# dnlint: disable-next-line=CODES -- TODO: ...' line above each line "
+                   "with a finding (as ruff's --add-noqa), to adopt dnlint on legacy cfgs.")
 @click.option("--explain", metavar="RULE", help="Explain a rule (code or name) and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit (--format json too).")
+@click.option("--show-settings", "show_settings", is_flag=True,
+              help="Print the settings each path is linted with (configuration file, dialect, "
+                   "rules, excludes) and whether a walk passes it over; then exit.")
 @click.option("--watch", is_flag=True, help="Lint again whenever one of the files changes.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Say which dialect was chosen and why, and which files were skipped.")
@@ -341,6 +296,9 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
         raise click.UsageError("no files given (try: dnlint model.cfg)")
     if args.graph_file == "-":
         raise click.UsageError("--graph needs a file name (the report goes to standard output)")
+    if args.show_settings:
+        _show_settings(paths, args)
+        return
     if args.watch:
         from dnlint.run.watch import watch
 
@@ -359,6 +317,14 @@ def _need_standard_streams(paths: tuple[str, ...], args: Flags) -> None:
         _fail("cannot write to standard output: it is closed", EXIT_USAGE)
 
 
+def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
+    from dnlint.run.settings import settings_lines
+
+    run = _new_run(paths, args, track_inputs=False)
+    blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    click.echo("\n\n".join(blocks))
+
+
 def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
     """What a run with these flags reads: every cfg and weights file its plan names (the same
     walk, excludes and pairing) and the other files given by name."""
@@ -372,36 +338,40 @@ def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
     return named
 
 
-def _policy(args: Flags) -> Policy:
-    return Policy(_selectors(args.select, "--select"),
-                  _selectors(args.extend_select, "--extend-select") or (),
-                  (_selectors(args.ignore, "--ignore") or ())
-                  + (_selectors(args.extend_ignore, "--extend-ignore") or ()),
-                  _overrides(args.severity_override), not args.disable_directives,
-                  _per_file_ignores(args.per_file_ignores))
-
-
 def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
-    """The run these flags describe (exits with a usage error on a broken configuration)."""
-    from dnlint.run.engine import ExcludeOptions
+    """The run these flags describe, built by the API (dnlint.api.new_run) as a script's is;
+    a bad value is a usage error, a broken configuration exit status 2."""
+    from dnlint.api import new_run
 
-    excludes = ExcludeOptions(_comma_list(args.exclude) or None, _comma_list(args.extend_exclude),
-                              args.respect_gitignore, True if args.force_exclude else None)
-    options = RunOptions(parse_dialect(args.dialect or "auto"), args.weights, args.cfg,
-                         args.scan, args.data, args.verbose, _targets(args.target), excludes,
-                         args.weights_beside, args.stdin_filename, fix=_fix_mode(args),
-                         unsafe_fixes=args.unsafe_fixes, data_root=args.data_root,
-                         check_images=args.check_images,
-                         gpu_memory=_gpu_memory(args.gpu_memory))
+    if args.config_file and args.no_config:
+        raise click.UsageError("--config and --no-config exclude each other")
+    config = args.config_file or (False if args.no_config else None)
     try:
-        finder = _finder(args.config_file, args.no_config)
+        return new_run(
+            paths, dialect=args.dialect, weights=args.weights, cfg=args.cfg, scan=args.scan,
+            data=args.data, target=args.target, config=config, select=args.select or None,
+            extend_select=args.extend_select, ignore=args.ignore + args.extend_ignore,
+            per_file_ignores=args.per_file_ignores, severity_override=args.severity_override,
+            directives=not args.disable_directives,
+            exclude=_comma_list(args.exclude) or None, extend_exclude=_comma_list(
+                args.extend_exclude), respect_gitignore=args.respect_gitignore,
+            force_exclude=args.force_exclude, weights_beside=args.weights_beside,
+            weights_only=args.weights_only, stdin_filename=args.stdin_filename,
+            fix=_fix_mode(args), unsafe_fixes=args.unsafe_fixes, verbose=args.verbose,
+            data_root=args.data_root, check_images=args.check_images,
+            gpu_memory=args.gpu_memory, track_inputs=track_inputs)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
-    return Run(paths, options, finder, _policy(args), dialect_given=args.dialect is not None,
-               track_inputs=track_inputs)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _fix_mode(args: Flags) -> str | None:
+    if args.add_suppressions:
+        if args.diff or args.fix or args.fix_only:
+            raise click.UsageError("--add-suppressions cannot be combined with --fix, "
+                                   "--fix-only or --diff")
+        return "suppress"
     return "diff" if args.diff else "fix" if args.fix or args.fix_only else None
 
 
@@ -420,19 +390,6 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
                                args.show_layers, args.statistics, fail_on, args.exit_zero,
                                fix_mode, args.fix_only and not args.diff)
     return _run_and_report(run, settings, args.output_file, args.graph_file)
-
-
-def _per_file_ignores(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """``--per-file-ignores 'legacy/*.cfg:DN2,DN301'`` (the glob may hold colons itself: the
-    last one separates)."""
-    table = []
-    for value in values:
-        pattern, sep, rules = value.rpartition(":")
-        if not sep or not pattern.strip():
-            raise click.UsageError(f"--per-file-ignores wants GLOB:RULES, not {value!r}")
-        found = _selectors((rules,), "--per-file-ignores")
-        table.append((pattern.strip(), found or ()))
-    return tuple(table)
 
 
 class _ReportSettings(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up
@@ -483,6 +440,9 @@ def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None
 
             destination = AtomicOutput(output_file)
         stream = destination.stream if destination is not None else sys.stdout
+        if settings.fix_mode in ("fix", "suppress") and "-" in run.paths \
+                and destination is None:
+            stream = sys.stderr  # `--fix -` prints the fixed text; the report goes aside
         status = _stream(run, settings, stream, graph_file, output_file)
         if destination is not None:
             destination.commit(run.inputs_read or set())
@@ -511,7 +471,7 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
             output_file: str | None = None) -> int:
     from dnlint.reporters import ReportContext, get_reporter
 
-    if settings.fix_mode == "diff" or settings.fix_only:
+    if settings.fix_mode in ("diff", "suppress") or settings.fix_only:
         return _stream_fixes(run, settings, stream)
     ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
                         settings.show_layers, settings.statistics)
@@ -521,13 +481,12 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     for result in run.results():
         totals.add(result)
         _fix_problem(result)
+        _print_fixed_stdin(result)
         reporter.file(result)
         if graph is not None:
             graph.add(result)
         del result  # the next file is linted inside the loop's next(): keep nothing of this one
-    if settings.verbose:
-        for note in run.notes:
-            click.echo(shown_path(note), err=True)
+    _say_skipped(run, totals, settings.verbose)
     status = exit_status(run, totals, settings.fail_on, settings.exit_zero)
     reporter.finish(totals, status)
     if graph is not None and graph_file:
@@ -538,16 +497,61 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
     return status
 
 
+MAX_SKIPPED_SHOWN = 10  # skipped paths named when a run checked nothing (-v names them all)
+
+
+def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
+    """On standard error: with -v every skipped path and the configuration used; a named
+    path skipped as not a Darknet cfg (--force-exclude) always; and when the run checked
+    nothing at all, that it did not, and why (a run that checks nothing must not pass
+    silently)."""
+    notes = run.notes
+    if verbose:
+        from dnlint.run.settings import configuration_lines
+
+        for line in [*notes, *configuration_lines(run)]:
+            click.echo(shown_path(line), err=True)
+    else:
+        for note in notes:
+            if any(note.startswith(f"{path}: skipped, not a Darknet cfg") for path in run.paths):
+                click.echo(f"dnlint: {shown_path(note)}", err=True)
+    if totals.files or run.unreadable or run.internal_errors:
+        return
+    if not notes:
+        named = ", ".join(shown_path(p) for p in run.paths[:3]) or "the given paths"
+        click.echo(f"dnlint: no Darknet file checked: {named} hold no *.cfg or *.weights file",
+                   err=True)
+        return
+    noun = "path" if len(notes) == 1 else "paths"
+    click.echo(f"dnlint: no Darknet file checked; {len(notes)} {noun} skipped"
+               + (":" if not verbose else " (listed above)"), err=True)
+    if not verbose:
+        for note in notes[:MAX_SKIPPED_SHOWN]:
+            click.echo(f"  {shown_path(note)}", err=True)
+        if len(notes) > MAX_SKIPPED_SHOWN:
+            click.echo(f"  and {len(notes) - MAX_SKIPPED_SHOWN} more (-v lists them)", err=True)
+
+
 def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
     """--diff (the diffs, then how many findings they fix; exit 1 when there is one, unless
-    --exit-zero) and --fix-only (how many were fixed; leftover findings do not fail). Paths
-    that could not be handled are named on standard error and exit 2, as always."""
+    --exit-zero), --fix-only (how many were fixed; leftover findings do not fail) and
+    --add-suppressions (how many directives were added). Paths that could not be handled
+    are named on standard error and exit 2, as always."""
     totals = RunTotals()
+    added = files = 0
     for result in run.results():
         totals.add(result)
         _fix_problem(result, paths_too=True)
+        _print_fixed_stdin(result)
         stream.write(result.extra.get("diff", ""))
+        suppressed = result.extra.get("suppressed", 0)
+        added, files = added + suppressed, files + bool(suppressed)
     status = exit_status(run, totals, settings.fail_on, exit_zero=True)
+    if settings.fix_mode == "suppress":
+        if not settings.quiet:
+            where = f" to {files} file{'s' if files != 1 else ''}" if added else ""
+            stream.write(f"Added {added} suppression{'s' if added != 1 else ''}{where}.\n")
+        return status
     n = totals.fixed
     problems = f"{n} problem{'s' if n != 1 else ''}"
     if settings.fix_mode == "diff":
@@ -558,6 +562,16 @@ def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
     elif not settings.quiet:
         stream.write(f"Fixed {problems}.\n" if n else "No problems fixed.\n")
     return status
+
+
+def _print_fixed_stdin(result: FileResult) -> None:
+    """``--fix -``: standard input's fixed bytes, whole and as they are, on standard output
+    (unchanged when nothing was fixed: an editor's format-on-save replaces its buffer)."""
+    data = result.extra.get("fixed_data")
+    if data is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
 
 
 def _fix_problem(result: FileResult, paths_too: bool = False) -> None:

@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING
 from dnlint.clean import clipped, printable
 from dnlint.severity import Severity
 
-__all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic"]
+__all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "token_end", "with_ends"]
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from dnlint.fixes.edits import Fix
-
-
-
 
 @dataclass(frozen=True, order=True, slots=True)  # slots: no __dict__ per finding
 class Diagnostic:
@@ -35,6 +34,11 @@ class Diagnostic:
     byte_length: int | None = field(default=None, compare=False)
     # the edit that repairs it (dnlint.fixes), when the rule has one and it applies here
     fix: Fix | None = field(default=None, compare=False)
+    # where the finding ends (1-based line and column, the end column exclusive, as LSP and
+    # SARIF count): the item or token it is about; with_ends() gives a finding that names none
+    # the token at its start
+    end_line: int | None = field(default=None, compare=False)
+    end_column: int | None = field(default=None, compare=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line or 0, self.column or 0, self.code)
@@ -49,20 +53,66 @@ def new_diagnostic(
     path: str = "",
     severity: Severity | None = None,
     region: tuple[int, int] | None = None,
+    end: tuple[int, int] | None = None,
 ) -> Diagnostic:
     """A diagnostic of rule ``code``: its severity from the registry unless overridden, no
     control characters (cfg text or file names quoted in it must not drive a terminal) and no
     quoted run longer than clean.MAX_TOKEN (a megabyte key must not make a megabyte report).
-    ``region`` is (byte offset, byte length) for a finding in a binary file."""
+    ``region`` is (byte offset, byte length) for a finding in a binary file; ``end`` is
+    (end line, end column), the column exclusive, when the finding is about a span it knows
+    (an item of a list); without it :func:`with_ends` gives the token at the start."""
     from dnlint.rules import get_rule
 
     level = severity if severity is not None else get_rule(code).severity
     message = clipped(printable(message))
     if hint is not None:
         hint = clipped(printable(hint))
-    if region is None:
-        return Diagnostic(line, column, code, level, message, hint, path)
-    return Diagnostic(line, column, code, level, message, hint, path, region[0], region[1])
+    offset, length = region if region is not None else (None, None)
+    end_line, end_column = end if end is not None else (None, None)
+    return Diagnostic(line, column, code, level, message, hint, path, offset, length, None,
+                      end_line, end_column)
+
+
+# what ends a token: blanks, '=', and the comment characters
+_TOKEN_ENDS = frozenset(" \t\r\n\f\v=#;")
+
+
+def token_end(text: str, column: int) -> int:
+    """The column just past the token that starts at ``column`` (1-based) of ``text``: a
+    ``[section]`` header to its ']', a key or a value up to a blank, '=' or a comment (a
+    comma list whole, ``10,14, 23,27``); at least one character, and never past the end of
+    the line (an empty line or a column past its end gives ``column`` itself)."""
+    at = column - 1
+    if at >= len(text):
+        return column
+    if text[at] == "[":
+        close = text.find("]", at)
+        return close + 2 if close >= 0 else len(text) + 1
+    stop = at + 1
+    while stop < len(text) and text[stop] not in _TOKEN_ENDS:
+        stop += 1
+        if text[stop - 1] == ",":  # a list is one token, blanks after its commas included
+            while stop < len(text) and text[stop] in " \t":
+                stop += 1
+    return stop + 1
+
+
+def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagnostic]:
+    """``diagnostics`` with every finding at a line and column given an end (the token at the
+    start, :func:`token_end`) unless it has one; the list is the same when none needed one.
+    The findings come in file order, so the lines are read in order (Lines scans once)."""
+    if not any(d.end_line is None and d.column is not None for d in diagnostics):
+        return diagnostics
+    from dataclasses import replace
+
+    count = len(lines)
+    ended = []
+    for d in diagnostics:
+        if d.end_line is None and d.line is not None and d.column is not None:
+            text = lines[d.line - 1] if 1 <= d.line <= count else ""
+            d = replace(d, end_line=d.line, end_column=token_end(text, d.column))
+        ended.append(d)
+    return ended
 
 
 # Rules whose findings are listed one by one up to FOLD_AFTER per file; the rest are folded into
@@ -122,7 +172,9 @@ class Sink:
         message: str,
         hint: str | None = None,
         severity: Severity | None = None,
+        end: tuple[int, int] | None = None,
     ) -> None:
+        """One finding at ``line``:``column`` (ending at ``end``, when it knows its span)."""
         if self.fold and code in FOLDABLE:
             if severity is None:
                 from dnlint.rules import get_rule
@@ -134,7 +186,7 @@ class Sink:
         # text cost more than the bytes that caused it
         self.items.append(new_diagnostic(code, line, column, sys.intern(message),
                                          None if hint is None else sys.intern(hint), self.path,
-                                         severity))
+                                         severity, None, end))
 
     def detailed(self, code: str) -> bool:
         """Whether the next finding of ``code`` is read in full: not for a sink that only

@@ -14,7 +14,7 @@ from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.memory import check_memory
 from dnlint.checks.net_values import check_net
 from dnlint.checks.whole_network import check_network
-from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.diagnostics import Diagnostic, Severity, Sink, with_ends
 from dnlint.dialects import Dialect
 from dnlint.network.build import Network, build_network
 from dnlint.network.dialect_guess import Detection, detect_dialect
@@ -49,6 +49,7 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None,
     diagnostics = sink.sorted()
     if guessed and _may_depend_on_dialect(diagnostics):
         diagnostics = _say_guessed(diagnostics, doc, chosen)
+    diagnostics = with_ends(diagnostics, doc.lines)
     result = FileResult(path, chosen, reason, diagnostics, network, doc)
     if network is not None and _load_flags(network, chosen):
         attach_prediction(result)  # what those flags do to every weights file (DN502-DN506)

@@ -66,6 +66,10 @@ class FileResult:
     def add(self, found: list[Diagnostic]) -> None:
         """Merge later stages' findings, keeping the report order (line, column, code)."""
         if found:
+            if self.document is not None:
+                from dnlint.diagnostics import with_ends
+
+                found = with_ends(found, self.document.lines)
             self.diagnostics = sorted([*self.diagnostics, *found], key=Diagnostic.sort_key)
 
 

@@ -132,6 +132,29 @@ class Values:
             return option.line, option.value_column
         return self.section.line, self.section.column
 
+    def item_span(self, name: str, index: int) -> tuple[int, int, int] | None:
+        """(line, column, end column) of item ``index`` (0-based) of the list ``name`` as
+        written (``layers = -1, 40``: item 1 is ``40``), the end exclusive; None when the
+        option or the item is not there. Reads the line once, up to that item."""
+        option = self.section.find(name)
+        if option is None or index < 0:
+            return None
+        raw = option.raw
+        at = option.value_column - 1
+        for _ in range(index):
+            at = raw.find(",", at)
+            if at < 0:
+                return None
+            at += 1
+        while at < len(raw) and raw[at] in " \t":
+            at += 1
+        stop = at
+        while stop < len(raw) and raw[stop] not in " \t,#;":
+            stop += 1
+        if stop == at:
+            return None
+        return option.line, at + 1, stop + 1
+
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         if default is not None and not self.given(name):
@@ -520,14 +543,17 @@ def _check_list_items(
             bad.append(piece)
         elif piece == "":
             trailing = index > 0 and index == body.count(",")  # the last piece
+            column = _comma_column(option, max(index, 1))
             sink.report(
                 "DN209" if trailing else "DN208",
                 option.line,
-                option.value_column,
+                column,
                 f"{option.key}={body} has {'a trailing comma' if trailing else 'an empty item'}; "
                 "Darknet reads the empty item as 0"
                 + (" (as a layer reference: absolute layer 0)" if is_ref else ""),
                 "remove the extra comma",
+                None,
+                (option.line, column + 1) if column != option.value_column else None,
             )
             return
     if bad:
@@ -539,6 +565,18 @@ def _check_list_items(
             sink.report("DN206", option.line, option.value_column,
                         f"{_quoted(overflowing)} of {option.key} overflow"
                         f"{'s' if len(overflowing) == 1 else ''} a C float (Darknet stores inf)")
+
+
+def _comma_column(option: Option, count: int) -> int:
+    """The column of the ``count``-th comma (1-based) of the option's value as written: the
+    extra comma a DN208/DN209 finding points at (the value's column when it is not found)."""
+    raw = option.raw
+    at = option.value_column - 2
+    for _ in range(count):
+        at = raw.find(",", at + 1)
+        if at < 0:
+            return option.value_column
+    return at + 1
 
 
 def _report_bad_items(option: Option, bad: list[str], is_float: bool, sink: Sink) -> None:

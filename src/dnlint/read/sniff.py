@@ -95,3 +95,48 @@ def _text(head: bytes) -> tuple[str, str] | None:
     if lowered.startswith("{") or lowered.startswith("["):
         return "a JSON or text file", "download the weights themselves"
     return "a text file", "download the weights themselves"
+
+
+# Every section name a Darknet of any dialect reads ([net] and [network] too); a test keeps it
+# equal to the layer registry's (a walk must not import every layer module to sniff a file).
+DARKNET_SECTIONS = frozenset({
+    "net", "network", "Gaussian_yolo", "activation", "avg", "avgpool", "batchnorm", "conn",
+    "connected", "contrastive", "conv", "conv_lstm", "convolutional", "cost", "crnn", "crop",
+    "deconv", "deconvolutional", "detection", "dropout", "empty", "gru", "history", "implicit",
+    "iseg", "l2norm", "local", "local_avg", "local_avgpool", "logistic", "lrn", "lstm", "max",
+    "maxpool", "normalization", "region", "reorg", "reorg3d", "rnn", "route", "sam",
+    "scale_channels", "shortcut", "silence", "soft", "softmax", "upsample", "yolo",
+})
+_LOWER_SECTIONS = tuple(sorted(name.lower() for name in DARKNET_SECTIONS))
+MAX_SECTIONS_SNIFFED = 64  # distinct section names a sniff compares, at most
+
+
+def foreign_sections(text: bytes) -> list[str] | None:
+    """The section names of an INI file that is clearly not a Darknet cfg (``setup.cfg``'s
+    ``[metadata]``, ``[flake8]``, ``.bumpversion.cfg``'s ``[bumpversion]``), or None.
+
+    Clearly: it has sections and none of them is one of Darknet's, in any case, nor close to
+    one (``[convolutionl]``, ``[Net]``, ``[yolo ]``): a Darknet cfg with a typo is never taken
+    for a foreign file. A file without any section is not clearly foreign either."""
+    names: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip().lstrip(b"\xef\xbb\xbf")
+        if not line.startswith(b"["):
+            continue
+        name = line[1:].split(b"]", 1)[0].strip().decode("utf-8", "replace")
+        if name not in names:
+            names.append(name)
+            if _darknet_like(name):
+                return None
+            if len(names) >= MAX_SECTIONS_SNIFFED:
+                break
+    return names or None
+
+
+def _darknet_like(name: str) -> bool:
+    import difflib
+
+    lower = name.lower().replace(" ", "").replace("\t", "")
+    if lower in _LOWER_SECTIONS or not lower:
+        return True
+    return bool(difflib.get_close_matches(lower, _LOWER_SECTIONS, n=1, cutoff=0.75))

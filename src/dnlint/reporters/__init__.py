@@ -31,7 +31,12 @@ class Reporter(Protocol):
 
 
 def get_reporter(name: str, ctx: ReportContext) -> Reporter:
-    """The reporter for ``--format name``; each lives in its own module, imported on demand."""
+    """The reporter for ``--format name``; each lives in its own module, imported on demand.
+    With ``--statistics`` the counts per rule replace the findings (JSON as JSON)."""
+    if ctx.statistics:
+        from dnlint.reporters.statistics import StatisticsReporter
+
+        return StatisticsReporter(ctx, as_json=name == "json")
     if name in ("text", "concise"):
         from dnlint.reporters.text import TextReporter
 

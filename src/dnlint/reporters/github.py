@@ -1,6 +1,8 @@
 """``--format github``: GitHub Actions workflow commands, one annotation per diagnostic::
 
-    ::warning file=yolo.cfg,line=3,endLine=3,col=14,title=DN103 batch-not-divisible::batch=64 ...
+    ::warning file=yolo.cfg,line=3,endLine=3,col=14,endColumn=16,title=DN103 ...::batch=64 ...
+
+The end column is exclusive (the column after the finding), as ruff writes it.
 
 Escaping follows actions/toolkit (``command.ts``): in the message ``%``, CR and LF; in property
 values also ``:`` and ``,``. Info-level findings become ``::notice``.
@@ -34,10 +36,11 @@ def rule_name(code: str) -> str:
 def github_line(d: Diagnostic) -> str:
     props = [("file", shown_path(d.path))]
     if d.line is not None:
-        # one line: a finding is about one option or section line
-        props += [("line", str(d.line)), ("endLine", str(d.line))]
+        props += [("line", str(d.line)), ("endLine", str(d.end_line or d.line))]
         if d.column is not None:
             props.append(("col", str(d.column)))
+            if d.end_column is not None:
+                props.append(("endColumn", str(d.end_column)))  # exclusive, as ruff writes it
     props.append(("title", f"{d.code} {rule_name(d.code)}".rstrip()))
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in props)
     message = d.message + (f" (hint: {d.hint})" if d.hint else "")

@@ -35,6 +35,8 @@ def diagnostic_json(d: Diagnostic, file_path: str | None = None) -> dict[str, An
         "severity": d.severity.value,
         "line": d.line,
         "column": d.column,
+        "end_line": d.end_line,
+        "end_column": d.end_column,
         "message": d.message,
     }
     if d.hint:

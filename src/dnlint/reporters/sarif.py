@@ -160,6 +160,10 @@ def _physical(d: Diagnostic) -> dict[str, Any]:
         region: dict[str, Any] = {"startLine": d.line}
         if d.column is not None and d.column >= 1:
             region["startColumn"] = d.column
+            if d.end_line is not None and d.end_column is not None:
+                if d.end_line != d.line:
+                    region["endLine"] = d.end_line
+                region["endColumn"] = d.end_column  # the character after the end (3.30.5)
         location["region"] = region
     elif d.byte_offset is not None:  # a binary file: SARIF's byte region (3.30.13)
         location["region"] = {"byteOffset": d.byte_offset, "byteLength": d.byte_length or 0}

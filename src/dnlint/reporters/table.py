@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import islice
+
 from dnlint.clean import shown_path
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
@@ -26,8 +29,26 @@ def geometry(layer: Layer) -> str:
         sx, sy = layer.stride
         parts.append(f"/{sx}" if sx == sy else f"/{sx}x{sy}")
     if layer.refs is not None:
-        parts.append(" ".join(str(i) for i in layer.refs))
+        parts.append(" ".join(str(i) for i in islice(layer.refs, MAX_REFS_SHOWN))
+                     + (" ..." if len(layer.refs) > MAX_REFS_SHOWN else ""))
+    if layer.group is not None and layer.group[1] > 1:
+        group_id, groups = layer.group
+        parts.append(f"{group_id}/{groups}")  # as make_route_layer's caller prints it
     return " ".join(parts)
+
+
+MAX_REFS_SHOWN = 8  # the layers of a route listed in its row (a hostile line names millions)
+
+
+def input_shape(layer: Layer, layers: Sequence[Layer]) -> str:
+    """The input column: for a route, the outputs of the layers it joins ('26 x 26 x 256 +
+    26 x 26 x 512'); for any other layer its input shape."""
+    if layer.type != "route" or not layer.refs:
+        return _shape(layer.input)
+    shown = [_shape(layers[i].output) if 0 <= i < layer.index else f"layer {i}?"
+             for i in islice(layer.refs, MAX_REFS_SHOWN)]
+    more = len(layer.refs) - len(shown)
+    return " + ".join(shown) + (f" + {more} more" if more > 0 else "")
 
 
 def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
@@ -53,7 +74,7 @@ def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
             str(layer.index),
             layer.type,
             geometry(layer),
-            _shape(layer.input),
+            input_shape(layer, file.network.layers),
             _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
                                     else f" ({layer.outputs})"),
             f"{layer.params:,}",

@@ -6,7 +6,7 @@
       = hint: ...
       |
     3 | subdivisions=24
-      |              ^
+      |              ^^
 
 The first line is always ``path:line:col: CODE severity: message``; ``concise`` prints only
 that line (with `` (hint: ...)``). Plain text when colour is off (no rich import at all, for a
@@ -50,7 +50,8 @@ def summary_line(totals: RunTotals) -> str:
     noun = "file" if files == 1 else "files"
     total = totals.total
     if not total:
-        return f"All checks passed ({files} {noun})."
+        # a run that checked nothing did not pass anything (standard error says why)
+        return f"All checks passed ({files} {noun})." if files else "Nothing checked (0 files)."
     counts = ", ".join(
         f"{n} {s.value}{'s' if n != 1 else ''}"
         for s in Severity
@@ -118,8 +119,19 @@ def _snippet(d: Diagnostic, source: str) -> list[Printed]:
     out: list[Printed] = [[(f"{pad} |", _GUTTER)], [(f"{number} | ", _GUTTER), (shown, None)]]
     if column is not None:
         indent = len(clipped[: column - 1].translate(_CONTROL).expandtabs(4))
-        out.append([(f"{pad} | ", _GUTTER), (" " * indent, None), ("^", _STYLE[d.severity])])
+        out.append([(f"{pad} | ", _GUTTER), (" " * indent, None),
+                    ("^" * _caret_width(d, clipped, column), _STYLE[d.severity])])
     return out
+
+
+def _caret_width(d: Diagnostic, shown: str, column: int) -> int:
+    """How many carets underline the finding: its span on this line (as shown: clipped,
+    tabs expanded), at least one."""
+    if d.end_column is None or d.column is None or d.end_line != d.line:
+        return 1
+    end = min(column + d.end_column - d.column, len(shown) + 1)
+    width = len(shown[column - 1:end - 1].translate(_CONTROL).expandtabs(4))
+    return max(width, 1)
 
 
 def _document_lines(file: FileResult) -> Sequence[str]:
@@ -170,8 +182,6 @@ class TextReporter:
         self._extras(result)
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
-        if self.ctx.statistics:
-            self.ctx.stream.write("".join(line + "\n" for line in statistics_lines(totals)))
         if self.ctx.quiet:
             return
         if self.ctx.color:
@@ -200,18 +210,6 @@ class TextReporter:
             print_layer_table(file, ctx)
         if not ctx.quiet and (ctx.show_layers or ctx.verbose or not self.concise):
             _weights_summary(file, ctx)
-
-
-def statistics_lines(totals: RunTotals) -> list[str]:
-    """``--statistics``: count, code and rule name, most frequent first (ruff, flake8)."""
-    from dnlint.rules import find_rule
-
-    rows = sorted(totals.by_code.items(), key=lambda item: (-item[1], item[0]))
-    lines = []
-    for code, n in rows:
-        found = find_rule(code)
-        lines.append(f"{n:5d}  {code}  {found.name if found else ''}".rstrip())
-    return lines
 
 
 def _weights_finding(file: FileResult) -> bool:

@@ -123,6 +123,14 @@ class ConfigFinder:
             self._by_dirname[dirname] = self._find(os.path.abspath(dirname or "."))
         return self._by_dirname[dirname]
 
+    def used(self) -> list[Path]:
+        """The configuration files found so far (``-v`` names them), in the order found."""
+        if self.explicit is not None:
+            return [self.explicit.path] if self.explicit.path is not None else []
+        found = dict.fromkeys(config.path for config in self._cache.values()
+                              if config is not None and config.path is not None)
+        return list(found)
+
     def _find(self, directory: str) -> Config | None:
         """Walk up iteratively (a tree a thousand levels deep must not exhaust the stack),
         caching the answer for every directory passed."""

@@ -90,11 +90,15 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     excludes: ExcludeOptions = ExcludeOptions()
     weights_beside: bool = False  # also check each given cfg against the weights files beside it
     stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
-    fix: str | None = None  # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes
+    # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes; "suppress":
+    # --add-suppressions
+    fix: str | None = None
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
     data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
     check_images: bool = False  # --check-images: look for every image a train/valid list names
     gpu_memory: int | None = None  # --gpu-memory: the card's bytes (DN121)
+    weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
+    text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)
 
 
 def _first(*values: bool | None) -> bool:
@@ -114,12 +118,14 @@ class Unpaired:
 class Job:
     """One cfg (or one path that cannot be handled) and the weights files checked against it."""
 
-    __slots__ = ("companion", "item", "weights")
+    __slots__ = ("companion", "item", "linted_elsewhere", "weights")
 
     def __init__(self, item: Input, companion: bool = False) -> None:
         self.item = item
         self.weights: list[str] = []
         self.companion = companion  # a cfg not asked for, linted only for its weights files
+        # --weights-only: a cfg given, whose own findings another run (the cfg hook) reports
+        self.linted_elsewhere = False
 
 
 class Run:
@@ -176,7 +182,8 @@ class Run:
                 i.path, self.options.data))]
         elif len(named) == 1:
             self._data = named[0]
-        return plan_jobs(inputs, self.options)
+        jobs = plan_jobs(inputs, self.options)
+        return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
     def results(self) -> Iterator[FileResult]:
         """Every file's result, policy applied, in command-line order (walks sorted)."""
@@ -246,7 +253,7 @@ class Run:
             entry = _entry_for(results, cfg_result, weights_path)
             entry.add(self._check_weights(entry, weights_path, cfg_result.path))
         if job.companion:
-            _weights_findings_only(cfg_result)
+            _weights_findings_only(cfg_result, strict=job.linted_elsewhere)
         return results
 
     def _lint_cfg(self, item: Input, fix: bool = True) -> FileResult:
@@ -255,7 +262,7 @@ class Run:
         config = self.finder.for_path(item.display or item.path)
         chosen = self._options_for(config)
         self._remember(item.path)
-        if self.options.fix and fix and item.kind == "cfg":
+        if self.options.fix and fix and item.kind in ("cfg", "stdin"):
             result = self._fixed(item, chosen, config)
         else:
             result = lint_input(item, chosen)
@@ -283,7 +290,12 @@ class Run:
             apply_policy(probe, selection)
             return probe.diagnostics
 
-        result = fix_input(item, chosen, kept)
+        if self.options.fix == "suppress":
+            from dnlint.fixes.suppress import suppress_input
+
+            result = suppress_input(item, chosen, kept)
+        else:
+            result = fix_input(item, chosen, kept)
         if "fix_error" in result.extra:
             self.unreadable += 1
         return result
@@ -406,13 +418,30 @@ def check_recipe(result: FileResult, train_images: int | None = None) -> None:
     result.add(sink.items)
 
 
-def _weights_findings_only(result: FileResult) -> None:
+def _weights_findings_only(result: FileResult, strict: bool = False) -> None:
     """A cfg linted only for its weights files reports what concerns them: their own findings
     and the cfg's weights rules (DN5xx). Its other findings belong to a run that names it (the
-    cfg hook of pre-commit), not to every weights file's."""
+    cfg hook of pre-commit), not to every weights file's. ``strict`` (--weights-only, where
+    the cfg hook lints the same cfg): the weights files' own findings only."""
     result.given = False
     result.diagnostics = [d for d in result.diagnostics if d.path != result.path
-                          or d.code.startswith("DN5") or d.code in _ALWAYS_SHOWN]
+                          or (not strict and (d.code.startswith("DN5")
+                                              or d.code in _ALWAYS_SHOWN))]
+
+
+def _weights_jobs(jobs: list[Job], notes: list[str]) -> list[Job]:
+    """--weights-only: each cfg is read for its weights files alone (a companion); one with
+    none to check is passed over, with a note."""
+    kept = []
+    for job in jobs:
+        if job.item.kind in ("cfg", "stdin"):
+            if not job.weights:
+                notes.append(f"{job.item.path}: skipped, no weights file to check against it "
+                             "(--weights-only)")
+                continue
+            job.companion = job.linted_elsewhere = True
+        kept.append(job)
+    return kept
 
 
 # what a companion cfg still reports: it cannot be read (--cfg nope.cfg), or dnlint failed on it
@@ -594,20 +623,25 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
     """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
     ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
     ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
-    not be written, ``extra["fix_error"]`` and the lint of the file as it stays."""
+    not be written, ``extra["fix_error"]`` and the lint of the file as it stays. Standard
+    input is never written back: "fix" keeps its fixed bytes in ``extra["fixed_data"]``
+    (``--fix -`` prints them, as ruff does)."""
     from dnlint.fixes.run import fix_bytes, unified_diff
     from dnlint.run.outputs import OutputError, file_state, replace_file
 
     display = _display(item)
     # before the read, so that an edit during or after it shows when the fix is written
-    seen = file_state(item.path) if options.fix == "fix" else None
-    data = _read_cfg(item, display)
+    seen = (file_state(item.path) if options.fix == "fix" and item.kind != "stdin"
+            else None)
+    data = _read_cfg(item, display, options.text)
     if isinstance(data, FileResult):
         return data  # unreadable, or too large to be a cfg: nothing to fix
     fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
     result = fixed.result
     if options.fix == "diff":
         result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
+    elif item.kind == "stdin":
+        result.extra["fixed_data"] = fixed.data
     elif fixed.changed:
         try:
             replace_file(item.path, fixed.data, seen, data, "not fixed")
@@ -622,7 +656,7 @@ def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
 def lint_input(item: Input, options: RunOptions) -> FileResult:
     """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
     display = _display(item)
-    data = _read_cfg(item, display)
+    data = _read_cfg(item, display, options.text)
     if isinstance(data, FileResult):
         return data
     try:
@@ -636,16 +670,28 @@ def lint_input(item: Input, options: RunOptions) -> FileResult:
         return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
 
 
+def display_name(item: Input) -> str:
+    """:func:`_display`, for the fixers."""
+    return _display(item)
+
+
+def read_cfg_or_result(item: Input, display: str, text: bytes | None = None
+                       ) -> bytes | FileResult:
+    """:func:`_read_cfg`, for the fixers."""
+    return _read_cfg(item, display, text)
+
+
 def _display(item: Input) -> str:
     """The name a cfg's findings carry: --stdin-filename's, ``<stdin>``, or its path."""
     return item.display or ("<stdin>" if item.kind == "stdin" else item.path)
 
 
-def _read_cfg(item: Input, display: str) -> bytes | FileResult:
+def _read_cfg(item: Input, display: str, text: bytes | None = None) -> bytes | FileResult:
     """The bytes of a cfg, or the result that says why there are none to lint: it cannot be
-    read (DN029), or it is larger than any cfg (DN023)."""
+    read (DN029), or it is larger than any cfg (DN023). ``text``: standard input's bytes,
+    given by a caller (the API's lint_text) rather than read."""
     try:
-        data = read_input(item.path)
+        data = text if item.kind == "stdin" and text is not None else read_input(item.path)
     except InputError as exc:
         return unreadable(display, exc.reason)
     except TooLarge:

@@ -30,6 +30,8 @@ DEFAULT_EXCLUDES = (
     "build", "dist", "node_modules", "site-packages", "venv",
 )
 IGNORE_FILES = (".gitignore", ".ignore")
+# default excludes that Darknet's own layouts use, and the folder inside that says it is one
+DARKNET_LAYOUTS = {"build": "darknet"}
 
 
 @dataclass(frozen=True)
@@ -49,14 +51,24 @@ class ExcludeRules:
         names, anchored = self._compiled
         name = os.path.basename(os.path.normpath(path))
         if names is not None and names.match(name):
-            return next(p for p in self._patterns if "/" not in p.rstrip("/")
-                        and fnmatchcase(name, p.rstrip("/")))
+            found = next(p for p in self._patterns if "/" not in p.rstrip("/")
+                         and fnmatchcase(name, p.rstrip("/")))
+            if not self._darknet_layout(found, path):
+                return found
         if anchored is not None:
             relative = _relative(path, self.root or os.getcwd())
             if anchored.match(relative):
                 return next(p for p in self._patterns if "/" in p.rstrip("/")
                             and fnmatchcase(relative, p.strip("/")))
         return None
+
+    def _darknet_layout(self, pattern: str, path: str) -> bool:
+        """Whether a default exclude would hide Darknet's own layout: AlexeyAB's Windows
+        how-to puts the cfgs in ``build/darknet/x64/cfg``, so the default ``build`` passes
+        over a build folder unless it holds ``darknet/``. A pattern the user wrote stands."""
+        return (pattern in DARKNET_LAYOUTS and pattern not in self.extend_exclude
+                and self.exclude is DEFAULT_EXCLUDES
+                and os.path.isdir(os.path.join(path, DARKNET_LAYOUTS[pattern])))
 
     @property
     def _patterns(self) -> tuple[str, ...]:

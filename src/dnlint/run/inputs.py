@@ -85,9 +85,25 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
             continue
         elif os.path.isdir(path):
             inputs += walk(path, notes, rules)
+        elif is_weights_path(path):
+            inputs.append(Input(path, "weights"))
+        elif (rules is not None and rules.force_exclude and kind_of(path) == "cfg"
+              and _foreign(path, notes)):
+            continue
         else:
             inputs.append(Input(path, kind_of(path)))
     return inputs
+
+
+def _foreign(path: str, notes: list[str]) -> bool:
+    """``--force-exclude`` (pre-commit, which passes every staged ``*.cfg``): a file named
+    that is clearly an INI file of another tool (``setup.cfg``) is skipped, with a note. A
+    person who names one gets it linted."""
+    why = not_darknet(path, sectionless=False)
+    if why is None:
+        return False
+    notes.append(f"{path}: skipped, {why}")
+    return True
 
 
 def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
@@ -181,6 +197,9 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
     weights = is_weights_path(entry.name)
     data = entry.name.endswith(DATA_SUFFIX)
     if not weights and not data and not entry.name.endswith(".cfg"):
+        if entry.name.lower().endswith(".cfg.txt"):
+            notes.append(f"{path}: skipped, a '.cfg.txt' name (Notepad adds '.txt'): rename it "
+                         "to end in .cfg, or name it on the command line")
         return None
     try:
         regular = entry.is_file()  # follows a link to a file
@@ -199,8 +218,9 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
         notes.append(f"{path}: skipped, not a Darknet .data file (no classes=, train=, "
                      "valid=, names= or backup=)")
         return None
-    if not looks_like_darknet(path):
-        notes.append(f"{path}: skipped, not a Darknet cfg (no [net] or [network] section)")
+    why = not_darknet(path)
+    if why is not None:
+        notes.append(f"{path}: skipped, {why}")
         return None
     return Input(path, "cfg", explicit=False)
 
@@ -209,22 +229,39 @@ def _head(path: str) -> bytes | None:
     """The first 64 KiB of a walked file (None when it cannot be read: the real read says)."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(65536)
+            return handle.read(SNIFF_HEAD)
     except OSError:
         return None
 
 
+SNIFF_HEAD = 65536  # bytes of a file read to tell a Darknet cfg from another tool's INI file
+
+
+def not_darknet(path: str, sectionless: bool = True) -> str | None:
+    """Why the file at ``path`` is not a Darknet cfg, or None when it may be one: its sections
+    are all another tool's (``[metadata]``, ``[flake8]``: :func:`~dnlint.read.sniff.
+    foreign_sections`) or, with ``sectionless``, it has no section at all. A cfg with a typo
+    (``[convolutionl]``, options before ``[net]``) is one; a file that cannot be read too (its
+    lint reports why)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(SNIFF_HEAD)
+    except OSError:
+        return None
+    from dnlint.read.sniff import foreign_sections
+
+    if b"[" not in head:
+        return "not a Darknet cfg (no section)" if sectionless else None
+    names = foreign_sections(head)
+    if names is None:
+        return None
+    listed = ", ".join(f"[{name}]" for name in names[:3]) + (", ..." if len(names) > 3 else "")
+    return f"not a Darknet cfg (an INI file: {listed}, none of Darknet's sections)"
+
+
 def looks_like_darknet(path: str) -> bool:
-    """An INI ``setup.cfg`` is not a Darknet cfg: look for [net]/[network] near the top."""
-    head = _head(path)
-    if head is None:
-        return True  # let the real read report it
-    for raw in head.splitlines():
-        line = raw.strip().lstrip(b"\xef\xbb\xbf").replace(b" ", b"").replace(b"\t", b"")
-        if not line or line[:1] in (b"#", b";"):
-            continue
-        return line.startswith((b"[net]", b"[network]"))
-    return False
+    """Whether a walk takes the file for a Darknet cfg (:func:`not_darknet`)."""
+    return not_darknet(path) is None
 
 
 def looks_like_data_file(path: str) -> bool:

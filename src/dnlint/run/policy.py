@@ -114,16 +114,19 @@ def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnos
     from dnlint.run.directives import parse_directives  # only for a file that spells "dnlint"
 
     found = parse_directives(result.document, result.path)
+    from dnlint.diagnostics import with_ends
+
     if not found.scopes:  # the common file: nothing to suppress
-        return diagnostics + found.problems
+        return diagnostics + with_ends(found.problems, result.document.lines)
     index = _ScopeIndex(found.scopes)
     candidates = [d for d in diagnostics if not is_syntax_error(d.code, d.severity)]
     index.mark_used(candidates)
     kept = [d for d in diagnostics
             if is_syntax_error(d.code, d.severity) or not index.suppresses(d)]
-    kept += found.problems
-    kept += [_unused(scope.selector, scope.line, scope.column, result.path)
-             for scope in found.scopes if not scope.used]
+    kept += with_ends([*found.problems, *(_unused(scope.selector, scope.line, scope.column,
+                                                  result.path)
+                                          for scope in found.scopes if not scope.used)],
+                      result.document.lines)
     return kept
 
 

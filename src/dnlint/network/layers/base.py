@@ -171,6 +171,16 @@ class Layer:
         self._facts().refs = refs
 
     @property
+    def group(self) -> tuple[int, int] | None:
+        """[ab] the channel group a route takes, (group_id, groups), when groups > 1 (Darknet
+        prints it as ``group_id/groups``)."""
+        return self.facts.group if self.facts is not None else None
+
+    @group.setter
+    def group(self, group: tuple[int, int] | None) -> None:
+        self._facts().group = group
+
+    @property
     def shares(self) -> int | None:
         """[ab] share_index: the layer whose weights this convolution uses (it stores none)."""
         return self.facts.shares if self.facts is not None else None
@@ -390,6 +400,17 @@ class LayerContext:
         line, column = self.values.line_of(key)
         self.sink.report(code, line, column, message, hint, severity)
 
+    def report_item(self, code: str, message: str, key: str, item: int,
+                    hint: str | None = None) -> None:
+        """:meth:`report` about item ``item`` (0-based) of the list ``key``: the finding
+        points at that item (``40`` of ``layers = -1, 40``), else at the value."""
+        span = self.values.item_span(key, item)
+        if span is None:
+            self.report(code, message, key, hint)
+            return
+        line, column, end = span
+        self.sink.report(code, line, column, message, hint, None, (line, end))
+
     def div(self, a: int, b: int, what: str, key: str | None = None) -> int:
         """C division; a zero divisor is reported (Darknet dies of SIGFPE there) and gives 0."""
         if b == 0:
@@ -403,37 +424,37 @@ class LayerContext:
         return cdiv(a, b)
 
     # --- references ------------------------------------------------------------------------
-    def resolve(self, raw: int, key: str, single: bool = True, quiet: bool = False
-                ) -> int | None:
+    def resolve(self, raw: int, key: str, single: bool = True, quiet: bool = False,
+                item: int | None = None) -> int | None:
         """Make a layer reference absolute (negative = relative) and check its range.
 
         ``single``: the option holds this one reference, so its text is what the file says
         for it; an item of a list is not quoted (the whole list, once per bad item, made a
         long line of commas cost memory and time quadratic in its length).
-        ``quiet``: the caller counts bad references itself and reports them once."""
+        ``quiet``: the caller counts bad references itself and reports them once.
+        ``item``: the reference's position in the list, where a finding points."""
         target = self.index + raw if raw < 0 else raw
         if quiet:
             return target if 0 <= target < self.index else None
         if target < 0:
             written = self._as_written(raw, key) if single else ""
-            self.report(
-                "DN302",
-                f"{key}={raw}{written} points before layer 0 (resolves to "
-                f"{target}); Darknet reads outside its layer array",
-                key,
-            )
+            self._report_at("DN302", f"{key}={raw}{written} points before layer 0 (resolves "
+                             f"to {target}); Darknet reads outside its layer array", key, item)
             return None
         if target >= self.index:
             where = "itself" if target == self.index else f"layer {target}, which comes later"
             written = self._as_written(raw, key) if single else ""
-            self.report(
-                "DN302",
-                f"{key}={raw}{written} in layer {self.index} points at "
-                f"{where}; Darknet reads a layer that is not built yet (all shapes 0)",
-                key,
-            )
+            self._report_at("DN302", f"{key}={raw}{written} in layer {self.index} points at "
+                             f"{where}; Darknet reads a layer that is not built yet (all "
+                             "shapes 0)", key, item)
             return None
         return target
+
+    def _report_at(self, code: str, message: str, key: str, item: int | None) -> None:
+        if item is None:
+            self.report(code, message, key)
+        else:
+            self.report_item(code, message, key, item)
 
     def rejected(self, *names: str) -> bool:
         """Whether the option stage already reported a value of one of ``names`` (so checks

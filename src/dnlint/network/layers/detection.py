@@ -259,22 +259,30 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
     if outside and _num_too_low(ctx, mask, num):
         return  # one root cause, num: the anchors finding (DN404) says it and hints num
     if outside:
-        ctx.report(
+        ctx.report_item(
             "DN402",
             f"mask value{'s' if len(outside) > 1 else ''} {', '.join(map(str, outside))} "
             f"{'are' if len(outside) > 1 else 'is'} not an anchor index: num={num} anchors "
             f"means 0..{num - 1}; Darknet reads anchors outside its array",
-            "mask",
+            "mask", _position(mask, outside[0]),
             hint=f"raise num (line {ctx.v.line_of('num')[0]}) or fix the mask",
         )
     repeated = sorted(m for m, times in Counter(mask).items() if times > 1)
     if repeated:
-        ctx.report(
+        ctx.report_item(
             "DN403",
             f"mask repeats anchor {', '.join(map(str, repeated))}: the head predicts the same "
             "anchor twice per cell",
-            "mask",
+            "mask", _position(mask, repeated[0], after=_position(mask, repeated[0])),
         )
+
+
+def _position(values: Sequence[int], value: int, after: int = -1) -> int:
+    """The index of ``value`` in ``values`` past index ``after`` (where a finding points)."""
+    for index in range(after + 1, len(values)):
+        if values[index] == value:
+            return index
+    return 0
 
 
 def _num_too_low(ctx: LayerContext, mask: Sequence[int], num: int) -> bool:

@@ -29,10 +29,11 @@ class LayerFacts:
     """The facts only some layers have, in one object a layer allocates on its first one
     (a slot each on every layer cost more than a one-line section's bytes)."""
 
-    __slots__ = ("head", "loaded", "next_shape", "refs", "route_mismatch", "shares", "size_root",
-                 "stored_input")
+    __slots__ = ("group", "head", "loaded", "next_shape", "refs", "route_mismatch", "shares",
+                 "size_root", "stored_input")
 
     def __init__(self) -> None:
+        self.group: tuple[int, int] | None = None  # [ab] a route's (group_id, groups), groups > 1
         self.head: HeadInfo | None = None
         self.loaded: tuple[Block, ...] | None = None  # None: the blocks saved
         self.next_shape: tuple[int, int, int, int] | None = None

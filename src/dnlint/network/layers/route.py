@@ -27,13 +27,14 @@ FLAT_TYPES = frozenset({
 })
 
 
-def reference(ctx: LayerContext, raw: int, key: str, single: bool = True, quiet: bool = False
-              ) -> Layer | None:
+def reference(ctx: LayerContext, raw: int, key: str, single: bool = True, quiet: bool = False,
+              item: int | None = None) -> Layer | None:
     """The layer a reference reads, or ``None`` for Darknet's all-zero (or undefined) layer.
 
     Also S28: [ab] an antialiased layer hands its unblurred shape to references.
-    ``quiet``: a bad reference is not reported (the caller counts them)."""
-    target = ctx.resolve(raw, key, single, quiet)
+    ``quiet``: a bad reference is not reported (the caller counts them); ``item``: its
+    position in the list, where a finding points."""
+    target = ctx.resolve(raw, key, single, quiet, item)
     if target is None:
         ctx.layer.broken = True
         return None
@@ -76,6 +77,7 @@ def build(ctx: LayerContext) -> None:
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
     outputs = sum(shapes[id(read.get(raw))][3] for raw in refs)
     if groups != 1:
+        ctx.layer.group = (group_id, groups)
         _check_groups(ctx, groups, group_id, list(shapes.values()))
         outputs = ctx.div(outputs, groups, "outputs / groups", "groups")
         out_c = cdiv(out_c, groups) if groups else 0
@@ -107,11 +109,11 @@ def _references(ctx: LayerContext, refs: Sequence[int]
     seen_bad: set[int] = set()  # the distinct bad items after the first, which alone is reported
     more_bad = 0
     first_more: int | None = None
-    for raw in refs:
+    for position, raw in enumerate(refs):
         if raw in read or raw in seen_bad:
             continue
         quiet = ctx.layer.broken  # one bad reference is reported in full, the rest counted
-        layer = reference(ctx, int(raw), "layers", single, quiet)
+        layer = reference(ctx, int(raw), "layers", single, quiet, position)
         if quiet and layer is None:
             more_bad += 1
             first_more = raw if first_more is None else first_more

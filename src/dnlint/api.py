@@ -1,0 +1,215 @@
+"""dnlint's Python API: lint a cfg from a notebook, a training script or another tool, with
+the same pipeline, configuration search and rule selection as the ``dnlint`` command (which
+builds its runs with :func:`new_run`).
+
+>>> import dnlint
+>>> result = dnlint.lint_text("[net]\\nwidth=32\\nheight=32\\nchannels=3\\n\\n"
+...                           "[convolutional]\\nfilters=16\\nfilter=3\\nsize=3\\n")
+>>> [(f.code, f.line, f.column, f.end_column) for f in result.findings]
+[('DN201', 8, 1, 7)]
+>>> result.layers[0].output
+(30, 30, 16)
+
+Bad arguments (an unknown dialect, rule or target) raise :class:`ValueError`; a configuration
+file that cannot be used raises :class:`dnlint.run.config.ConfigError`. A path that cannot be
+read is a finding of that path (DN029), as on the command line, never an exception.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from dnlint.dialects import parse_dialect
+from dnlint.run.config import ConfigError, ConfigFinder
+from dnlint.run.engine import ExcludeOptions, Run, RunOptions
+from dnlint.run.policy import Policy
+
+if TYPE_CHECKING:  # annotations only: the command imports this module on every run
+    from typing import TypeAlias
+
+    from dnlint.api_types import LintResult
+    from dnlint.diagnostics import Severity
+    from dnlint.result import FileResult
+
+    PathLike: TypeAlias = str | os.PathLike[str]
+    # config=: None searches from each file's directory up, as the command does; False: none
+    ConfigChoice: TypeAlias = PathLike | bool | None
+
+__all__ = ["lint_path", "lint_paths", "lint_text", "new_run"]
+
+
+def lint_text(text: str | bytes, path: PathLike | None = None, *, dialect: str | None = None,
+              weights: Iterable[PathLike] = (), data: PathLike | None = None,
+              target: Iterable[str] = (), config: ConfigChoice = None,
+              select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> LintResult:
+    """Lint the cfg ``text`` (its bytes, or a str written as UTF-8) as if it were the file
+    ``path``: that path's configuration, per-file ignores and dialect apply, and findings
+    carry it (``<stdin>`` without one). ``dialect``: ``"pjreddie"``, ``"alexeyab"``,
+    ``"hank"`` or ``None`` to detect it; ``weights``: weights files checked against it;
+    ``data``: an ``obj.data`` file checked against its heads; ``target``: deployment targets
+    (``"opencv"``); ``select``/``ignore``: rule codes, prefixes or names."""
+    raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    run = new_run(("-",), dialect=dialect, weights=weights, data=data, target=target,
+                  config=config, select=select, ignore=ignore,
+                  stdin_filename=None if path is None else os.fspath(path), text=raw)
+    return _one(run.results(), "the text")
+
+
+def lint_path(path: PathLike, *, dialect: str | None = None, weights: Iterable[PathLike] = (),
+              data: PathLike | None = None, target: Iterable[str] = (),
+              config: ConfigChoice = None, select: Iterable[str] | None = None,
+              ignore: Iterable[str] = ()) -> LintResult:
+    """Lint the cfg at ``path`` (arguments as :func:`lint_text`); for a directory, or several
+    paths, use :func:`lint_paths`."""
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        raise ValueError(f"{name} is a directory: use dnlint.lint_paths for a directory")
+    run = new_run((name,), dialect=dialect, weights=weights, data=data, target=target,
+                  config=config, select=select, ignore=ignore)
+    return _one(run.results(), name)
+
+
+def lint_paths(paths: Iterable[PathLike], *, dialect: str | None = None,
+               data: PathLike | None = None, target: Iterable[str] = (),
+               config: ConfigChoice = None, select: Iterable[str] | None = None,
+               ignore: Iterable[str] = (), weights_beside: bool = False) -> Iterator[LintResult]:
+    """Lint cfg files, weights files and directories as ``dnlint PATHS`` does (the same walk,
+    excludes and pairing of weights files with cfgs), one result per cfg as each is done.
+    ``weights_beside``: also check each cfg named against the weights files named after it."""
+    run = new_run(tuple(os.fspath(p) for p in paths), dialect=dialect, data=data,
+                  target=target, config=config, select=select, ignore=ignore,
+                  weights_beside=weights_beside)
+    from dnlint.api_types import LintResult
+
+    pending: FileResult | None = None
+    extra: list[FileResult] = []
+    for result in run.results():
+        if pending is not None and not result.given and result.path != pending.path \
+                and result.network is pending.network:  # a further weights file of the cfg
+            extra.append(result)
+            continue
+        if pending is not None:
+            yield LintResult.of(pending, extra)
+        pending, extra = result, []
+    if pending is not None:
+        yield LintResult.of(pending, extra)
+
+
+def _one(results: Iterator[FileResult], what: str) -> LintResult:
+    from dnlint.api_types import LintResult
+
+    found = list(results)
+    if not found:
+        raise ValueError(f"{what}: nothing to lint")
+    return LintResult.of(found[0], found[1:])
+
+
+def new_run(paths: tuple[str, ...], *, dialect: str | None = None,
+            weights: Iterable[PathLike] = (), cfg: str | None = None, scan: bool = False,
+            data: PathLike | None = None, target: Iterable[str] = (),
+            config: ConfigChoice = None, select: Iterable[str] | None = None,
+            extend_select: Iterable[str] = (), ignore: Iterable[str] = (),
+            per_file_ignores: Iterable[str] = (), severity_override: Iterable[str] = (),
+            directives: bool = True, exclude: Iterable[str] | None = None,
+            extend_exclude: Iterable[str] = (), respect_gitignore: bool | None = None,
+            force_exclude: bool = False, weights_beside: bool = False,
+            weights_only: bool = False, stdin_filename: str | None = None,
+            text: bytes | None = None, fix: str | None = None, unsafe_fixes: bool = False,
+            verbose: bool = False, data_root: str | None = None, check_images: bool = False,
+            gpu_memory: str | int | None = None, track_inputs: bool = False) -> Run:
+    """The run these settings describe, as the ``dnlint`` command builds it from its flags
+    (each argument is the flag of the same name; ``per_file_ignores`` are ``GLOB:RULES``,
+    ``severity_override`` ``CODE=LEVEL``). Iterate its ``results()`` once."""
+    named = tuple(os.fspath(w) for w in weights)
+    excludes = ExcludeOptions(None if exclude is None else tuple(exclude),
+                              tuple(extend_exclude), respect_gitignore,
+                              True if force_exclude else None)
+    options = RunOptions(parse_dialect(dialect or "auto"), named, cfg, scan,
+                         None if data is None else os.fspath(data), verbose,
+                         _targets(tuple(target)), excludes, weights_beside, stdin_filename,
+                         fix=fix, unsafe_fixes=unsafe_fixes, weights_only=weights_only,
+                         text=text, data_root=data_root, check_images=check_images,
+                         gpu_memory=_gpu_memory(gpu_memory))
+    policy = Policy(_selectors(select, "select"), _selectors(extend_select, "extend-select") or (),
+                    _selectors(ignore, "ignore") or (), _overrides(tuple(severity_override)),
+                    directives, _per_file_ignores(tuple(per_file_ignores)))
+    return Run(paths, options, _finder(config), policy, dialect_given=dialect is not None,
+               track_inputs=track_inputs)
+
+
+def _selectors(values: Iterable[str] | None, key: str) -> tuple[str, ...] | None:
+    """``["DN1,DN203", "DN4"]`` -> ("DN1", "DN203", "DN4"), each matching some rule."""
+    if values is None:
+        return None
+    listed = [values] if isinstance(values, str) else list(values)
+    if not listed:
+        return None
+    from dnlint.run.config import selectors
+
+    try:
+        return selectors(",".join(listed), "command line", f"--{key}")
+    except ConfigError as exc:
+        raise ValueError(str(exc).removeprefix("command line: ")) from None
+
+
+def _gpu_memory(size: str | int | None) -> int | None:
+    """``--gpu-memory``: bytes, or a size such as ``8G``, ``11GiB``, ``6144M``."""
+    if size is None or isinstance(size, int):
+        return size
+    from dnlint.checks.memory import parse_size
+
+    parsed = parse_size(size)
+    if parsed is None:
+        raise ValueError(f"--gpu-memory: {size!r} is not a size (try 8G, 11GiB, 6144M)")
+    return parsed
+
+
+def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
+    if not values:
+        return ()
+    from dnlint.targets import parse_targets
+
+    return parse_targets(list(values), "--target")
+
+
+def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
+    if not values:
+        return ()
+    from dnlint.run.config import severity_overrides
+
+    table: dict[str, str] = {}
+    for value in values:
+        code, sep, level = value.partition("=")
+        if not sep:
+            raise ValueError(f"--severity-override wants CODE=LEVEL, not {value!r}")
+        table[code.strip()] = level.strip()
+    try:
+        return severity_overrides(table, "--severity-override")
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _per_file_ignores(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``'legacy/*.cfg:DN2,DN301'`` (the glob may hold colons itself: the last one
+    separates)."""
+    table = []
+    for value in values:
+        pattern, sep, rules = value.rpartition(":")
+        if not sep or not pattern.strip():
+            raise ValueError(f"--per-file-ignores wants GLOB:RULES, not {value!r}")
+        table.append((pattern.strip(), _selectors((rules,), "per-file-ignores") or ()))
+    return tuple(table)
+
+
+def _finder(config: ConfigChoice) -> ConfigFinder:
+    """None: search from each file's directory up; False: no configuration; a path: that
+    file (a ConfigError when it cannot be used)."""
+    if config is None or config is True:
+        return ConfigFinder()
+    if config is False:
+        return ConfigFinder(disabled=True)
+    from dnlint.run.config import open_explicit_config
+
+    return ConfigFinder(explicit=open_explicit_config(os.fspath(config)))
