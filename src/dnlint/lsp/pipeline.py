@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 from typing import NamedTuple
 
 from dnlint.diagnostics import Diagnostic
@@ -48,23 +47,18 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-_HEADER = re.compile(r"^[ \t]*\[([^\]\n]*)\]", re.MULTILINE)
 _SNIFF_CHARACTERS = 65536
 
 
 def not_darknet(text: str) -> bool:
-    """Whether ``text`` is another tool's INI file (``setup.cfg``, ``tox.ini``): its first
-    section is not ``[net]``/``[network]`` and no section names a Darknet layer. A directory
-    walk of the CLI skips such a file; an editor that sends every ``*.cfg`` gets no findings
-    for it. A buffer without any section yet (being typed) is linted."""
-    head = text[:_SNIFF_CHARACTERS]
-    names = [name.strip() for name in _HEADER.findall(head)]
-    if not names or names[0] in ("net", "network"):
-        return False
-    from dnlint.network.layers import section_dialects
+    """Whether ``text`` is another tool's INI file (``setup.cfg``, ``tox.ini``): the same test
+    the CLI's walk and ``--force-exclude`` use (:func:`dnlint.read.sniff.foreign_sections`:
+    sections, none of them Darknet's nor a typo of one). An editor that sends every ``*.cfg``
+    gets no findings for such a file; a buffer without any section yet (being typed) is
+    linted."""
+    from dnlint.read.sniff import foreign_sections
 
-    known = section_dialects()
-    return not any(name in known for name in names)
+    return foreign_sections(encode(text[:_SNIFF_CHARACTERS])) is not None
 
 
 def find_config(finder: ConfigFinder, path: str) -> tuple[Config | None, str | None]:
