@@ -46,10 +46,15 @@ def rows(tmp_path: Path, *args: str) -> list[list[str]]:
 def test_a_routes_input_is_what_it_joins_and_its_group_is_shown(tmp_path: Path) -> None:
     table = rows(tmp_path, "--dialect", "ab")
     assert table == [
-        ["0", "convolutional", "16 3x3 /1", "32 x 32 x 3", "30 x 30 x 16", "448", "0.001", "6"],
-        ["1", "convolutional", "8 1x1 /1", "30 x 30 x 16", "30 x 30 x 8", "136", "0.000", "11"],
-        ["2", "route", "1 0", "30 x 30 x 8 + 30 x 30 x 16", "30 x 30 x 24", "0", "", "16"],
-        ["3", "route", "0 1/2", "30 x 30 x 16", "30 x 30 x 8", "0", "", "19"],
+        # memory: training at mini-batch 1, output and delta (2 x 4 bytes a value) plus a
+        # convolution's weights and biases three times (values, updates, EMA copies)
+        ["0", "convolutional", "16 3x3 /1", "32 x 32 x 3", "30 x 30 x 16", "448", "0.001",
+         "117.8 KiB", "6"],
+        ["1", "convolutional", "8 1x1 /1", "30 x 30 x 16", "30 x 30 x 8", "136", "0.000",
+         "57.8 KiB", "11"],
+        ["2", "route", "1 0", "30 x 30 x 8 + 30 x 30 x 16", "30 x 30 x 24", "0", "",
+         "168.8 KiB", "16"],
+        ["3", "route", "0 1/2", "30 x 30 x 16", "30 x 30 x 8", "0", "", "56.3 KiB", "19"],
     ]
 
 
