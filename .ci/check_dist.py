@@ -4,6 +4,7 @@ release workflow).
     python .ci/check_dist.py sdist dist/dnlint-0.1.0.tar.gz
     python .ci/check_dist.py wheel dist/dnlint-0.1.0-py3-none-any.whl --pure
     python .ci/check_dist.py wheel wheelhouse/dnlint-0.1.0-cp310-...manylinux...whl --compiled
+    python .ci/check_dist.py version        # prints the version the sources say
 
 Every distribution: the version written in src/dnlint/__init__.py, the SPDX licence and the
 LICENSE file. The sdist: every file git tracks (but the forge's and editors' own), so that an
@@ -101,12 +102,17 @@ def check_wheel(path: Path, compiled: bool) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["sdist", "wheel"])
-    parser.add_argument("path", type=Path)
+    parser.add_argument("kind", choices=["sdist", "wheel", "version"])
+    parser.add_argument("path", type=Path, nargs="?")
     build = parser.add_mutually_exclusive_group()
     build.add_argument("--compiled", action="store_true")
     build.add_argument("--pure", action="store_true")
     args = parser.parse_args()
+    if args.kind == "version":
+        print(source_version())
+        return
+    if args.path is None:
+        parser.error(f"which {args.kind}?")
     if args.kind == "wheel" and not (args.compiled or args.pure):
         parser.error("a wheel is checked as --compiled or --pure")
     problems = check_sdist(args.path) if args.kind == "sdist" else check_wheel(args.path,
