@@ -111,8 +111,8 @@ def main() -> None:
     if args.kind == "version":
         print(source_version())
         return
-    if args.path is None:
-        parser.error(f"which {args.kind}?")
+    if args.path is None or not args.path.is_file():
+        parser.error(f"no {args.kind} at {args.path}")
     if args.kind == "wheel" and not (args.compiled or args.pure):
         parser.error("a wheel is checked as --compiled or --pure")
     problems = check_sdist(args.path) if args.kind == "sdist" else check_wheel(args.path,
