@@ -223,16 +223,36 @@ def test_crlf_finding_has_a_column(repo: Path) -> None:
     assert out.startswith("m.cfg:1:6: DN013 ")
 
 
+def _interruptible() -> None:
+    """In the child: Ctrl-C as at a terminal. A shell that starts a job in the background
+    (`bash .ci/run &`) makes its commands ignore SIGINT, Python keeps a SIGINT ignored at
+    start-up, and --watch would then never see the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def watch(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch", *args],
+                            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_interruptible)
+
+
+def save(path: Path, data: bytes) -> None:
+    """Write as an editor that saves atomically does: a poll of --watch never sees the file
+    half written (on a loaded machine a poll between the truncation and the write of
+    Path.write_bytes lints an empty file, and the test's one expected re-lint is another)."""
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(data)
+    os.replace(part, path)
+
+
 def test_watch_lints_again_after_a_change(tmp_path: Path) -> None:
     cfg = write(tmp_path / "m.cfg", WARN)
-    proc = subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch",
-                             "--format", "concise", "m.cfg"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = watch(["--format", "concise", "m.cfg"], tmp_path)
     try:
         assert proc.stderr is not None and proc.stdout is not None
         assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
         time.sleep(0.05)
-        cfg.write_text(BAD)
+        save(cfg, BAD.encode())
         assert proc.stderr.readline() == b"[a file changed: linting again]\n"
         assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
     finally:
@@ -246,15 +266,13 @@ def test_watch_follows_what_the_run_reads(tmp_path: Path) -> None:
     """A new cfg in a walked directory is a change; a cfg in an excluded .venv/ is not."""
     write(tmp_path / "d" / "a.cfg", WARN)
     (tmp_path / "d" / ".venv").mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch",
-                             "--format", "concise", "d"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = watch(["--format", "concise", "d"], tmp_path)
     try:
         assert proc.stderr is not None
         assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
         write(tmp_path / "d" / ".venv" / "x.cfg", BAD)
         time.sleep(1.2)  # more than two polls
-        write(tmp_path / "d" / "new.cfg", BAD)
+        save(tmp_path / "d" / "new.cfg", BAD.encode())
         assert proc.stderr.readline() == b"[a file changed: linting again]\n"
         assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
     finally:
@@ -302,13 +320,12 @@ def test_watch_reports_a_bad_configuration_and_keeps_watching(tmp_path: Path) ->
 def test_watch_polls_the_weights_paired_with_a_cfg(tmp_path: Path) -> None:
     """--weights-beside pairs m_best.weights with m.cfg: writing it is a change to lint."""
     tiny(tmp_path, "m.cfg")
-    proc = subprocess.Popen([sys.executable, "-m", "dnlint", "--no-color", "--watch",
-                             "--weights-beside", "--format", "concise", "m.cfg"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = watch(["--weights-beside", "--format", "concise", "m.cfg"], tmp_path)
     try:
         assert proc.stderr is not None
         assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
-        write_weights(tmp_path / "m_best.weights", L0 + L1 - 10)
+        save(tmp_path / "m_best.weights",
+             write_weights(tmp_path / "m_best.part", L0 + L1 - 10).read_bytes())
         assert proc.stderr.readline() == b"[a file changed: linting again]\n"
         assert proc.stderr.readline() == b"[watching for changes: Ctrl-C to stop]\n"
     finally:

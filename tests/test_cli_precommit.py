@@ -23,8 +23,6 @@ BAD = GOOD.replace("filters=16", "filters=16\nfilter=8")
 pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install '.[test]')")
 if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
-if not (ROOT / ".git").exists():
-    pytest.skip("not a git checkout: try-repo needs one", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +31,8 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def try_repo(hook: str, files: list[str], cwd: Path, home: Path) -> tuple[int, str]:
+    if not (ROOT / ".git").exists():  # an extracted sdist: the other tests here still run
+        pytest.skip("not a git checkout: try-repo needs one")
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, codes, lint_text, need_shared
+from conftest import FIXTURES, SHARED, codes, lint_text, need_shared
 from dnlint.checks.input_size import compute_multiples, joins_different_sizes
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
@@ -178,7 +178,7 @@ DELTAS = (8, 16, 32, 64)
 
 
 def stock_detectors() -> list[tuple[str, Dialect]]:
-    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    corpus = SHARED / "corpus"  # ../shared, or DNLINT_SHARED
     found = []
     for fork, dialect in (("alexeyab", Dialect.AB), ("pjreddie", Dialect.PJ)):
         for path in sorted((corpus / fork / "cfg").glob("*.cfg")):
