@@ -155,16 +155,28 @@ def _misread(values: Values, sink: Sink, *keys: str) -> bool:
 
 
 def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
-    for before, after in itertools.pairwise(steps):
+    for index, (before, after) in enumerate(itertools.pairwise(steps), 1):
         if after <= before:
-            _report(values, sink, "DN110", "steps",
-                    f"steps must increase: {after} follows {before}")
+            _report_item(values, sink, "DN110", "steps", index,
+                         f"steps must increase: {after} follows {before}")
             return
     max_batches = values.int("max_batches")
     if steps and max_batches and steps[-1] > max_batches and not _misread(values, sink,
                                                                           "max_batches"):
-        _report(values, sink, "DN110", "steps",
-                f"the last step {steps[-1]} is after max_batches={max_batches}: it never happens")
+        _report_item(values, sink, "DN110", "steps", len(steps) - 1,
+                     f"the last step {steps[-1]} is after max_batches={max_batches}: it never "
+                     "happens")
+
+
+def _report_item(values: Values, sink: Sink, code: str, key: str, index: int,
+                 message: str) -> None:
+    """A finding about item ``index`` of the list ``key``: at that item as written."""
+    span = values.item_span(key, index)
+    if span is None:
+        _report(values, sink, code, key, message)
+    else:
+        line, column, end = span
+        sink.report(code, line, column, message, end=(line, end))
 
 
 def check_contrastive(values: Values, dialect: Dialect, sink: Sink) -> None:
