@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import as_nobody
 from dnlint.cli import main
-from dnlint.run.inputs import Input, collect_inputs
+from dnlint.run.inputs import collect_inputs
 
 CFG = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=4\nsize=1\n" \
       "activation=linear\n"
-NOBODY = 65534
 
 
 def lint(*args: str) -> tuple[int, list[tuple[str, str, str]]]:
@@ -92,27 +92,8 @@ def test_without_gitignore_respect_nothing_is_read(tree: Path) -> None:
     assert lint("--no-respect-gitignore", ".") == (0, [])
 
 
-def _problems_as_nobody(root: Path) -> list[tuple[str, str, str]]:
-    """collect_inputs of ``root`` run as ``nobody`` in a forked child: its problem inputs."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            found: list[Input] = collect_inputs((str(root),), [])
-            outcome = [[i.path, i.kind, i.reason] for i in found]
-        except BaseException as exc:  # reported to the parent
-            outcome = [["", "error", repr(exc)]]
-        os.write(write, json.dumps(outcome).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as stream:
-        data = stream.read()
-    os.waitpid(pid, 0)
-    return [(path, kind, reason) for path, kind, reason in json.loads(data)]
+def problems(root: Path) -> list[tuple[str, str, str]]:
+    return [(i.path, i.kind, i.reason) for i in collect_inputs((str(root),), [])]
 
 
 def test_a_denied_ignore_file_is_a_dn029() -> None:
@@ -123,8 +104,8 @@ def test_a_denied_ignore_file_is_a_dn029() -> None:
         (root / ".gitignore").write_text("m.cfg\n")
         os.chmod(root / ".gitignore", 0)
         if os.geteuid() == 0:
-            found = _problems_as_nobody(root)
+            found = [tuple(item) for item in as_nobody(lambda: problems(root))]
         else:
-            found = [(i.path, i.kind, i.reason) for i in collect_inputs((str(root),), [])]
+            found = problems(root)
     assert found == [(str(root / ".gitignore"), "problem", "cannot read: Permission denied"),
                      (str(root / "m.cfg"), "cfg", "")]

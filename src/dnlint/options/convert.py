@@ -582,22 +582,10 @@ def item_span(option: Option, first: int, last: int | None = None) -> tuple[int,
     if first < 0 or last < first:
         return None
     raw = option.raw
-    at = option.value_column - 1
-    for _ in range(first):
-        at = raw.find(",", at)
-        if at < 0:
-            return None
-        at += 1
-    while at < len(raw) and raw[at] in " \t":
-        at += 1
-    start = at
-    for _ in range(last - first):
-        at = raw.find(",", at)
-        if at < 0:
-            return None
-        at += 1
-    while at < len(raw) and raw[at] in " \t":
-        at += 1
+    start = _item_start(raw, option.value_column - 1, first)
+    at = _item_start(raw, start, last - first) if start >= 0 else -1
+    if at < 0:
+        return None
     stop = at
     while stop < len(raw) and raw[stop] not in ",#;":
         stop += 1
@@ -606,6 +594,19 @@ def item_span(option: Option, first: int, last: int | None = None) -> tuple[int,
     if stop == at:
         return None
     return option.line, start + 1, stop + 1
+
+
+def _item_start(raw: str, at: int, skip: int) -> int:
+    """The index in ``raw`` of the item ``skip`` commas on from index ``at``, past its leading
+    blanks; -1 when the line has fewer commas."""
+    for _ in range(skip):
+        at = raw.find(",", at)
+        if at < 0:
+            return -1
+        at += 1
+    while at < len(raw) and raw[at] in " \t":
+        at += 1
+    return at
 
 
 def _report_bad_items(option: Option, bad: list[tuple[int, str]], is_float: bool,
