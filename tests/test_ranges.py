@@ -177,3 +177,14 @@ def test_a_step_finding_points_at_its_step(cwd: Path, steps: str, dialect: str, 
                                            column: int, end: int) -> None:
     (cwd / "s.cfg").write_text(STEPS.format(steps))
     assert found_in("s.cfg", dialect, code) == [(code, 7, column, end)]
+
+
+@pytest.mark.parametrize(("scales", "column", "end"), [
+    (".1, .1, .1, .5 ,.7", 22, 28),  # the two extra scales
+    (".1, .1", 10, 16),  # too few: the value
+])
+def test_a_scales_count_finding_points_at_the_extra_scales(cwd: Path, scales: str, column: int,
+                                                           end: int) -> None:
+    (cwd / "s.cfg").write_text(STEPS.format("100, 200, 300").replace("scales = .1, .1, .1",
+                                                                     f"scales = {scales}"))
+    assert found_in("s.cfg", "ab", "DN109") == [("DN109", 8, column, end)]

@@ -136,9 +136,12 @@ def _check_steps(values: Values, dialect: Dialect, sink: Sink, required: bool) -
             ("hank-ai's Darknet pads the missing scales with 0, stopping learning"
              if dialect is Dialect.HANK else "Darknet reads the missing scale through a NULL "
              "pointer (segmentation fault)") if fewer else "Darknet ignores the extra scales")
-        _report(values, sink, "DN109", "scales",
-                f"{len(steps)} steps but {len(scales)} scales: {consequence}",
-                "give one scale per step")
+        message = f"{len(steps)} steps but {len(scales)} scales: {consequence}"
+        if fewer:
+            _report(values, sink, "DN109", "scales", message, "give one scale per step")
+        else:  # at the extra scales
+            _report_item(values, sink, "DN109", "scales", len(steps), message,
+                         "give one scale per step", last=len(scales) - 1)
     seq = values.list("seq_scales")
     if seq is not None and len(seq) < len(steps) and dialect is not Dialect.HANK:
         _report(values, sink, "DN109", "seq_scales",
@@ -169,14 +172,15 @@ def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
 
 
 def _report_item(values: Values, sink: Sink, code: str, key: str, index: int,
-                 message: str) -> None:
-    """A finding about item ``index`` of the list ``key``: at that item as written."""
-    span = values.item_span(key, index)
+                 message: str, hint: str | None = None, last: int | None = None) -> None:
+    """A finding about item ``index`` of the list ``key`` (to item ``last`` when given): at
+    those items as written."""
+    span = values.item_span(key, index, last)
     if span is None:
-        _report(values, sink, code, key, message)
+        _report(values, sink, code, key, message, hint)
     else:
         line, column, end = span
-        sink.report(code, line, column, message, end=(line, end))
+        sink.report(code, line, column, message, hint, end=(line, end))
 
 
 def check_contrastive(values: Values, dialect: Dialect, sink: Sink) -> None:
