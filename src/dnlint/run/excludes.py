@@ -181,12 +181,17 @@ def read_ignore_files(directory: str, on_read: Callable[[str], None] | None = No
 
 def _read_ignore_file(path: str) -> str | None:
     """The first MiB of the ignore file at ``path``; None when there is none (no such name,
-    a link to nothing, a directory of that name). Opened without blocking and refused unless
-    a regular file: a FIFO named .gitignore must not hang the walk."""
+    a link to nothing, a directory of that name) or its name is too long to look for.
+    Opened without blocking and refused unless a regular file: a FIFO named .gitignore must
+    not hang the walk."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return None  # no telling whether there is one: the folder's own DN029 says why
+        raise
     except IsADirectoryError:  # Windows; on POSIX a directory opens, and fstat says
         return None
     try:
