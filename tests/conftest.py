@@ -6,6 +6,7 @@ import json
 import os
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -53,6 +54,36 @@ ORACLES = {
     # hank-ai/darknet f684e1d on AlexeyAB's cfgs (hank ships them byte-identical)
     "hank-on-alexeyab-cfgs.json": ("alexeyab", Dialect.HANK),
 }
+
+
+NOBODY = 65534
+
+
+def as_nobody(call: Callable[[], Any]) -> Any:
+    """``call()`` in a forked child that has become ``nobody`` (the suite runs as root, who
+    reads and writes any file); its result, which must be JSON, back through a pipe. Nothing
+    is executed: the interpreter's files may not be readable by nobody, so the child uses what
+    the parent imported."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            outcome = {"result": call()}
+        except BaseException as exc:  # reported to the parent
+            outcome = {"error": repr(exc)}
+        os.write(write, json.dumps(outcome).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as stream:
+        data = stream.read()
+    os.waitpid(pid, 0)
+    outcome = json.loads(data)
+    assert "error" not in outcome, outcome["error"]
+    return outcome["result"]
 
 
 def need_shared() -> Path:

@@ -6,7 +6,6 @@ user runs as ``nobody`` in a forked child when the suite runs as root."""
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import tempfile
@@ -16,13 +15,14 @@ from pathlib import Path
 import pytest
 
 import dnlint.fixes.run
+from conftest import NOBODY, as_nobody
 from dnlint.run.outputs import AtomicOutput, OutputError, file_state, replace_file
 from test_fix import cli
 
 LAYER = "\n[convolutional]\nfilters=8\nsize=1\nactivation=linear\n"
 FIXABLE = "[net]\nwidth=416 # c\nheight=416\nchannels=3\n" + LAYER
 FIXED = "[net]\n# c\nwidth=416\nheight=416\nchannels=3\n" + LAYER
-NOBODY = 65534
+
 IS_ROOT = os.geteuid() == 0
 
 
@@ -194,30 +194,12 @@ def test_a_replaced_output_keeps_its_mode(cwd: Path) -> None:
 # --- as an unprivileged user ------------------------------------------------------------------
 
 def _as_nobody(args: list[str]) -> tuple[int, str, str]:
-    """Run the command as ``nobody`` in a forked child (the interpreter's files may not be
-    readable by nobody, so nothing is executed: the child calls the command the parent
-    imported, after a run as root that loads every module a --fix and a -o need)."""
+    """Run the command as ``nobody`` in a forked child (:func:`conftest.as_nobody`), after a
+    run as root that loads every module a --fix and a -o need."""
     with tempfile.TemporaryDirectory() as warm:
         Path(warm, "w.cfg").write_text(FIXABLE)
         cli("--fix", "-q", "-o", os.path.join(warm, "out.txt"), os.path.join(warm, "w.cfg"))
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            outcome = list(cli(*args))
-        except BaseException as exc:  # reported to the parent
-            outcome = [-1, "", repr(exc)]
-        os.write(write, json.dumps(outcome).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as stream:
-        data = stream.read()
-    os.waitpid(pid, 0)
-    code, out, err = json.loads(data)
+    code, out, err = as_nobody(lambda: list(cli(*args)))
     return code, out, err
 
 

@@ -109,3 +109,82 @@ def test_an_extra_comma_is_where_the_finding_points(cwd: Path) -> None:
     found = json.loads(out)["files"][0]["diagnostics"]
     assert [(d["code"], d["line"], d["column"], d["end_column"]) for d in found] == [
         ("DN209", 5, 15, 16), ("DN208", 6, 10, 11)]
+
+
+def found_in(path: str, dialect: str, select: str) -> list[tuple[str, int, int, int]]:
+    out = CliRunner().invoke(main, ["--format", "json", "--dialect", dialect, "--select",
+                                    select, path]).stdout
+    return [(d["code"], d["line"], d["column"], d["end_column"])
+            for d in json.loads(out)["files"][0]["diagnostics"]]
+
+
+def test_the_hank_reader_points_at_the_extra_comma(cwd: Path) -> None:
+    (cwd / "c.cfg").write_text("[net]\nwidth=32\nheight=32\nchannels=3\nsteps = 10, 20,\n"
+                               "scales=.1,, .1\npolicy=steps\n\n[convolutional]\nfilters=4\n")
+    assert found_in("c.cfg", "hank", "DN208,DN209") == [("DN209", 5, 15, 16),
+                                                        ("DN208", 6, 10, 11)]
+
+
+@pytest.mark.parametrize("dialect", ["ab", "pj", "hank"])
+def test_surplus_anchors_are_underlined_from_the_first_to_the_last(cwd: Path,
+                                                                    dialect: str) -> None:
+    # anchors=10,14, 23,27, 37,58, 81,82 with num=3: the surplus pair 81,82 at columns 30-34
+    (cwd / "r.cfg").write_text(CFG.replace("mask = 3,4,9", "mask = 0,1,2")
+                               .replace(", 135,169, 344,319", "").replace("num=6", "num=3"))
+    assert found_in("r.cfg", dialect, "DN404") == [("DN404", 21, 30, 35)]
+
+
+def test_too_few_anchors_stay_on_the_value(cwd: Path) -> None:
+    (cwd / "r.cfg").write_text(CFG.replace("mask = 3,4,9", "mask = 0,1,2")
+                               .replace(", 135,169, 344,319", "").replace("num=6", "num=5"))
+    assert found_in("r.cfg", "ab", "DN404") == [("DN404", 21, 9, 35)]
+
+
+@pytest.mark.parametrize(("dialect", "code"), [("ab", "DN203"), ("pj", "DN203"),
+                                               ("hank", "DN214")])
+def test_one_unreadable_item_is_underlined(cwd: Path, dialect: str, code: str) -> None:
+    (cwd / "r.cfg").write_text(CFG.replace("layers = -1, 40", "layers = -1,  7x # c"))
+    assert found_in("r.cfg", dialect, f"{code},DN302") == [(code, 12, 15, 17),
+                                                           ("DN302", 12, 15, 17)]
+
+
+def test_several_bad_items_span_from_the_first_to_the_last(cwd: Path) -> None:
+    (cwd / "r.cfg").write_text(CFG.replace("mask = 3,4,9", "mask = 1x, 2, 3y, 4"))
+    assert found_in("r.cfg", "ab", "DN203") == [("DN203", 20, 8, 17)]
+
+
+def test_an_integer_written_with_a_fraction_is_underlined(cwd: Path) -> None:
+    (cwd / "r.cfg").write_text(CFG.replace("mask = 3,4,9", "mask = 3, 4.0, 5"))
+    assert found_in("r.cfg", "ab", "DN205") == [("DN205", 20, 11, 14)]
+
+
+def test_hank_items_with_a_space_point_at_the_item(cwd: Path) -> None:
+    (cwd / "r.cfg").write_text(CFG.replace("mask = 3,4,9", "mask = 3,4 5"))
+    assert found_in("r.cfg", "hank", "DN028") == [("DN028", 20, 10, 13)]
+
+
+STEPS = ("[net]\nwidth=32\nheight=32\nchannels=3\npolicy=steps\nmax_batches=1000\n"
+         "steps = {}\nscales = .1, .1, .1\n\n[convolutional]\nfilters=4\n")
+
+
+@pytest.mark.parametrize(("steps", "dialect", "code", "column", "end"), [
+    ("400, 300, 900", "ab", "DN110", 14, 17),  # 300 follows 400
+    ("400, 500, 2000", "ab", "DN110", 19, 23),  # the last step, after max_batches
+    ("400, 500, 2000", "hank", "DN110", 19, 23),
+    ("100, -5, 900", "pj", "DN114", 14, 16),  # the first negative step
+])
+def test_a_step_finding_points_at_its_step(cwd: Path, steps: str, dialect: str, code: str,
+                                           column: int, end: int) -> None:
+    (cwd / "s.cfg").write_text(STEPS.format(steps))
+    assert found_in("s.cfg", dialect, code) == [(code, 7, column, end)]
+
+
+@pytest.mark.parametrize(("scales", "column", "end"), [
+    (".1, .1, .1, .5 ,.7", 22, 28),  # the two extra scales
+    (".1, .1", 10, 16),  # too few: the value
+])
+def test_a_scales_count_finding_points_at_the_extra_scales(cwd: Path, scales: str, column: int,
+                                                           end: int) -> None:
+    (cwd / "s.cfg").write_text(STEPS.format("100, 200, 300").replace("scales = .1, .1, .1",
+                                                                     f"scales = {scales}"))
+    assert found_in("s.cfg", "ab", "DN109") == [("DN109", 8, column, end)]

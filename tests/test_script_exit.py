@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import need_shared
+from dnlint import __version__
 from dnlint.cli import main
 
 WARNED = ("[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n\n"
@@ -123,11 +124,47 @@ def test_a_closed_standard_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / "warned.cfg").write_text(WARNED)
     for args in (["warned.cfg"], ["--fix-only", "warned.cfg"], ["--diff", "warned.cfg"],
-                 ["--explain", "DN001"], ["-o", "out.txt", "--explain", "DN001"]):
+                 ["--explain", "DN001"], ["-o", "out.txt", "--explain", "DN001"],
+                 ["--list-rules"], ["--help"], ["-h"], ["-qh"], ["--version"],
+                 ["--show-settings", "warned.cfg"]):
         assert _closed(args, tmp_path, (1,)) == (
             2, b"", b"dnlint: cannot write to standard output: it is closed\n"), args
     assert _closed(["warned.cfg"], tmp_path, (1, 2)) == (2, b"", b"")
     assert (tmp_path / "warned.cfg").read_text() == WARNED  # nothing fixed either
+
+
+def test_help_and_version_with_every_stream_closed_exit_2_in_silence(tmp_path: Path) -> None:
+    for args in (["--help"], ["--version"]):
+        assert _closed(args, tmp_path, (1, 2)) == (2, b"", b""), args
+
+
+def test_help_and_version_print_as_before_when_standard_output_is_open(tmp_path: Path) -> None:
+    assert _closed(["--version"], tmp_path, ()) == (0, f"dnlint, version {__version__}\n"
+                                                    .encode(), b"")
+    status, out, err = _closed(["--help"], tmp_path, (0,))
+    assert (status, out.splitlines()[0], err) == (
+        0, b"Usage: python -m dnlint [OPTIONS] [PATHS]...", b"")
+
+
+def _lsp_closed(args: list[str], cwd: Path, closed: tuple[int, ...]) -> tuple[int, bytes, bytes]:
+    """The ``dnlint-lsp`` console script (dnlint.lsp.run) started with ``closed`` closed."""
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    done = subprocess.run([sys.executable, "-c", "from dnlint.lsp import run; run()", *args],
+                          capture_output=True, cwd=cwd, check=False, preexec_fn=close,
+                          timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_language_server_with_a_closed_stream_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    assert _lsp_closed([], tmp_path, (1,)) == (
+        2, b"", b"dnlint-lsp: cannot write to standard output: it is closed\n")
+    assert _lsp_closed([], tmp_path, (0,)) == (
+        2, b"", b"dnlint-lsp: cannot read standard input: it is closed\n")
+    assert _lsp_closed([], tmp_path, (0, 2)) == (2, b"", b"")
+    assert _lsp_closed(["--version"], tmp_path, (2,)) == (0, b"", b"")  # says it on stderr
 
 
 def test_a_report_to_a_file_needs_no_standard_output(tmp_path: Path) -> None:

@@ -27,6 +27,8 @@ from dnlint.run.config import ConfigError
 from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dnlint.reporters import Reporter
     from dnlint.reporters.graph import GraphCollector
     from dnlint.run.outputs import AtomicOutput
@@ -180,6 +182,30 @@ class _Command(click.Command):
             return super().main(*args, **kwargs)
         except OSError as exc:  # click re-raises what is not EPIPE; a run handles its own
             _cannot_write(exc)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        """The parameters, each eager one (``--help``, ``--version``: click runs them before
+        the command, and they print to standard output) first checking that it can print."""
+        params = super().get_params(ctx)
+        for param in params:
+            if param.is_eager and param.callback is not None \
+                    and not isinstance(param.callback, _PrintsToStdout):
+                param.callback = _PrintsToStdout(param.callback)
+        return params
+
+
+class _PrintsToStdout:
+    """An eager option's callback that prints to standard output: when that was closed at the
+    start (``dnlint --help >&-``; click's echo then prints nothing and the exit was 0), one
+    line on standard error and exit 2, as every other command that prints does."""
+
+    def __init__(self, callback: Callable[[click.Context, click.Parameter, Any], Any]) -> None:
+        self.callback = callback
+
+    def __call__(self, ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value and not ctx.resilient_parsing and sys.stdout is None:
+            _fail("cannot write to standard output: it is closed", EXIT_USAGE)
+        return self.callback(ctx, param, value)
 
 
 @click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})

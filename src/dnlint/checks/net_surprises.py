@@ -64,7 +64,9 @@ def check_unreached_steps(network: Network, doc: CfgDocument, dialect: Dialect,
     negative = next((index for index, step in enumerate(steps or ()) if step < 0), None)
     if steps is None or negative is None:
         return
-    line, column = _item_column(doc, values.line_of("steps"), negative)
+    span = values.item_span("steps", negative)
+    line, column = values.line_of("steps") if span is None else span[:2]
+    end = None if span is None else (line, span[2])
     later = len(steps) - negative - 1
     also = (" (nor the step after it)" if later == 1
             else f" (nor the {later} steps after it)" if later else "")
@@ -73,23 +75,6 @@ def check_unreached_steps(network: Network, doc: CfgDocument, dialect: Dialect,
                 "steps with an unsigned iteration, where a negative step is a huge number, so "
                 "the learning rate never changes from there on",
                 "use iteration numbers between 0 and max_batches (AlexeyAB's Darknet reads a "
-                "negative step as 'from the start')")
+                "negative step as 'from the start')", end=end)
 
 
-def _item_column(doc: CfgDocument, where: tuple[int, int], index: int) -> tuple[int, int]:
-    """The column of list item ``index`` of the value at ``where`` (its start when the line
-    cannot be read)."""
-    line, column = where
-    try:
-        text = doc.lines[line - 1]
-    except IndexError:
-        return where
-    position = column - 1
-    for _ in range(index):
-        comma = text.find(",", position)
-        if comma < 0:
-            return where
-        position = comma + 1
-    while position < len(text) and text[position] in " \t":
-        position += 1
-    return line, position + 1

@@ -136,9 +136,12 @@ def _check_steps(values: Values, dialect: Dialect, sink: Sink, required: bool) -
             ("hank-ai's Darknet pads the missing scales with 0, stopping learning"
              if dialect is Dialect.HANK else "Darknet reads the missing scale through a NULL "
              "pointer (segmentation fault)") if fewer else "Darknet ignores the extra scales")
-        _report(values, sink, "DN109", "scales",
-                f"{len(steps)} steps but {len(scales)} scales: {consequence}",
-                "give one scale per step")
+        message = f"{len(steps)} steps but {len(scales)} scales: {consequence}"
+        if fewer:
+            _report(values, sink, "DN109", "scales", message, "give one scale per step")
+        else:  # at the extra scales
+            _report_item(values, sink, "DN109", "scales", len(steps), message,
+                         "give one scale per step", last=len(scales) - 1)
     seq = values.list("seq_scales")
     if seq is not None and len(seq) < len(steps) and dialect is not Dialect.HANK:
         _report(values, sink, "DN109", "seq_scales",
@@ -155,16 +158,29 @@ def _misread(values: Values, sink: Sink, *keys: str) -> bool:
 
 
 def _check_step_order(values: Values, steps: list[int], sink: Sink) -> None:
-    for before, after in itertools.pairwise(steps):
+    for index, (before, after) in enumerate(itertools.pairwise(steps), 1):
         if after <= before:
-            _report(values, sink, "DN110", "steps",
-                    f"steps must increase: {after} follows {before}")
+            _report_item(values, sink, "DN110", "steps", index,
+                         f"steps must increase: {after} follows {before}")
             return
     max_batches = values.int("max_batches")
     if steps and max_batches and steps[-1] > max_batches and not _misread(values, sink,
                                                                           "max_batches"):
-        _report(values, sink, "DN110", "steps",
-                f"the last step {steps[-1]} is after max_batches={max_batches}: it never happens")
+        _report_item(values, sink, "DN110", "steps", len(steps) - 1,
+                     f"the last step {steps[-1]} is after max_batches={max_batches}: it never "
+                     "happens")
+
+
+def _report_item(values: Values, sink: Sink, code: str, key: str, index: int,
+                 message: str, hint: str | None = None, last: int | None = None) -> None:
+    """A finding about item ``index`` of the list ``key`` (to item ``last`` when given): at
+    those items as written."""
+    span = values.item_span(key, index, last)
+    if span is None:
+        _report(values, sink, code, key, message, hint)
+    else:
+        line, column, end = span
+        sink.report(code, line, column, message, hint, end=(line, end))
 
 
 def check_contrastive(values: Values, dialect: Dialect, sink: Sink) -> None:

@@ -9,6 +9,7 @@ both channels doubles every finding.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import sys
@@ -527,21 +528,33 @@ dnlint's language server: speaks the Language Server Protocol over standard inpu
 """
 
 
+def _say(text: str, status: int) -> int:
+    """``text`` on standard error (the server's own output is the protocol's), when it is
+    open and writable; ``status`` either way."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(text)
+            sys.stderr.flush()
+    return status
+
+
 def run_stdio(argv: list[str] | None = None, stdin: BinaryIO | None = None,
               stdout: BinaryIO | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     for arg in args:
         if arg in ("-h", "--help"):
-            sys.stderr.write(USAGE)
-            return 0
+            return _say(USAGE, 0)
         if arg in ("-V", "--version"):
             from dnlint import __version__
 
-            sys.stderr.write(f"dnlint-lsp {__version__}\n")
-            return 0
+            return _say(f"dnlint-lsp {__version__}\n", 0)
         if arg != "--stdio":
-            sys.stderr.write(f"dnlint-lsp: unknown argument {arg!r}\n{USAGE}")
-            return 2
+            return _say(f"dnlint-lsp: unknown argument {arg!r}\n{USAGE}", 2)
+    # closed when the server started (``<&-``, ``>&-``: Python has None for it)
+    if stdin is None and sys.stdin is None:
+        return _say("dnlint-lsp: cannot read standard input: it is closed\n", 2)
+    if stdout is None and sys.stdout is None:
+        return _say("dnlint-lsp: cannot write to standard output: it is closed\n", 2)
     source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() must not corrupt the protocol stream

@@ -25,6 +25,7 @@ from dnlint.cnumbers import (
 )
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
+from dnlint.options.convert import extra_comma_at, report_items
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import Option, Section
@@ -165,8 +166,11 @@ def _convert_list(option: Option, is_float: bool, sink: Sink) -> list[Any]:
     return list(items)
 
 
-def _report_split_items(option: Option, bad: list[str], is_float: bool, sink: Sink) -> None:
-    """One DN214 naming every item hank reads as other items (each root once, not one each)."""
+def _report_split_items(option: Option, found: list[tuple[int, str]], is_float: bool,
+                        sink: Sink) -> None:
+    """One DN214 naming every item hank reads as other items (each root once, not one each),
+    from the first of them to the last as written (``found``: (index, item))."""
+    bad = [item for _, item in found]
     if len(bad) == 1:
         reads, _ = hank_list(bad[0], is_float)
         message = (f"item '{bad[0]}' of {option.key}: hank-ai's Darknet reads it as "
@@ -177,7 +181,8 @@ def _report_split_items(option: Option, bad: list[str], is_float: bool, sink: Si
         names = ", ".join(f"'{item}'" for item in bad[:8]) + (", ..." if len(bad) > 8 else "")
         message = (f"items {names} of {option.key}: hank-ai's Darknet splits them into other "
                    f"items ({shown}{more})")
-    sink.report("DN214", option.line, option.value_column, message, "write plain decimal numbers")
+    report_items(option, found[0][0], found[-1][0], sink, "DN214", message,
+                     "write plain decimal numbers")
 
 
 def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None:
@@ -185,7 +190,8 @@ def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None
     differently (whitespace between numbers, empty items: warnings, hank reads them right)."""
     pieces = value.split(",")
     plain = PLAIN_FLOAT if is_float else PLAIN_INT
-    bad = [item for piece in pieces for item in _ITEM_SEPARATORS.split(piece.strip(" \t"))
+    bad = [(index, item) for index, piece in enumerate(pieces)
+           for item in _ITEM_SEPARATORS.split(piece.strip(" \t"))
            if item and not _reads_as_written(item, plain, is_float)]
     if bad:
         _report_split_items(option, bad, is_float, sink)
@@ -194,20 +200,22 @@ def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None
         inner = piece.strip(" \t")
         if inner == "" and len(pieces) > 1:
             trailing = index == len(pieces) - 1
+            column, end = extra_comma_at(option, index)
             sink.report(
-                "DN209" if trailing else "DN208", option.line, option.value_column,
+                "DN209" if trailing else "DN208", option.line, column,
                 f"{option.key}={value} has {'a trailing comma' if trailing else 'an empty item'}:"
                 " hank-ai's Darknet skips it, but AlexeyAB's and the original read an extra 0",
-                "remove the extra comma", severity=Severity.WARNING)
+                "remove the extra comma", severity=Severity.WARNING, end=end)
             return
         if _ITEM_SEPARATORS.search(inner):
             left, right = _ITEM_SEPARATORS.split(inner)[:2]
-            sink.report(
-                "DN028", option.line, option.value_column,
+            report_items(
+                option, index, index, sink, "DN028",
                 f"'{left} {right}' in {option.key}: hank-ai's Darknet reads two numbers, but "
                 f"AlexeyAB's and the original delete the space and read '{left}{right}'",
-                f"write '{left},{right}'", severity=Severity.WARNING)
+                f"write '{left},{right}'", Severity.WARNING)
             return
+
 
 
 def _reads_as_written(item: str, plain: re.Pattern[str], is_float: bool) -> bool:

@@ -11,9 +11,11 @@ it up to the top of its git repository; a deeper file overrides a shallower one,
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -95,16 +97,23 @@ def _relative(path: str, root: str) -> str:
     return relative.replace(os.sep, "/")
 
 
+# told (path, error) for an ignore file that exists but cannot be read
+OnUnreadable = Callable[[str, OSError], None]
+
+
 class IgnoreFiles:
     """The gitignore files in force at one point of a walk: a stack of (directory, spec)."""
 
     def __init__(self, levels: list[tuple[str, GitIgnoreSpec]] | None = None,
-                 on_read: Callable[[str], None] | None = None) -> None:
+                 on_read: Callable[[str], None] | None = None,
+                 on_unreadable: OnUnreadable | None = None) -> None:
         self.levels = levels or []
         self.on_read = on_read  # told each ignore file read
+        self.on_unreadable = on_unreadable  # told each one that cannot be
 
     @classmethod
-    def above(cls, root: str, on_read: Callable[[str], None] | None = None) -> IgnoreFiles:
+    def above(cls, root: str, on_read: Callable[[str], None] | None = None,
+              on_unreadable: OnUnreadable | None = None) -> IgnoreFiles:
         """The ignore files of ``root``'s ancestors, up to the top of its git repository (none
         when ``root`` is not in one)."""
         directory = os.path.abspath(root)
@@ -113,23 +122,24 @@ class IgnoreFiles:
             parent = os.path.dirname(directory)
             if os.path.exists(os.path.join(directory, ".git")):
                 break
-            if parent == directory:
-                return cls(on_read=on_read)  # not in a repository: only the walk's own files
+            if parent == directory:  # not in a repository: only the walk's own files
+                return cls(on_read=on_read, on_unreadable=on_unreadable)
             directory = parent
             chain.append(directory)
         levels = []
         for ancestor in reversed(chain):
-            spec = read_ignore_files(ancestor, on_read)
+            spec = read_ignore_files(ancestor, on_read, on_unreadable)
             if spec is not None:
                 levels.append((ancestor, spec))
-        return cls(levels, on_read)
+        return cls(levels, on_read, on_unreadable)
 
     def entering(self, directory: str) -> IgnoreFiles:
         """The stack inside ``directory``: its own ignore files on top."""
-        spec = read_ignore_files(directory, self.on_read)
+        spec = read_ignore_files(directory, self.on_read, self.on_unreadable)
         if spec is None:
             return self
-        return IgnoreFiles([*self.levels, (os.path.abspath(directory), spec)], self.on_read)
+        return IgnoreFiles([*self.levels, (os.path.abspath(directory), spec)], self.on_read,
+                           self.on_unreadable)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         absolute = os.path.abspath(path)
@@ -143,18 +153,23 @@ class IgnoreFiles:
         return False
 
 
-def read_ignore_files(directory: str,
-                      on_read: Callable[[str], None] | None = None) -> GitIgnoreSpec | None:
+def read_ignore_files(directory: str, on_read: Callable[[str], None] | None = None,
+                      on_unreadable: OnUnreadable | None = None) -> GitIgnoreSpec | None:
     """The patterns of ``directory``'s .gitignore and .ignore together, or None; ``on_read``
-    is told each file read."""
+    is told each file read, ``on_unreadable`` each one that exists but cannot be read (denied,
+    a symbolic link loop, not a regular file: its patterns are then missing from the walk)."""
     lines: list[str] = []
     for name in IGNORE_FILES:
-        path = os.path.join(directory, name)
+        path = name if directory == os.curdir else os.path.join(directory, name)
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                lines += f.read(1 << 20).splitlines()
-        except OSError:
+            text = _read_ignore_file(path)
+        except OSError as exc:
+            if on_unreadable is not None:
+                on_unreadable(path, exc)
             continue
+        if text is None:
+            continue
+        lines += text.splitlines()
         if on_read is not None:
             on_read(path)
     if not lines:
@@ -162,3 +177,32 @@ def read_ignore_files(directory: str,
     from pathspec import GitIgnoreSpec
 
     return GitIgnoreSpec.from_lines(lines)
+
+
+def _read_ignore_file(path: str) -> str | None:
+    """The first MiB of the ignore file at ``path``; None when there is none (no such name,
+    a link to nothing, a directory of that name) or its name is too long to look for.
+    Opened without blocking and refused unless a regular file: a FIFO named .gitignore must
+    not hang the walk."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return None  # no telling whether there is one: the folder's own DN029 says why
+        raise
+    except IsADirectoryError:  # Windows; on POSIX a directory opens, and fstat says
+        return None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            return None
+        raise OSError(errno.EINVAL, "not a regular file", path)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(1 << 20).decode("utf-8", errors="replace")

@@ -73,6 +73,7 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
     Paths named explicitly are never excluded, unless ``rules.force_exclude``.
     """
     inputs: list[Input] = []
+    unreadable = UnreadableIgnoreFiles()
     stdin_seen = False
     for path in paths:
         if path == "-":
@@ -81,10 +82,12 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
             else:
                 inputs.append(Input("-", "stdin", display=stdin_filename or ""))
             stdin_seen = True
-        elif rules is not None and rules.force_exclude and _force_excluded(path, rules, notes):
+        elif rules is not None and rules.force_exclude and _force_excluded(path, rules, notes,
+                                                                           unreadable):
+            inputs += unreadable.drain()
             continue
         elif os.path.isdir(path):
-            inputs += walk(path, notes, rules)
+            inputs += walk(path, notes, rules, unreadable)
         elif is_weights_path(path):
             inputs.append(Input(path, "weights"))
         elif (rules is not None and rules.force_exclude and kind_of(path) == "cfg"
@@ -92,7 +95,27 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
             continue
         else:
             inputs.append(Input(path, kind_of(path)))
+        inputs += unreadable.drain()
     return inputs
+
+
+class UnreadableIgnoreFiles:
+    """The ignore files a run met that exist but cannot be read, each a ``problem`` input
+    (DN029) once however many walks or named paths lie below it; the walk goes on without
+    their patterns."""
+
+    def __init__(self) -> None:
+        self.pending: list[Input] = []
+        self.seen: set[str] = set()
+
+    def __call__(self, path: str, exc: OSError) -> None:
+        if path not in self.seen:
+            self.seen.add(path)
+            self.pending.append(Input(path, "problem", False, cannot_read(exc, path)))
+
+    def drain(self) -> list[Input]:
+        found, self.pending = self.pending, []
+        return found
 
 
 def _foreign(path: str, notes: list[str]) -> bool:
@@ -106,7 +129,8 @@ def _foreign(path: str, notes: list[str]) -> bool:
     return True
 
 
-def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
+def _force_excluded(path: str, rules: ExcludeRules, notes: list[str],
+                    unreadable: UnreadableIgnoreFiles) -> bool:
     """``--force-exclude``: an explicit path (pre-commit passes every staged file) obeys the
     exclusions too, its ancestors included."""
     pattern = rules.pattern_match(path)
@@ -116,8 +140,8 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str]) -> bool:
         parent = os.path.dirname(parent)
     from dnlint.run.excludes import IgnoreFiles
 
-    ignored = rules.respect_gitignore and IgnoreFiles.above(path, rules.on_read).ignored(
-        path, os.path.isdir(path))
+    ignored = rules.respect_gitignore and IgnoreFiles.above(
+        path, rules.on_read, unreadable).ignored(path, os.path.isdir(path))
     if pattern is None and not ignored:
         return False
     why = f"excluded by {pattern!r}" if pattern else "ignored by a .gitignore or .ignore file"
@@ -131,18 +155,22 @@ if TYPE_CHECKING:
     _Listing = tuple[str, Iterator[os.DirEntry[str] | "Input"], IgnoreFiles]
 
 
-def walk(root: str, notes: list[str], rules: ExcludeRules | None = None) -> Iterator[Input]:
+def walk(root: str, notes: list[str], rules: ExcludeRules | None = None,
+         unreadable: UnreadableIgnoreFiles | None = None) -> Iterator[Input]:
     """The Darknet cfgs and weights files below ``root`` in sorted depth-first order, without
     recursion: a stack of the directories being listed, each with its sorted entries still to
-    visit and the ignore files in force there."""
+    visit and the ignore files in force there. An ignore file that cannot be read is a
+    problem input where the walk meets it (``unreadable`` collects them)."""
     # here, not at the top: the exclusion rules (fnmatch, pathspec) are for runs that walk
     from dnlint.run.excludes import ExcludeRules, IgnoreFiles
 
     rules = rules if rules is not None else ExcludeRules()
-    ignores = (IgnoreFiles.above(root, rules.on_read) if rules.respect_gitignore
+    unreadable = unreadable if unreadable is not None else UnreadableIgnoreFiles()
+    ignores = (IgnoreFiles.above(root, rules.on_read, unreadable) if rules.respect_gitignore
                else IgnoreFiles())
     stack = [_listing(root, ignores, rules)]
     while stack:
+        yield from unreadable.drain()
         directory, entries, ignores = stack[-1]
         entry = next(entries, None)
         if entry is None:

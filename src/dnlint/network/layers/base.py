@@ -401,15 +401,17 @@ class LayerContext:
         self.sink.report(code, line, column, message, hint, severity)
 
     def report_item(self, code: str, message: str, key: str, item: int,
-                    hint: str | None = None) -> None:
-        """:meth:`report` about item ``item`` (0-based) of the list ``key``: the finding
-        points at that item (``40`` of ``layers = -1, 40``), else at the value."""
-        span = self.values.item_span(key, item)
+                    hint: str | None = None, last: int | None = None,
+                    severity: Severity | None = None) -> None:
+        """:meth:`report` about item ``item`` (0-based) of the list ``key`` (through item
+        ``last`` when given): the finding points at that item (``40`` of ``layers = -1, 40``),
+        else at the value."""
+        span = self.values.item_span(key, item, last)
         if span is None:
-            self.report(code, message, key, hint)
+            self.report(code, message, key, hint, severity)
             return
         line, column, end = span
-        self.sink.report(code, line, column, message, hint, None, (line, end))
+        self.sink.report(code, line, column, message, hint, severity, (line, end))
 
     def div(self, a: int, b: int, what: str, key: str | None = None) -> int:
         """C division; a zero divisor is reported (Darknet dies of SIGFPE there) and gives 0."""

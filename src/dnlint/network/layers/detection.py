@@ -332,11 +332,12 @@ def _check_anchors(ctx: LayerContext, num: int, overflows: bool,
                             "anchors outside its array")
         # values the fork ignores and no mask index reaches change nothing: a warning
         harmless = not overflows and not beyond
-        ctx.report(
+        ctx.report_item(  # at the surplus values, from the first past 2*num to the last
             "DN404",
             f"{len(values)} anchor values but num={num} has room for {2 * num}: {consequence}",
-            "anchors",
+            "anchors", max(2 * num, 0),
             hint=_anchor_hint(ctx, len(values), num, mask),
+            last=len(values) - 1,
             severity=Severity.WARNING if harmless else None,
         )
     return values
