@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from conftest import need_shared
 from dnlint import __version__
-from dnlint.cli import main
+from dnlint.cli import build_description, main
 
 WARNED = ("[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n\n"
           "[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n")
@@ -139,8 +139,8 @@ def test_help_and_version_with_every_stream_closed_exit_2_in_silence(tmp_path: P
 
 
 def test_help_and_version_print_as_before_when_standard_output_is_open(tmp_path: Path) -> None:
-    assert _closed(["--version"], tmp_path, ()) == (0, f"dnlint, version {__version__}\n"
-                                                    .encode(), b"")
+    version = build_description() % {"prog": "dnlint", "version": __version__}
+    assert _closed(["--version"], tmp_path, ()) == (0, f"{version}\n".encode(), b"")
     status, out, err = _closed(["--help"], tmp_path, (0,))
     assert (status, out.splitlines()[0], err) == (
         0, b"Usage: python -m dnlint [OPTIONS] [PATHS]...", b"")
