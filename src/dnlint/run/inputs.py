@@ -271,10 +271,8 @@ def not_darknet(path: str, sectionless: bool = True) -> str | None:
     foreign_sections`) or, with ``sectionless``, it has no section at all. A cfg with a typo
     (``[convolutionl]``, options before ``[net]``) is one; a file that cannot be read too (its
     lint reports why)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(SNIFF_HEAD)
-    except OSError:
+    head = _head(path)
+    if head is None:
         return None
     from dnlint.read.sniff import foreign_sections
 
