@@ -30,6 +30,11 @@ DEFAULT_NAMES = "data/names.list"
 _WHITESPACE = str.maketrans("", "", " \t\r\n")
 # the cap on a cfg (engine.MAX_CFG_BYTES): a real .data or names file is a few kilobytes
 MAX_DATA_BYTES = 256 * 1024 * 1024
+# Keys that only the classifier's commands read (train_classifier: labels, tree, tag;
+# validate_classifier_*: top, leaves), and keys that only the detector's read (validate_detector:
+# eval, results, map; AlexeyAB's validate_detector_map: difficult), in both forks.
+CLASSIFIER_KEYS = frozenset({"labels", "top", "tree", "leaves", "tag"})
+DETECTOR_KEYS = frozenset({"eval", "results", "map", "difficult"})
 
 
 class DataFileError(OSError):
@@ -44,6 +49,14 @@ class DataFile:
 
     def get(self, key: str) -> tuple[str, int] | None:
         return self.options.get(key)
+
+    @property
+    def classifier(self) -> bool:
+        """Whether this is a classifier's .data file: it has a key only the classifier reads
+        and none only the detector reads (cfg/imagenet1k.data; cfg/combine9k.data has labels=
+        but is a detector's). train_classifier never reads ``names``: it reads ``labels``."""
+        keys = self.options.keys()
+        return not DETECTOR_KEYS.intersection(keys) and bool(CLASSIFIER_KEYS.intersection(keys))
 
 
 def read_data_file(path: Path) -> DataFile:
@@ -126,8 +139,8 @@ def check_data_file(
     except OSError:
         return  # the data file's own result says why (DN414)
     classes = _data_classes(data, sink)
-    names = _names(data, on_read, root)
     found = heads(network)
+    names = _names(data, on_read, root, classifier=not found)
     for layer in found:
         _compare_head(layer, data, classes, names, sink)
     if not found and names is not None and names[0] != classes:
@@ -154,12 +167,17 @@ def _data_classes(data: DataFile, sink: Sink) -> int:
 
 
 def _names(
-    data: DataFile, on_read: Callable[[str], None] | None, root: Path | None
+    data: DataFile, on_read: Callable[[str], None] | None, root: Path | None,
+    classifier: bool = False,
 ) -> tuple[int, Path] | None:
-    """(names, the file) as get_labels counts them, or None when the file cannot be used."""
+    """(names, the file) as get_labels counts them, or None when the file cannot be used or
+    nothing reads it (a classifier's .data without names=: ``classifier``, a cfg with no
+    detection head)."""
     from dnlint.checks.data_file import resolve_path
 
     entry = data.get("names")
+    if entry is None and (data.classifier or classifier):
+        return None  # the default data/names.list is the detector's (classifier.c: labels=)
     path = resolve_path(entry[0] if entry else DEFAULT_NAMES, data.path, root).path
     if path is None or not path.is_file():
         return None

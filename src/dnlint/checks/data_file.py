@@ -2,8 +2,9 @@
 resolves them from.
 
 ``darknet detector train obj.data model.cfg`` reads the .data file with read_data_cfg, then
-``names`` with get_labels, ``train`` (and, with ``-map``, ``valid``) with get_paths, and saves
-into ``backup`` after the first hundred iterations. Each of these is opened with ``fopen`` on
+``train`` (and, with ``-map``, ``valid``, and AlexeyAB's ``names``) with get_paths, and saves
+into ``backup`` after the first hundred iterations; ``detector test``/``valid``/``map`` read
+``names`` with get_labels. ``classifier train`` reads ``labels``, never ``names``. Each of these is opened with ``fopen`` on
 the value as written, so a relative path is relative to the directory Darknet is started from
 (the *root*: ``--data-root`` / ``data-root``; without it dnlint tries the working directory,
 then the .data file's own folder, and says when only the second one fits).
@@ -11,7 +12,8 @@ then the .data file's own folder, and says when only the second one fits).
 What differs between the forks is the carriage return: the original Darknet's fgetl and strip
 keep a ``\\r`` (a file with CRLF line ends gives every path a trailing ``\\r``, which no file
 has); AlexeyAB's and hank-ai's remove it. Only the keys that are present are checked, except
-``names``, whose default the detector always opens, and ``backup``, whose default ``/backup/``
+``names``, whose default the detector's commands open (not a classifier's .data, see
+``DataFile.classifier``), and ``backup``, whose default ``/backup/``
 training writes to.
 
 Reads are bounded: the .data, names and list files are read in chunks up to the cap of a cfg,
@@ -137,25 +139,37 @@ class _Job:
                              "only Windows has: fopen looks for one file of that whole name",
                              "write the path with '/' (every system accepts it)")
             return
+        who = ("classifier predict stops" if key == "names" and self.data.classifier
+               else "Darknet stops")
         self.sink.report(code, line, 1, f"{key} file '{shown}' ({self.where(line)}) not "
-                         f"found in {_folders(found.tried)}: Darknet stops with "
+                         f"found in {_folders(found.tried)}: {who} with "
                          "\"Couldn't open file\"", _root_hint(self.settings), severity)
 
     # --- names, train and valid -----------------------------------------------------------
 
     def check_names(self) -> None:
+        """``names`` where the C code reads it: the detector's test, valid, map and demo (and
+        AlexeyAB's train -map) open it, its default too. A classifier's .data is read by
+        train_classifier and validate_classifier_*, which read ``labels`` and never ``names``;
+        only classifier predict/try read ``names`` when it is given (else ``labels``): a
+        warning there, nothing when it is not given."""
         from dnlint.checks.data import DEFAULT_NAMES
 
-        resolved = self.resolve("names", DEFAULT_NAMES)
-        assert resolved is not None
+        classifier = self.data.classifier
+        resolved = self.resolve("names", None if classifier else DEFAULT_NAMES)
+        if resolved is None:
+            return
         found, line = resolved
+        level = Severity.WARNING if classifier else None
         if found.path is None:
-            self.missing("DN414", "names", found, line)
+            self.missing("DN414", "names", found, line, level)
             return
         problem = _not_a_file(found.path)
         if problem:
+            reader = ("classifier predict cannot read names from it (training reads labels=)"
+                      if classifier else "get_labels cannot read names from it")
             self.sink.report("DN414", line, 1, f"names={found.value.rstrip()} {problem}: "
-                             "get_labels cannot read names from it")
+                             f"{reader}", None, level)
             return
         names_sink = Sink(str(found.path))
         check_names_file(found.path, self.settings.dialect, names_sink)
