@@ -214,7 +214,9 @@ def test_dn120_a_digit_too_many_in_filters() -> None:
     text = ("[net]\nwidth=1024\nheight=1024\nchannels=3\n\n[convolutional]\nfilters=2000\n"
             "batch_normalize=1\n")
     result = lint_text(text, Dialect.AB)
-    assert codes(result) == [("DN120", 6)]
+    # at the value to edit, filters=2000 (line 7, column 9), not the section header
+    assert codes(result) == [("DN120", 7)]
+    assert result.diagnostics[0].column == 9
     message = result.diagnostics[0].message
     assert message.startswith("this convolutional layer alone needs ≈23.4 GiB of GPU memory "
                               "to train at mini-batch 1 (output 1024 x 1024 x 2000")

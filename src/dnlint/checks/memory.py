@@ -44,8 +44,9 @@ def check_memory(network: Network, dialect: Dialect, sink: Sink) -> None:
         build = build or build_of(network, dialect, True)
         need = layer_cost(layer, build, gpu=True).at(steps, steps)  # mini-batch 1
         if need > PLAUSIBLE_CARD:
+            line, column = layer.size_at()  # filters=, the value to edit
             sink.report(
-                "DN120", layer.line, 1,
+                "DN120", line, column,
                 f"this {layer.type} layer alone needs ≈{gib(need)} of GPU memory to train at "
                 f"mini-batch 1 (output {layer.output[0]} x {layer.output[1]} x "
                 f"{layer.output[2]}, {layer.params:,} parameters): more than a "
