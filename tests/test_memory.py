@@ -244,7 +244,7 @@ def test_dn121_with_a_budget(tmp_path: Path) -> None:
     assert run.exit_code == 0, run.output
     # 64 images of output, delta and BN's x (3 x 608*608*64 floats) and, on the device, of
     # input and truth (the last layer's outputs: 608*608*(3 + 64) floats)
-    assert f"{cfg}:3:1: DN121 warning: training needs ≈22.8 GiB of GPU memory at mini-batch 64 " \
+    assert f"{cfg}:3:14: DN121 warning: training needs ≈22.8 GiB of GPU memory at mini-batch 64 " \
            "(batch=64, subdivisions=1), more than --gpu-memory 8 GiB" in run.output
     json_run = CliRunner().invoke(main, [str(cfg), "--gpu-memory", "8G", "--format", "json"])
     hint = json.loads(json_run.output)["files"][0]["diagnostics"][0]["hint"]
@@ -293,7 +293,7 @@ def test_the_budget_from_the_configuration(tmp_path: Path) -> None:
     (tmp_path / ".dnlint.toml").write_text('gpu-memory = "lots"\n')
     run = CliRunner().invoke(main, [str(cfg)])
     assert run.exit_code == 2
-    assert 'gpu-memory must be a size such as "8G", not \'lots\'' in run.output
+    assert 'gpu-memory must be a size such as "8G", or "auto", not \'lots\'' in run.output
 
 
 def test_a_bad_budget_is_a_usage_error(tmp_path: Path) -> None:

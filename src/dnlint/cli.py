@@ -283,8 +283,10 @@ class _PrintsToStdout:
               help="Also check deployment to NAME (opencv, tensorrt-demos, hank-onnx); "
                    "repeatable.")
 @click.option("--gpu-memory", "gpu_memory", metavar="SIZE",
-              help="The GPU's memory (8G, 11GiB, 6144M): warn when training needs more at the "
-                   "cfg's mini-batch, and say which subdivisions fits (DN121).")
+              help="The GPU's memory (8G, 11GiB, 6144M), or auto: this machine's, read with "
+                   "nvidia-smi (also done for a training job, a .data with a cfg). Warn when "
+                   "training needs more at the cfg's mini-batch, and say which subdivisions "
+                   "fits (DN121); with no size, the limit is an 80 GiB card (DN123).")
 @click.option("--statistics", is_flag=True,
               help="Print how many findings of each rule instead of the findings (as ruff; "
                    "JSON with --format json).")
@@ -543,6 +545,8 @@ def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
     path skipped as not a Darknet cfg (--force-exclude) always; and when the run checked
     nothing at all, that it did not, and why (a run that checks nothing must not pass
     silently)."""
+    for message in run.messages:  # not a skipped path: always said
+        click.echo(f"dnlint: {message}", err=True)
     notes = run.notes
     if verbose:
         from dnlint.run.settings import configuration_lines

@@ -2,12 +2,13 @@
 resolves them from.
 
 ``darknet detector train obj.data model.cfg`` reads the .data file with read_data_cfg, then
-``train`` (and, with ``-map``, ``valid``, and AlexeyAB's ``names``) with get_paths, and saves
-into ``backup`` after the first hundred iterations; ``detector test``/``valid``/``map`` read
-``names`` with get_labels. ``classifier train`` reads ``labels``, never ``names``. Each of these is opened with ``fopen`` on
-the value as written, so a relative path is relative to the directory Darknet is started from
-(the *root*: ``--data-root`` / ``data-root``; without it dnlint tries the working directory,
-then the .data file's own folder, and says when only the second one fits).
+``train`` (and, with ``-map``, ``valid``) with get_paths, and saves into ``backup`` after the
+first hundred iterations; ``detector test``/``valid``/``map`` (and AlexeyAB's ``train -map``)
+read ``names`` with get_labels; ``classifier train`` reads ``labels``, never ``names``. Each
+file is opened with ``fopen`` on the value as written, so a relative path is relative to the
+directory Darknet is started from (the *root*: ``--data-root`` / ``data-root``; without it
+dnlint tries the working directory, then the .data file's own folder, and says when only the
+second one fits).
 
 What differs between the forks is the carriage return: the original Darknet's fgetl and strip
 keep a ``\\r`` (a file with CRLF line ends gives every path a trailing ``\\r``, which no file

@@ -14,7 +14,7 @@ Keys (kebab-case, as in ruff)::
     per-file-ignores = { "legacy/*.cfg" = ["DN2"] }
     severity-override = { DN103 = "error" }
     target = ["opencv"]                  # deployment targets also checked (like --target)
-    gpu-memory = "8G"                    # the training card's memory (like --gpu-memory)
+    gpu-memory = "8G"                    # the training card's memory (like --gpu-memory; "auto")
     extend-ignore = []                   # added to ignore
     exclude = [".venv", "build"]         # replaces the default excludes of directory walks
     extend-exclude = ["legacy/*.cfg"]    # added to them
@@ -73,7 +73,7 @@ class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less st
     force_exclude: bool | None = None
     data_root: str | None = None  # relative to the configuration file's folder
     recipe: bool | None = None
-    gpu_memory: int | None = None  # bytes
+    gpu_memory: int | str | None = None  # bytes, or "auto" (nvidia-smi: dnlint.run.gpu)
 
     @property
     def root(self) -> Path:
@@ -345,14 +345,17 @@ def _flag(value: object, where: str, key: str) -> bool | None:
     return value
 
 
-def _size(value: object, where: str) -> int | None:
+def _size(value: object, where: str) -> int | str | None:
     if value is None:
         return None
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
     from dnlint.checks.memory import parse_size
 
     size = parse_size(value) if isinstance(value, str) else None
     if size is None:
-        raise ConfigError(f"{where}: gpu-memory must be a size such as \"8G\", not {value!r}")
+        raise ConfigError(f"{where}: gpu-memory must be a size such as \"8G\", or \"auto\", "
+                          f"not {value!r}")
     return size
 
 

@@ -96,7 +96,8 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
     data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
     check_images: bool = False  # --check-images: look for every image a train/valid list names
-    gpu_memory: int | None = None  # --gpu-memory: the card's bytes (DN121)
+    # --gpu-memory: the card's bytes (DN121), or "auto": nvidia-smi's (dnlint.run.gpu)
+    gpu_memory: int | str | None = None
     weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
     text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)
 
@@ -162,6 +163,9 @@ class Run:
         # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
         self._data: str | None = options.data
         self._train_count: tuple[int | None] | None = None  # (count,) once counted
+        # this machine's card by nvidia-smi, (bytes, what it is) or None, once asked for
+        self._machine_card: tuple[tuple[int, str] | None] | None = None
+        self.messages: list[str] = []  # said once to the user (standard error), not findings
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -271,11 +275,7 @@ class Run:
             check_recipe(result, self._train_images())
         if self._data and self._data_ok and result.network is not None:
             check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
-        budget = self.options.gpu_memory
-        if budget is None and config is not None:
-            budget = config.gpu_memory
-        if budget is not None:
-            _check_budget(result, budget)
+        self._check_card(result, config)
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
         return result
@@ -344,6 +344,42 @@ class Run:
             lint_data_file(Path(path), settings, sink)
         return FileResult(path, settings.dialect, "", sink.sorted())
 
+    def _check_card(self, result: FileResult, config: Config | None) -> None:
+        """DN121 against the card when one is known (--gpu-memory, the configuration's
+        gpu-memory, or nvidia-smi: when asked with "auto", or for a training job), in place of
+        the lint's DN123; and for a training job, DN124 for batch=1 left under '# Testing'."""
+        training = self._data is not None and self._data_ok
+        if training:
+            _check_testing_batch(result)
+        size = self.options.gpu_memory
+        if size is None and config is not None:
+            size = config.gpu_memory
+        if isinstance(size, int):
+            _check_budget(result, size)
+        elif size is not None or training:  # "auto", or a training job: a process, once
+            card = self._card_of_machine(asked=size is not None)
+            if card is not None:
+                _check_budget(result, card[0], card[1])
+
+    def _card_of_machine(self, asked: bool) -> tuple[int, str] | None:
+        """(bytes, what it is) of this machine's card, by nvidia-smi, once per run. When
+        there is none, a message says why: always when it was asked for, and for a training
+        job when nvidia-smi is there but fails (a driver Darknet cannot use either)."""
+        if self._machine_card is None:
+            from dnlint.checks.memory import COMMON_CARD, gib
+            from dnlint.run.gpu import describe, query_cards
+
+            query = query_cards()
+            card = query.smallest()
+            self._machine_card = ((card.memory, describe(query)) if card is not None else None,)
+            if card is None and (asked or query.found):
+                how = ("--gpu-memory auto" if asked
+                       else "the GPU of this machine (read for the training job)")
+                self.messages.append(
+                    f"{how}: {query.problem}; training memory is checked against the largest "
+                    f"common training card ({gib(COMMON_CARD)}, DN123) instead")
+        return self._machine_card[0]
+
     def _train_images(self) -> int | None:
         """The length of the train list of the run's .data file (the recipe's max_batches
         floor), counted once per run."""
@@ -384,15 +420,31 @@ class Run:
                 self.inputs_read.add(identity)
 
 
-def _check_budget(result: FileResult, budget: int) -> None:
-    """--gpu-memory: DN121 when training needs more than the card (dnlint.checks.memory)."""
-    if result.network is None or result.dialect is None:
+def _check_budget(result: FileResult, budget: int, card: str | None = None) -> None:
+    """A known card: DN121 when training needs more than it (dnlint.checks.memory), and the
+    lint's DN123 (more than the largest common card) dropped: the card is known now. Nothing
+    when DN124 found the cause (a training batch under '# Testing')."""
+    result.diagnostics = [d for d in result.diagnostics if d.code != "DN123"]
+    if result.network is None or result.dialect is None or any(
+            d.code == "DN124" for d in result.diagnostics):
         return
     from dnlint.checks.memory import check_budget
     from dnlint.network.memory import memory_report
 
     sink = Sink(result.path)
-    check_budget(memory_report(result.network, result.dialect), budget, sink)
+    check_budget(memory_report(result.network, result.dialect), budget, sink, card)
+    result.add(sink.items)
+
+
+def _check_testing_batch(result: FileResult) -> None:
+    """A training job: DN124 when batch=1, the '# Testing' value, is the active one."""
+    if result.network is None or result.dialect is None or result.document is None:
+        return
+    from dnlint.checks.memory import check_testing_block
+
+    sink = Sink(result.path)
+    check_testing_block(result.network, result.document, result.dialect, sink,
+                        training_job=True)
     result.add(sink.items)
 
 
