@@ -37,7 +37,7 @@ INT32_MAX: Final = 2**31 - 1
 PLAUSIBLE_CARD: Final = 16 * 2**30
 GIB: Final = 2**30
 # DN123: the largest memory of the cards commonly used to train, NVIDIA's A100 80GB and H100
-# 80GB (80 GiB as nvidia-smi counts it). Darknet trains the cfg's whole mini-batch on each card
+# 80GB (an A100 80GB reports 81,920 MiB). Darknet trains the cfg's whole mini-batch on each card
 # it is given and never splits a network across cards, so beyond this no common card runs it;
 # a smaller figure (a 24 GiB RTX 4090) would flag stock cfgs that train as shipped on those.
 COMMON_CARD: Final = 80 * GIB
