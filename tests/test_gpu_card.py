@@ -287,14 +287,20 @@ def test_a_testing_batch_beyond_every_common_card() -> None:
 
 
 def test_the_testing_block_of_only_a_batch() -> None:
-    """subdivisions written elsewhere (under '# Training'): the batch line is the place."""
-    text = ("[net]\n# Testing\nbatch=64\n# Training\n#batch=64\nsubdivisions=1\nwidth=32\n"
+    """subdivisions written under '# Training' (active): the batch line is the place."""
+    text = ("[net]\n# Testing\nbatch=64\n# Training\n#batch=16\nsubdivisions=4\nwidth=32\n"
             "height=32\nchannels=3\n\n[convolutional]\nfilters=4\n")
     result = lint_text(text)
     assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("DN124", 3, 7)]
     assert result.diagnostics[0].message.startswith(
         "batch=64 is written under '# Testing' (line 2) and the '# Training' values are "
-        "commented out (#batch=64, line 5): training runs a mini-batch of 64 images (≈")
+        "commented out (#batch=16, line 5): training runs a mini-batch of 16 images (≈")
+
+
+def test_no_subdivisions_at_all_is_dn113_alone() -> None:
+    """One cause, one finding: DN113 says the training subdivisions is commented out."""
+    text = TESTING.replace("subdivisions=1\n", "", 1)
+    assert [(d.code, d.line) for d in lint_text(text).diagnostics] == [("DN113", 3)]
 
 
 @pytest.mark.parametrize("text", [
@@ -302,13 +308,19 @@ def test_the_testing_block_of_only_a_batch() -> None:
     TESTING.replace("# Training\n#batch=64\n#subdivisions=16\n", ""),  # no training block
     TESTING.replace("#batch=64\n#subdivisions=16\n", "batch=64\nsubdivisions=16\n")
     .replace("# Testing\nbatch=64\nsubdivisions=1\n", "# Testing\n#batch=1\n#subdivisions=1\n"),
+    # the training values moved up unchanged: the mini-batch meant
+    TESTING.replace("subdivisions=1\n", "subdivisions=16\n", 1),
+    # a smaller mini-batch than the training block's: nothing grows
+    TESTING.replace("batch=64\nsubdivisions=1\n", "batch=32\nsubdivisions=16\n", 1),
 ])
 def test_what_is_not_a_training_batch_in_the_testing_block(text: str) -> None:
     assert lint_text(text).diagnostics == []
 
 
 def test_a_training_job_with_batch_1_left_active(card_12g: Path, job: Path) -> None:
-    (job / "model.cfg").write_text(SHIPPED)
+    (job / "model.cfg").write_text(SHIPPED + "\n[convolutional]\nfilters=18\nsize=1\n"
+                                   "activation=linear\n\n[yolo]\nmask=0,1,2\n"
+                                   "anchors=10,13, 16,30, 33,23\nnum=3\nclasses=1\n")
     assert found(run("model.cfg")) == []  # detector test's layout: nothing to say
     result = run("obj.data", "model.cfg")
     assert found(result) == ["model.cfg:4:14 DN124"]
@@ -317,6 +329,21 @@ def test_a_training_job_with_batch_1_left_active(card_12g: Path, job: Path) -> N
             "at batch=1, the testing value (AlexeyAB's train_detector stops: 'You set incorrect "
             "value batch=1 for Training!'; the original trains one image at a time)"
             ) in result.stdout
+
+
+def test_a_classifier_training_job_with_batch_1_left_active(card_12g: Path, job: Path) -> None:
+    """pjreddie's classifier layout: '# Training' first, commented out, then '# Testing'."""
+    (job / "model.cfg").write_text(
+        "[net]\n# Training\n# batch=128\n# subdivisions=4\n\n# Testing\nbatch=1\n"
+        "subdivisions=1\n\nheight=32\nwidth=32\nchannels=3\n\n[convolutional]\nfilters=2\n"
+        "size=1\n\n[avgpool]\n\n[softmax]\n")
+    (job / "obj.data").write_text("classes=2\ntrain=data/train.txt\nlabels=data/obj.names\n"
+                                  "backup=backup/\n")
+    result = run("obj.data", "model.cfg")
+    assert found(result) == ["model.cfg:8:14 DN124"]
+    assert ("batch=1, subdivisions=1 are written under '# Testing' (line 6) and the '# Training' "
+            "values are commented out (#batch=128, #subdivisions=4, lines 3-4): training runs "
+            "at batch=1, the testing value, one image at a time") in result.stdout
 
 
 def test_a_known_card_replaces_the_common_card_and_not_the_testing_block(

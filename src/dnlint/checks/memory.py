@@ -305,8 +305,14 @@ def check_testing_block(network: Network, doc: CfgDocument, dialect: Dialect, si
         return
     values = network.net_values
     batch, subdivisions = values.int("batch"), values.int("subdivisions")
-    if (batch > 1) == training_job:
-        return  # batch > 1 is reported by the lint itself, batch=1 only for a training job
+    mini = batch // subdivisions if subdivisions > 0 else 0
+    if training_job:
+        if batch != 1:
+            return  # a batch above 1 is the lint's own finding
+    elif batch <= 1 or mini <= _meant_mini(layout, batch, subdivisions):
+        return  # the testing values, or training values moved up unchanged: nothing grows
+    elif not values.given("subdivisions"):
+        return  # DN113: no subdivisions at all, the training one commented out
     key = "subdivisions" if "subdivisions" in layout.active else "batch"
     line, column = values.line_of(key)
     written = ", ".join(f"{k}={values.int(k)}" for k in ("batch", "subdivisions")
@@ -319,16 +325,31 @@ def check_testing_block(network: Network, doc: CfgDocument, dialect: Dialect, si
              f"out ({meant}, {at})")
     hint = ("comment out the '# Testing' values and uncomment the '# Training' ones "
             f"({meant.replace('#', '')})")
-    if training_job:
+    if not training_job:
+        sink.report("DN124", line, column, f"{where}: training runs a mini-batch of {mini} "
+                    f"images{_need(network, dialect, mini)}", hint)
+    elif any(layer.type in _HEADS for layer in network.layers):
         sink.report("DN124", line, column,
                     f"{where}: training runs at batch=1, the testing value (AlexeyAB's "
                     "train_detector stops: 'You set incorrect value batch=1 for Training!'; "
                     "the original trains one image at a time)", hint)
-        return
-    mini = batch // subdivisions if subdivisions > 0 else 0
-    need = _need(network, dialect, mini)
-    sink.report("DN124", line, column,
-                f"{where}: training runs a mini-batch of {mini} images{need}", hint)
+    else:
+        sink.report("DN124", line, column, f"{where}: training runs at batch=1, the testing "
+                    "value, one image at a time", hint)
+
+
+_HEADS = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
+
+
+def _meant_mini(layout: TrainTestLayout, batch: int, subdivisions: int) -> int:
+    """The mini-batch the commented-out '# Training' values give (a value not there: the
+    active one)."""
+    from dnlint.cnumbers import c_atoi
+
+    meant_batch = c_atoi(layout.commented["batch"][1]) if "batch" in layout.commented else batch
+    meant_sub = (c_atoi(layout.commented["subdivisions"][1]) if "subdivisions" in
+                 layout.commented else subdivisions)
+    return meant_batch // meant_sub if meant_sub > 0 else meant_batch
 
 
 def _need(network: Network, dialect: Dialect, mini: int) -> str:

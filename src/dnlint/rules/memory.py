@@ -72,9 +72,11 @@ rule("DN124", "batch-in-testing-block", W,
              "mini-batch of the whole batch, which rarely fits a card), and batch=1 left "
              "active makes AlexeyAB's train_detector stop ('You set incorrect value batch=1 "
              "for Training!') and the original train one image at a time. A batch above 1 in "
-             "the testing block is reported by every lint, batch=1 only when a .data file is "
-             "checked with the cfg (a training job: the stock cfgs ship batch=1 active for "
-             "detector test). The finding is at the value to edit.",
+             "the testing block is reported by every lint when it makes the mini-batch larger "
+             "than the commented-out training values would (no subdivisions at all is DN113), "
+             "batch=1 only when a .data file is checked with the cfg (a training job: the "
+             "stock cfgs ship batch=1 active for detector test). The finding is at the value "
+             "to edit.",
      bad="[net]\n# Testing\nbatch=64\nsubdivisions=1\n# Training\n#batch=64\n#subdivisions=16\n"
          "width=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=16\n",
      good="[net]\n# Testing\n#batch=1\n#subdivisions=1\n# Training\nbatch=64\nsubdivisions=16\n"
