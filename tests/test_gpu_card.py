@@ -389,3 +389,19 @@ def test_the_bound_is_above_the_estimate_for_every_layer_type() -> None:
 def test_the_bound_is_above_the_estimate_for_the_stock_cfgs() -> None:
     need_shared()
     assert _bound_holds(sorted((SHARED / "corpus").glob("*/cfg/*.cfg"))) > 500
+
+
+def test_a_million_markers_take_linear_time() -> None:
+    """Each commented-out batch= is placed under its marker by bisection, not by a scan of
+    every marker: with 100,000 of each, finding the layout costs a fraction of reading the
+    file (quadratic, it took hours)."""
+    text = ("[net]\n" + "# Testing\n#batch=1\n# Training\n" * 100_000 + "batch=64\n"
+            "subdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=4\n")
+    start = time.perf_counter()
+    result = lint_cfg_bytes(text.encode(), "many.cfg", Dialect.AB)
+    linted = time.perf_counter() - start
+    assert result.network is not None and result.document is not None
+    start = time.perf_counter()
+    layout = train_test_layout(result.network, result.document)
+    assert time.perf_counter() - start < linted
+    assert layout is None  # the active batch is under the last '# Training'

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Final, NamedTuple
 
 from dnlint.diagnostics import Sink
@@ -249,29 +250,36 @@ def train_test_layout(network: Network, doc: CfgDocument) -> TrainTestLayout | N
     """The layout when the active batch is written under '# Testing' and a '# Training' block
     holds batch= or subdivisions= commented out; else None."""
     values = network.net_values
-    if not values.given("batch") or not doc.sections:
+    if not values.given("batch"):
         return None
-    start = doc.sections.lines[0]
-    end = doc.sections.lines[1] if len(doc.sections) > 1 else None
-    markers: list[tuple[int, str]] = []  # (line, 'testing' or 'training')
+    start = values.section.line
+    lines = doc.sections.lines
+    after = bisect_right(lines, start)
+    end = lines[after] if after < len(lines) else None
+    markers: list[int] = []  # lines of '# Testing' / '# Training' comments, in order
+    kinds: list[str] = []  # 'testing' or 'training', for each marker
     assignments: list[tuple[int, str, str]] = []  # commented-out (line, key, value)
-    for comment in doc.comments:
-        if comment.line <= start or (end is not None and comment.line >= end):
+    for comment in doc.comments:  # in line order
+        if comment.line <= start:
             continue
-        text = comment.text.lstrip("#; \t").strip().lower()
-        for word in ("testing", "training"):
-            if text.startswith(word):
-                markers.append((comment.line, word))
-        squeezed = comment.text.lstrip("#; \t").replace(" ", "").replace("\t", "")
-        key, equals, value = squeezed.partition("=")
-        if equals and key in ("batch", "subdivisions"):
-            assignments.append((comment.line, key, value))
-    if not {"testing", "training"} <= {word for _, word in markers}:
+        if end is not None and comment.line >= end:
+            break
+        body = comment.text.lstrip("#; \t")
+        word = body[:8].lower()
+        if word in ("testing", "training") or word[:7] == "testing":
+            markers.append(comment.line)
+            kinds.append(word[:7] if word[:7] == "testing" else word)
+        elif body.startswith(("batch", "subdivisions")):
+            key, equals, value = body.replace(" ", "").replace("\t", "").partition("=")
+            if equals and key in ("batch", "subdivisions"):
+                assignments.append((comment.line, key, value))
+    if not {"testing", "training"} <= set(kinds):
         return None
 
     def block(line: int) -> tuple[int, str] | None:
-        before = [marker for marker in markers if marker[0] < line]
-        return before[-1] if before else None
+        """The marker a line is under (bisect: a hostile file may have a million)."""
+        index = bisect_left(markers, line) - 1
+        return (markers[index], kinds[index]) if index >= 0 else None
 
     active: dict[str, int] = {}
     for key in ("batch", "subdivisions"):
