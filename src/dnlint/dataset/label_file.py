@@ -1,0 +1,190 @@
+"""One label file as ``read_boxes`` reads it: ``fscanf(file, "%d %f %f %f %f")`` until it
+returns less than 5, bounded.
+
+fscanf does not read lines: each conversion skips any white space (newlines included) first,
+``%d`` stops at the first character that is not a digit (``0.5`` as a class id is ``0``, and
+``.5`` is left for the next ``%f``), and the loop ends at the first text it cannot convert.
+So a line of six numbers shifts every later box by one field, and a word, a comma or a byte
+order mark ends the file there: every box after it is lost, silently.
+
+The file is opened without blocking and only read when ``fstat`` says it is a regular file
+(a FIFO, a device such as ``/dev/zero``, a directory are findings, never read), and at most
+``MAX_LABEL_BYTES`` are read.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+# a label file holds a few lines; a file larger than this is read only this far
+MAX_LABEL_BYTES = 4 * 1024 * 1024
+# C isspace in the C locale; the bytes pattern's \s is the same set
+_FLOAT = (rb"[+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+          rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+          rb"|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])")
+_BOX = re.compile(rb"\s*([+-]?[0-9]+)\s*(" + _FLOAT + rb")\s*(" + _FLOAT + rb")\s*(" + _FLOAT
+                  + rb")\s*(" + _FLOAT + rb")")
+_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+_LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+
+@dataclass
+class Box:
+    """One box as read_boxes stores it, and the label file line it starts on."""
+
+    id: int
+    x: float
+    y: float
+    w: float
+    h: float
+    line: int
+
+
+@dataclass
+class LabelFile:
+    """What read_boxes gets from one file: its boxes, where fscanf stopped (line, the text
+    there) when it stopped before the end, the lines whose boxes do not start and end on that
+    line (the fields drift), and whether only the first MAX_LABEL_BYTES were read."""
+
+    boxes: list[Box] = field(default_factory=list)
+    stop: tuple[int, str] | None = None
+    drift: int | None = None  # the first line where a box does not sit on a line of its own
+    truncated: bool = False
+    size: int = 0
+
+
+class LabelError(Exception):
+    """A label path that names no readable regular file: ``kind`` is "missing" or
+    "unreadable", ``reason`` says why in words."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+def read_label_file(path: str) -> LabelFile:
+    """The boxes of ``path``; raises :class:`LabelError` when it is not a readable regular
+    file (never blocks on a FIFO, never reads a device)."""
+    data, size = _read_bounded(path)
+    result = parse_boxes(data)
+    result.size = size
+    result.truncated = size > len(data)
+    return result
+
+
+def parse_boxes(data: bytes) -> LabelFile:
+    """read_boxes' loop over ``data``."""
+    result = LabelFile()
+    position = 0
+    line = 1
+    last_line = 0
+    end = 0
+    for match in _iter_boxes(data):
+        start = match.start(1)
+        line += data.count(b"\n", position, start)
+        end_line = line + data.count(b"\n", start, match.end())
+        if result.drift is None and (end_line != line or line == last_line):
+            result.drift = line
+        fields = match.groups()
+        result.boxes.append(Box(_c_int(fields[0]), float(_c_float(fields[1])),
+                                float(_c_float(fields[2])), float(_c_float(fields[3])),
+                                float(_c_float(fields[4])), line))
+        last_line = end_line
+        position, end = start, match.end()
+    rest = data[end:]
+    stripped = rest.lstrip()
+    if stripped:
+        line_at = data.count(b"\n", 0, len(data) - len(stripped)) + 1
+        text = stripped.split(b"\n", 1)[0][:40].decode("utf-8", "backslashreplace")
+        result.stop = (line_at, text)
+        if result.drift is not None and result.drift >= line_at:
+            result.drift = None
+    return result
+
+
+def _iter_boxes(data: bytes) -> Iterator[re.Match[bytes]]:
+    position = 0
+    while True:
+        match = _BOX.match(data, position)
+        if match is None:
+            return
+        yield match
+        position = match.end()
+
+
+def _c_int(text: bytes) -> int:
+    """``%d``: strtol's value (clamped to a long), stored in an int (wrapped)."""
+    value = max(_LONG_MIN, min(_LONG_MAX, int(text)))
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value > _INT_MAX else value
+
+
+def _c_float(text: bytes) -> float:
+    lowered = text.lower()
+    sign = -1.0 if lowered.startswith(b"-") else 1.0
+    body = lowered.lstrip(b"+-")
+    if body.startswith(b"0x"):
+        return sign * float.fromhex(body.decode())
+    if body.startswith(b"inf"):
+        return sign * float("inf")
+    if body.startswith(b"nan"):
+        return float("nan")
+    return float(text)
+
+
+def _read_bounded(path: str) -> tuple[bytes, int]:
+    """At most MAX_LABEL_BYTES of a regular file, and its size."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _error(exc) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise LabelError("unreadable", _kind_of(info.st_mode))
+        chunks = []
+        budget = MAX_LABEL_BYTES
+        while budget > 0:
+            chunk = os.read(fd, min(budget, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            budget -= len(chunk)
+        data = b"".join(chunks)
+        return data, max(info.st_size, len(data))
+    except OSError as exc:
+        raise _error(exc) from None
+    finally:
+        os.close(fd)
+
+
+def _error(exc: OSError) -> LabelError:
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return LabelError("missing", "no such file")
+    if exc.errno == errno.ELOOP:
+        return LabelError("unreadable", "a symbolic link loop")
+    if exc.errno == errno.EACCES:
+        return LabelError("unreadable", "permission denied")
+    if exc.errno == errno.ENAMETOOLONG:
+        return LabelError("missing", "the path is longer than the system allows")
+    return LabelError("unreadable", exc.strerror or str(exc))
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
