@@ -402,8 +402,9 @@ def _check_image(raw: bytes, number: int, folder: Path, dialect: Dialect | None,
 
 
 def _image_severity(dialect: Dialect | None) -> Severity | None:
-    """The original Darknet exits at a missing image; AlexeyAB's trains on a blank 10x10 one."""
-    return Severity.WARNING if dialect is Dialect.AB or dialect is Dialect.HANK else None
+    """The original Darknet exits at a missing image and hank-ai's stops ("image filename
+    does not exist", load_rgb_mat_image); AlexeyAB's trains on a blank 10x10 one."""
+    return Severity.WARNING if dialect is Dialect.AB else None
 
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:

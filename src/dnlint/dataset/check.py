@@ -244,14 +244,17 @@ class ListCheck:
                          "train with a fork that knows the extension")
 
     def _other_forks_derive(self, number: int, text: str) -> None:
-        """No dialect known: a fork that would read the image itself as its label (DN439, a
-        warning naming it)."""
-        if label_path(text, Dialect.PJ) == text:
-            self.fold.report("DN439", self.shown_list, number, f"'{_shown(text)}': the "
-                             "original Darknet does not map this extension to .txt and would "
-                             "read the image itself as its label file (no box)",
-                             "convert the image to .jpg or .png, or train with AlexeyAB's or "
-                             "hank-ai's Darknet (say which with --dialect)", Severity.WARNING)
+        """No dialect known: the original Darknet would not turn this name into a .txt path
+        (DN439, a warning naming it; hank-ai's always does, AlexeyAB's is the reader)."""
+        theirs = label_path(text, Dialect.PJ)
+        if theirs.endswith(".txt"):
+            return
+        what = ("the image itself" if theirs == text else f"'{_shown(theirs)}'")
+        self.fold.report("DN439", self.shown_list, number, f"'{_shown(text)}': the original "
+                         f"Darknet does not map this extension to .txt and would read {what} "
+                         "as its label file", "convert the image to .jpg or .png, or train "
+                         "with AlexeyAB's or hank-ai's Darknet (say which with --dialect)",
+                         Severity.WARNING)
 
     def _missing_label(self, number: int, text: str, wanted: str) -> None:
         others = [(d, label_path(text, d)) for d in Dialect if d is not self.reader]
@@ -373,15 +376,18 @@ class ListCheck:
             if flag == "none":
                 self.sink.items.append(_diagnostic(
                     "DN445", self.shown_list, None, f"class {class_id}{named} has no {unit} in "
-                    f"the train list ({counted:,} {unit}es counted)".replace("boxes", "boxes")
-                    .replace("imagees", "images"),
-                    f"add {unit}s of this class, or drop the class", None))
+                    f"the train list ({_plural(counted, unit)} counted)",
+                    f"add {unit}es of this class, or drop the class" if unit == "box" else
+                    "add images of this class, or drop the class", None))
             else:
                 self.sink.items.append(_diagnostic(
-                    "DN445", self.shown_list, None, f"class {class_id}{named} has {count:,} "
-                    f"{unit}{'es' if unit == 'box' and count != 1 else 's' if count != 1 else ''}"
-                    f", under a tenth of the median class", f"add {unit}s of this class",
-                    Severity.INFO))
+                    "DN445", self.shown_list, None, f"class {class_id}{named} has "
+                    f"{_plural(count, unit)}, under a tenth of the median class's",
+                    "add more of this class", Severity.INFO))
+
+
+def _plural(count: int, unit: str) -> str:
+    return f"{count:,} {unit}" + ("" if count == 1 else "es" if unit == "box" else "s")
 
 
 def _exists(path: str) -> bool:
@@ -617,7 +623,7 @@ def _check_tree(facts: TrainingFacts, settings: DataSettings, classes: int,
     assert facts.tree is not None
     root = settings.root if settings.root is not None else Path.cwd()
     path = Path(facts.tree) if os.path.isabs(facts.tree) else root / facts.tree
-    shown = str(path)
+    shown = facts.tree if settings.root is None else str(path)
     try:
         parents = []
         for _, raw, _ in _lines(path):

@@ -35,9 +35,7 @@ def encoding_problem(first: bytes) -> tuple[str, bool] | None:
     if first.startswith(UTF8_BOM):
         return "a UTF-8 byte order mark", False
     if b"\x00" in first:
-        half = first[: len(first) - len(first) % 2]
-        zeros_odd = half[1::2].count(0)
-        guess = "UTF-16 or UTF-32 text" if zeros_odd * 3 > len(half) // 2 else "zero bytes"
+        guess = "UTF-16 or UTF-32 text" if first.count(0) * 3 > len(first) else "zero bytes"
         return f"{guess} (no byte order mark)", True
     return None
 

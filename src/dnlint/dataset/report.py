@@ -22,9 +22,11 @@ def dataset_lines(summaries: list[dict[str, Any]]) -> list[str]:
 def _counts(summary: dict[str, Any]) -> list[str]:
     head = f"{summary['list']} list {summary['path']}: {summary['images']:,} images"
     if summary["kind"] == "detector":
-        text = (f"{head}, {summary['labelled']:,} labelled, {summary['negatives']:,} "
-                f"negatives, {summary['missing_labels']:,} without a label file, "
-                f"{summary['missing_images']:,} missing; {summary['boxes']:,} boxes")
+        negatives = summary["negatives"]
+        text = (f"{head}, {summary['labelled']:,} labelled, {negatives:,} "
+                f"negative{'' if negatives == 1 else 's'}, {summary['missing_labels']:,} "
+                f"without a label file, {summary['missing_images']:,} missing; "
+                f"{summary['boxes']:,} boxes")
         if summary["dropped_boxes"]:
             text += f" ({summary['dropped_boxes']:,} dropped by the loader)"
     else:
