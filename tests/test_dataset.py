@@ -54,14 +54,14 @@ def test_label_path(image: str, dialect: Dialect, label: str) -> None:
 
 def test_boxes_and_their_lines() -> None:
     found = parse_boxes(b"0 0.5 0.5 0.1 0.1\r\n\n2 .25 +0.75 1e-1 0.2\n")
-    assert [(b.id, b.x, b.y, b.w, b.h, b.line) for b in found.boxes] == [
+    assert found.boxes == [
         (0, 0.5, 0.5, 0.1, 0.1, 1), (2, 0.25, 0.75, 0.1, 0.2, 3)]
     assert found.stop is None and found.drift is None
 
 
 def test_a_sixth_number_shifts_the_next_boxes() -> None:
     found = parse_boxes(b"0 0.5 0.5 0.1 0.1 0.9\n1 0.2 0.2 0.1 0.1\n")
-    assert [(b.id, b.x, b.line) for b in found.boxes] == [(0, 0.5, 1), (0, 0.9, 1)]
+    assert [(b[0], b[1], b[5]) for b in found.boxes] == [(0, 0.5, 1), (0, 0.9, 1)]
     assert found.drift == 1
     assert found.stop == (2, "0.1 0.1")
 
@@ -79,8 +79,8 @@ def test_where_fscanf_stops(data: bytes, boxes: int, stop: tuple[int, str] | Non
 
 
 def test_a_class_id_is_a_c_int() -> None:
-    assert parse_boxes(b"4294967297 0.5 0.5 0.1 0.1").boxes[0].id == 1  # wraps as an int
-    assert parse_boxes(b"0.7 0.5 0.5 0.1").boxes[0].x == 0.7  # %d stops at the '.'
+    assert parse_boxes(b"4294967297 0.5 0.5 0.1 0.1").boxes[0][0] == 1  # wraps as an int
+    assert parse_boxes(b"0.7 0.5 0.5 0.1").boxes[0][1] == 0.7  # %d stops at the '.'
 
 
 def test_hostile_label_paths(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ said (DN439, DN440).
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -100,12 +101,12 @@ class ListCheck:
                                    if labels is None else labels)
         self.matcher = LabelMatcher(labels) if labels is not None else None
         self.root = str(settings.root) if settings.root is not None else os.getcwd()
+        self.prefix = os.path.join(self.root, "")  # root/: a relative path is prefix + path
         self.elsewhere = tuple(dict.fromkeys((str(list_path.parent.absolute()),
                                               str(data.path.parent.absolute()))))
         self.fold = _Folder(sink, str(list_path))
         self.sink = sink
-        self.seen: set[int] = set()
-        self.repeated: set[int] = set()
+        self.hashes = array("q")  # hash() of each path: 8 bytes an image (duplicates)
         facts_max = facts.max_boxes if facts is not None else None
         self.max_boxes = facts_max or DEFAULT_MAX[self.reader]
         self.smallest = self._smallest()
@@ -143,6 +144,7 @@ class ListCheck:
                     self.summary.missing_images += 1
                     continue
                 self.line(number, raw, keeps_cr)
+        self._duplicates(keeps_cr)
         self.fold.finish(FOLDED)
         self._report_classes()
         return self.summary
@@ -157,15 +159,8 @@ class ListCheck:
             self._blank(number)
             return
         self.summary.images += 1
-        key = hash(text)
-        if key in self.seen:
-            self.summary.duplicates += 1
-            self.fold.report("DN443", self.shown_list, number, f"'{_shown(text)}' is listed "
-                             "again: it is drawn twice as often as the other images",
-                             "list each image once")
-        else:
-            self.seen.add(key)
-        image = text if os.path.isabs(text) else os.path.join(self.root, text)
+        self.hashes.append(hash(text))
+        image = text if text[0] == "/" else self.prefix + text
         if not _exists(image):
             self._missing_image(number, text)
             return
@@ -173,6 +168,31 @@ class ListCheck:
             self._classify(number, text)
         else:
             self._labels(number, text, image)
+
+    def _duplicates(self, keeps_cr: bool) -> None:
+        """DN443: the hashes of the paths sorted once; only when two are equal is the list
+        read again, to name the lines (a set of the repeated paths only)."""
+        if len(self.hashes) < 2:
+            return
+        import numpy
+
+        ordered = numpy.frombuffer(self.hashes, dtype=numpy.int64).copy()
+        ordered.sort()
+        same = ordered[1:] == ordered[:-1]
+        if not same.any():
+            return
+        repeated = set(ordered[1:][same].tolist())
+        seen: set[str] = set()
+        for number, raw, _ in _lines(self.list_path):
+            text = text_of(raw, keeps_cr)
+            if not text or hash(text) not in repeated or (keeps_cr and raw.endswith(b"\r")):
+                continue
+            if text in seen:
+                self.summary.duplicates += 1
+                self.fold.report("DN443", self.shown_list, number, f"'{_shown(text)}' is "
+                                 "listed again: it is drawn twice as often as the other images",
+                                 "list each image once")
+            seen.add(text)
 
     def _blank(self, number: int) -> None:
         effect = {
@@ -212,7 +232,7 @@ class ListCheck:
             return
         if self.dialect is None:
             self._other_forks_derive(number, text)
-        where = wanted if os.path.isabs(wanted) else os.path.join(self.root, wanted)
+        where = wanted if wanted[:1] == "/" else self.prefix + wanted
         try:
             found = read_label_file(where)
         except LabelError as exc:
@@ -305,41 +325,50 @@ class ListCheck:
                              f"{self.max_boxes} the head keeps (max=): the loader keeps a "
                              "random subset each time it draws this image",
                              "raise max= in the last [yolo] (or [region]) section")
+        per_class, classes = summary.per_class, self.classes
+        low_w, low_h, _ = self.smallest
         for box in found.boxes:
-            self._box(path, box)
+            class_id, x, y, w, h, _ = box
+            if 0 <= class_id < classes and 0 < x <= 1 and 0 < y <= 1 and low_w <= w <= 1 \
+                    and low_h <= h <= 1 and w > 0 and h > 0:
+                per_class[class_id] += 1  # the usual box, checked at once
+            else:
+                self._box(path, box)
 
     def _box(self, path: str, box: Box) -> None:
+        """A box the loader does not take as it is: which rule, and what the fork does."""
         summary = self.summary
-        if not 0 <= box.id < self.classes:
+        class_id, x, y, w, h, line = box
+        if not 0 <= class_id < self.classes:
             summary.dropped += 1
             summary.not_a_class += 1
-            self.fold.report("DN434", path, box.line, f"class id {box.id}, but classes="
+            self.fold.report("DN434", path, line, f"class id {class_id}, but classes="
                              f"{self.classes}: ids run from 0 to {self.classes - 1}; "
                              + _class_effect(self.dialect), "renumber the class ids from 0, or "
                              "raise classes (and the names file) to match")
             return
-        if box.x == 0 and box.y == 0:
+        if x == 0 and y == 0:
             summary.dropped += 1
-            self.fold.report("DN436", path, box.line, "box at x=0, y=0 (a placeholder?): "
+            self.fold.report("DN436", path, line, "box at x=0, y=0 (a placeholder?): "
                              + _zero_effect(self.dialect), "an image without objects has an "
                              "empty label file")
             return
-        if not (0 < box.x <= 1 and 0 < box.y <= 1 and 0 < box.w <= 1 and 0 < box.h <= 1):
+        if not (0 < x <= 1 and 0 < y <= 1 and 0 < w <= 1 and 0 < h <= 1):
             summary.dropped += 1
-            self.fold.report("DN435", path, box.line, f"x={box.x:g} y={box.y:g} w={box.w:g} "
-                             f"h={box.h:g}: label coordinates are the box centre and size as "
+            self.fold.report("DN435", path, line, f"x={x:g} y={y:g} w={w:g} "
+                             f"h={h:g}: label coordinates are the box centre and size as "
                              "fractions of the image, in (0, 1]; "
-                             + _coords_effect(self.dialect, box.w <= 0 or box.h <= 0),
+                             + _coords_effect(self.dialect, w <= 0 or h <= 0),
                              "divide by the image's width and height (x, w) and height (y, h)")
             return
         low_w, low_h, said = self.smallest
-        if box.w < low_w or box.h < low_h:
+        if w < low_w or h < low_h:
             summary.dropped += 1
-            self.fold.report("DN437", path, box.line, f"box {box.w:g} x {box.h:g} is under "
+            self.fold.report("DN437", path, line, f"box {w:g} x {h:g} is under "
                              f"{said}: fill_truth_detection drops it silently",
                              "drop the box, or train at a larger network size")
             return
-        summary.count_class(box.id)
+        summary.count_class(class_id)
 
     # --- classifier ------------------------------------------------------------------------
 

@@ -33,16 +33,9 @@ _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
 
 
-@dataclass
-class Box:
-    """One box as read_boxes stores it, and the label file line it starts on."""
-
-    id: int
-    x: float
-    y: float
-    w: float
-    h: float
-    line: int
+# one box as read_boxes stores it (class id, x, y, w, h) and the label file line it starts on:
+# a plain tuple, since a data set has millions of them
+Box = tuple[int, float, float, float, float, int]
 
 
 @dataclass
@@ -78,8 +71,39 @@ def read_label_file(path: str) -> LabelFile:
     return result
 
 
+# the usual file: one box a line, plain decimal numbers; when every token of a file sits in
+# such a line, each line is one box and fscanf reads exactly these (the fast path)
+_NUMBER = rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_PLAIN_LINE = re.compile(rb"^[ \t]*([+-]?[0-9]{1,9})[ \t]+(" + _NUMBER + rb")[ \t]+(" + _NUMBER
+                         + rb")[ \t]+(" + _NUMBER + rb")[ \t]+(" + _NUMBER + rb")[ \t\r]*$",
+                         re.MULTILINE)
+
+
 def parse_boxes(data: bytes) -> LabelFile:
     """read_boxes' loop over ``data``."""
+    plain = _PLAIN_LINE.findall(data)
+    if len(plain) * 5 == len(data.split()):
+        return _plain_boxes(data, plain)
+    return _scanned_boxes(data)
+
+
+def _plain_boxes(data: bytes, plain: list[tuple[bytes, ...]]) -> LabelFile:
+    """Every line a box (or blank): the boxes in order; their lines are counted only when a
+    file has blank lines between them."""
+    result = LabelFile()
+    numbered = data.count(b"\n") < len(plain) + (not data.endswith(b"\n"))
+    line_numbers = range(1, len(plain) + 1) if numbered else _box_lines(data)
+    result.boxes = [(int(i), float(x), float(y), float(w), float(h), line)
+                    for (i, x, y, w, h), line in zip(plain, line_numbers)]
+    return result
+
+
+def _box_lines(data: bytes) -> list[int]:
+    return [number for number, text in enumerate(data.split(b"\n"), start=1) if text.strip()]
+
+
+def _scanned_boxes(data: bytes) -> LabelFile:
+    """The fscanf loop itself, conversion by conversion (any file the fast path refuses)."""
     result = LabelFile()
     position = 0
     line = 1
@@ -92,9 +116,8 @@ def parse_boxes(data: bytes) -> LabelFile:
         if result.drift is None and (end_line != line or line == last_line):
             result.drift = line
         fields = match.groups()
-        result.boxes.append(Box(_c_int(fields[0]), float(_c_float(fields[1])),
-                                float(_c_float(fields[2])), float(_c_float(fields[3])),
-                                float(_c_float(fields[4])), line))
+        result.boxes.append((_c_int(fields[0]), _c_float(fields[1]), _c_float(fields[2]),
+                             _c_float(fields[3]), _c_float(fields[4]), line))
         last_line = end_line
         position, end = start, match.end()
     rest = data[end:]
@@ -148,15 +171,18 @@ def _read_bounded(path: str) -> tuple[bytes, int]:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise LabelError("unreadable", _kind_of(info.st_mode))
-        chunks = []
-        budget = MAX_LABEL_BYTES
-        while budget > 0:
-            chunk = os.read(fd, min(budget, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            budget -= len(chunk)
-        data = b"".join(chunks)
+        wanted = min(info.st_size, MAX_LABEL_BYTES)
+        data = os.read(fd, wanted + 1) if wanted < MAX_LABEL_BYTES else b""
+        if len(data) > wanted or wanted == MAX_LABEL_BYTES:  # it grew, or it is large
+            chunks = [data]
+            budget = MAX_LABEL_BYTES - len(data)
+            while budget > 0:
+                chunk = os.read(fd, min(budget, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                budget -= len(chunk)
+            data = b"".join(chunks)[:MAX_LABEL_BYTES]
         return data, max(info.st_size, len(data))
     except OSError as exc:
         raise _error(exc) from None

@@ -34,6 +34,7 @@ AB_FOLDERS = (
 AB_EXTENSIONS = (".jpg", ".JPG", ".jpeg", ".JPEG", ".png", ".PNG", ".bmp", ".BMP", ".ppm",
                  ".PPM", ".tiff", ".TIFF")
 PJ_EXTENSIONS = (".jpg", ".png", ".JPG", ".JPEG")
+_AB_EXTENSION_SET = frozenset(AB_EXTENSIONS)
 
 
 def label_path(image: str, dialect: Dialect) -> str:
@@ -41,10 +42,12 @@ def label_path(image: str, dialect: Dialect) -> str:
     if dialect is Dialect.PJ:
         return _replace_first(image, PJ_STEPS)
     if dialect is Dialect.AB:
-        path = _replace_first(image, AB_FOLDERS).strip(" \t")
-        for extension in AB_EXTENSIONS:
-            if path.endswith(extension):
-                path = path[: -len(extension)] + ".txt"
+        # every folder name AlexeyAB's rewrites holds "mages": most paths skip the ten passes
+        path = (_replace_first(image, AB_FOLDERS) if "mages" in image else image).strip(" \t")
+        # one extension at most matches the end, and after it the path ends with .txt
+        dot = path.rfind(".")
+        if dot >= 0 and path[dot:] in _AB_EXTENSION_SET:
+            path = path[:dot] + ".txt"
         return path
     cut = image.rfind(".")
     return (image[:cut] if cut >= 0 else image) + ".txt"
