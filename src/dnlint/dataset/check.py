@@ -301,7 +301,8 @@ class ListCheck:
         summary = self.summary
         if found.truncated:
             self.fold.report("DN431", path, None, f"label file of {found.size:,} bytes: only "
-                             "its first 4 MiB are checked (a label file holds a few lines)",
+                             "its first 4 MiB (or 10,000 boxes) are checked (a label file holds "
+                             "a few lines)",
                              "is this really a label file?", Severity.WARNING)
         if found.drift is not None:
             self.fold.report("DN433", path, found.drift, "this line does not hold exactly one "

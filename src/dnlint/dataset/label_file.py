@@ -18,17 +18,19 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 # a label file holds a few lines; a file larger than this is read only this far
 MAX_LABEL_BYTES = 4 * 1024 * 1024
-# C isspace in the C locale; the bytes pattern's \s is the same set
-_FLOAT = (rb"[+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
-          rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-          rb"|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])")
-_BOX = re.compile(rb"\s*([+-]?[0-9]+)\s*(" + _FLOAT + rb")\s*(" + _FLOAT + rb")\s*(" + _FLOAT
-                  + rb")\s*(" + _FLOAT + rb")")
+# boxes read conversion by conversion (a file that is not one box a line) stop here
+MAX_SCANNED_BOXES = 10_000
+# one scanf conversion each, matched at a position: greedy, and never retried shorter (each is
+# its own match call), so a file of megabytes of digits is scanned in linear time
+_SPACE = re.compile(rb"\s*")  # C isspace in the C locale
+_INT = re.compile(rb"[+-]?[0-9]+")
+_FLOAT = re.compile(rb"[+-]?(?:0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)"
+                    rb"(?:[pP][+-]?[0-9]+)?|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                    rb"|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])")
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -67,78 +69,75 @@ def read_label_file(path: str) -> LabelFile:
     data, size = _read_bounded(path)
     result = parse_boxes(data)
     result.size = size
-    result.truncated = size > len(data)
+    result.truncated = result.truncated or size > len(data)
     return result
 
 
-# the usual file: one box a line, plain decimal numbers; when every token of a file sits in
-# such a line, each line is one box and fscanf reads exactly these (the fast path)
-_NUMBER = rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+# the usual file: one box a line, plain decimal numbers; each such line is one fscanf box
+_NUMBER = rb"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _PLAIN_LINE = re.compile(rb"^[ \t]*([+-]?[0-9]{1,9})[ \t]+(" + _NUMBER + rb")[ \t]+(" + _NUMBER
                          + rb")[ \t]+(" + _NUMBER + rb")[ \t]+(" + _NUMBER + rb")[ \t\r]*$",
                          re.MULTILINE)
 
 
 def parse_boxes(data: bytes) -> LabelFile:
-    """read_boxes' loop over ``data``."""
-    plain = _PLAIN_LINE.findall(data)
-    if len(plain) * 5 == len(data.split()):
-        return _plain_boxes(data, plain)
-    return _scanned_boxes(data)
-
-
-def _plain_boxes(data: bytes, plain: list[tuple[bytes, ...]]) -> LabelFile:
-    """Every line a box (or blank): the boxes in order; their lines are counted only when a
-    file has blank lines between them."""
+    """read_boxes' loop over ``data``: plain lines at once, then (from the first line that is
+    not one box) fscanf's conversions one by one."""
     result = LabelFile()
-    numbered = data.count(b"\n") < len(plain) + (not data.endswith(b"\n"))
-    line_numbers = range(1, len(plain) + 1) if numbered else _box_lines(data)
-    result.boxes = [(int(i), float(x), float(y), float(w), float(h), line)
-                    for (i, x, y, w, h), line in zip(plain, line_numbers)]
+    boxes = result.boxes
+    position, line = 0, 1
+    for match in _PLAIN_LINE.finditer(data):
+        gap = data[position:match.start()]
+        if gap.strip():
+            break
+        line += gap.count(b"\n")
+        boxes.append((int(match[1]), float(match[2]), float(match[3]), float(match[4]),
+                      float(match[5]), line))
+        position = match.end()
+    if data[position:].strip():
+        _scan(data, position, line, result)
     return result
 
 
-def _box_lines(data: bytes) -> list[int]:
-    return [number for number, text in enumerate(data.split(b"\n"), start=1) if text.strip()]
-
-
-def _scanned_boxes(data: bytes) -> LabelFile:
-    """The fscanf loop itself, conversion by conversion (any file the fast path refuses)."""
-    result = LabelFile()
-    position = 0
-    line = 1
-    last_line = 0
-    end = 0
-    for match in _iter_boxes(data):
-        start = match.start(1)
+def _scan(data: bytes, position: int, line: int, result: LabelFile) -> None:
+    """fscanf("%d %f %f %f %f") from ``position`` (on ``line``) until a conversion fails."""
+    last_line = line if result.boxes else 0
+    while True:
+        if len(result.boxes) >= MAX_SCANNED_BOXES:
+            result.truncated = True  # a file no labelling tool writes: the rest is not read
+            return
+        start = _SPACE.match(data, position).end()  # type: ignore[union-attr]
         line += data.count(b"\n", position, start)
-        end_line = line + data.count(b"\n", start, match.end())
+        box, end = _one_box(data, start)
+        if box is None:
+            if start < len(data):
+                text = data[start:start + 200].split(b"\n", 1)[0][:40]
+                result.stop = (line, text.decode("utf-8", "backslashreplace"))
+            return
+        end_line = line + data.count(b"\n", start, end)
         if result.drift is None and (end_line != line or line == last_line):
             result.drift = line
-        fields = match.groups()
-        result.boxes.append((_c_int(fields[0]), _c_float(fields[1]), _c_float(fields[2]),
-                             _c_float(fields[3]), _c_float(fields[4]), line))
-        last_line = end_line
-        position, end = start, match.end()
-    rest = data[end:]
-    stripped = rest.lstrip()
-    if stripped:
-        line_at = data.count(b"\n", 0, len(data) - len(stripped)) + 1
-        text = stripped.split(b"\n", 1)[0][:40].decode("utf-8", "backslashreplace")
-        result.stop = (line_at, text)
-        if result.drift is not None and result.drift >= line_at:
-            result.drift = None
-    return result
+        result.boxes.append((*box, line))
+        position, line, last_line = end, end_line, end_line
 
 
-def _iter_boxes(data: bytes) -> Iterator[re.Match[bytes]]:
-    position = 0
-    while True:
-        match = _BOX.match(data, position)
-        if match is None:
-            return
-        yield match
-        position = match.end()
+def _one_box(data: bytes, position: int) -> tuple[tuple[int, float, float, float, float] | None,
+                                                  int]:
+    """One box's five conversions from ``position`` (white space skipped already), or None
+    when one fails."""
+    found = _INT.match(data, position)
+    if found is None:
+        return None, position
+    values: list[float] = []
+    position = found.end()
+    for _ in range(4):
+        position = _SPACE.match(data, position).end()  # type: ignore[union-attr]
+        number = _FLOAT.match(data, position)
+        if number is None:
+            return None, position
+        values.append(_c_float(number[0]))
+        position = number.end()
+    return (_c_int(found[0]), values[0], values[1], values[2], values[3]), position
 
 
 def _c_int(text: bytes) -> int:
