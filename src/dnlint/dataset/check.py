@@ -360,7 +360,7 @@ class ListCheck:
                              f"h={h:g}: label coordinates are the box centre and size as "
                              "fractions of the image, in (0, 1]; "
                              + _coords_effect(self.dialect, w <= 0 or h <= 0),
-                             "divide by the image's width and height (x, w) and height (y, h)")
+                             "divide x and w by the image's width, y and h by its height")
             return
         low_w, low_h, said = self.smallest
         if w < low_w or h < low_h:

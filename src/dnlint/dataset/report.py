@@ -32,8 +32,8 @@ def _counts(summary: dict[str, Any]) -> list[str]:
     else:
         text = (f"{head}, {summary['missing_images']:,} missing, {summary['not_a_class']:,} "
                 "without exactly one label")
-    extras = [f"{summary[key]:,} {what}" for key, what in
-              (("blank_lines", "blank lines"), ("duplicates", "duplicates")) if summary[key]]
+    extras = [f"{summary[key]:,} {what}{'' if summary[key] == 1 else 's'}" for key, what in
+              (("blank_lines", "blank line"), ("duplicates", "duplicate")) if summary[key]]
     return [text + (f" ({', '.join(extras)})" if extras else "")]
 
 
