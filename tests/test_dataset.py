@@ -78,6 +78,18 @@ def test_where_fscanf_stops(data: bytes, boxes: int, stop: tuple[int, str] | Non
     assert (len(found.boxes), found.stop) == (boxes, stop)
 
 
+def test_plain_lines_then_the_scanner() -> None:
+    found = parse_boxes(b"0 nan inf 0.1 0.1\n0 0x1p-1 0.5 0.1 0.1\n")  # scanf reads hex floats
+    assert found.boxes[1] == (0, 0.5, 0.5, 0.1, 0.1, 2)
+    assert (found.stop, found.drift) == (None, None)
+    many = parse_boxes(BOX.encode() * 20_000 + b"x\n")  # the scanner's cap counts its own boxes
+    assert (len(many.boxes), many.stop, many.truncated) == (20_000, (20_001, "x"), False)
+    digits = parse_boxes(b"0 " + b"1" * 4_000_000 + b" x")  # one match per conversion
+    assert (digits.boxes, digits.stop) == ([], (1, "0 " + "1" * 38))
+    tokens = parse_boxes(b"0 " * 2_000_000)  # 400,000 boxes across one line: the first 10,000
+    assert (len(tokens.boxes), tokens.drift, tokens.truncated) == (10_000, 1, True)
+
+
 def test_a_class_id_is_a_c_int() -> None:
     assert parse_boxes(b"4294967297 0.5 0.5 0.1 0.1").boxes[0][0] == 1  # wraps as an int
     assert parse_boxes(b"0.7 0.5 0.5 0.1").boxes[0][1] == 0.7  # %d stops at the '.'

@@ -73,37 +73,40 @@ def read_label_file(path: str) -> LabelFile:
     return result
 
 
-# the usual file: one box a line, plain decimal numbers; each such line is one fscanf box
-_NUMBER = rb"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-_PLAIN_LINE = re.compile(rb"^[ \t]*([+-]?[0-9]{1,9})[ \t]+(" + _NUMBER + rb")[ \t]+(" + _NUMBER
-                         + rb")[ \t]+(" + _NUMBER + rb")[ \t]+(" + _NUMBER + rb")[ \t\r]*$",
-                         re.MULTILINE)
-
-
 def parse_boxes(data: bytes) -> LabelFile:
-    """read_boxes' loop over ``data``: plain lines at once, then (from the first line that is
-    not one box) fscanf's conversions one by one."""
+    """read_boxes' loop over ``data``: lines of exactly five plain numbers at once (each is one
+    fscanf box), then, from the first line that is not, fscanf's conversions one by one."""
     result = LabelFile()
     boxes = result.boxes
-    position, line = 0, 1
-    for match in _PLAIN_LINE.finditer(data):
-        gap = data[position:match.start()]
-        if gap.strip():
-            break
-        line += gap.count(b"\n")
-        boxes.append((int(match[1]), float(match[2]), float(match[3]), float(match[4]),
-                      float(match[5]), line))
-        position = match.end()
-    if data[position:].strip():
-        _scan(data, position, line, result)
+    position = line = 0
+    for text in data.split(b"\n"):
+        line += 1
+        fields = text.split()  # C isspace: the bytes split() set
+        if fields:
+            if len(fields) != 5 or b"_" in text:  # int() and float() take "1_0", scanf not
+                break
+            try:
+                class_id = int(fields[0])
+                box = (class_id, float(fields[1]), float(fields[2]), float(fields[3]),
+                       float(fields[4]), line)
+            except ValueError:
+                break  # "0.5" as a class id, a hex float, a word: the scanner decides
+            if not _INT_MIN <= class_id <= _INT_MAX:
+                box = (_c_int(fields[0]), *box[1:])
+            boxes.append(box)
+        position += len(text) + 1
+    else:
+        return result
+    _scan(data, position, line, result)
     return result
 
 
 def _scan(data: bytes, position: int, line: int, result: LabelFile) -> None:
     """fscanf("%d %f %f %f %f") from ``position`` (on ``line``) until a conversion fails."""
-    last_line = line if result.boxes else 0
+    last_line = result.boxes[-1][5] if result.boxes else 0
+    limit = len(result.boxes) + MAX_SCANNED_BOXES
     while True:
-        if len(result.boxes) >= MAX_SCANNED_BOXES:
+        if len(result.boxes) >= limit:
             result.truncated = True  # a file no labelling tool writes: the rest is not read
             return
         start = _SPACE.match(data, position).end()  # type: ignore[union-attr]
