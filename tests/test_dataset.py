@@ -407,3 +407,28 @@ def test_classifier_labels_and_trees(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / "cls.cfg").write_text(cfg)
     lines = concise("--dialect", "alexeyab", "--check-labels", "cls.data", "cls.cfg")
     assert [line for line in lines if "DN447" in line or "DN449" in line] == found
+
+
+def test_a_progress_bar_only_on_a_terminal(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from dnlint.dataset import check
+
+    listed = tmp_path / "train.txt"
+    listed.write_bytes(b"img/a.jpg\n" * 200_000)  # 2 MB: over PROGRESS_AFTER
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    monkeypatch.setattr("sys.stderr", shown)
+    with check._progress(listed) as advance:
+        advance(listed.stat().st_size)
+    assert "checking train.txt" in shown.getvalue()
+    quiet = io.StringIO()  # not a terminal: nothing at all
+    monkeypatch.setattr("sys.stderr", quiet)
+    with check._progress(listed) as advance:
+        advance(listed.stat().st_size)
+    assert quiet.getvalue() == ""
