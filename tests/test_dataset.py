@@ -291,7 +291,10 @@ def test_without_a_dialect_every_fork_is_described(job: Path) -> None:
     (job / "data" / "images" / "b.jpeg").write_bytes(b"\xff\xd8")
     (job / "data" / "images" / "b.txt").write_text(BOX)
     (job / "train.txt").write_text("data/images/a.jpg\ndata/images/b.jpeg\n")
-    assert concise("--check-labels", "obj.data") == [
+    lines = concise("--check-labels", "obj.data")
+    assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in lines] == [
+        "DN440", "DN445", "DN445", "DN439"]
+    assert lines == [
         "data/images/a.txt: DN440 warning: no label file here for 'data/images/a.jpg' "
         "(train.txt line 1), where AlexeyAB's Darknet looks; the original Darknet (pjreddie) "
         "would read 'data/labels/a.txt' (hint: lay the labels out for the fork you train with "
@@ -349,6 +352,8 @@ def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "cls.cfg").write_text(CLASSIFIER)
     status, output = run("--format", "concise", "--dialect", "alexeyab", "--check-labels",
                          "cls.data", "cls.cfg")
+    assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in output.splitlines()[:5]] == [
+        "DN445", "DN446", "DN447", "DN446", "4"]  # then the summary: "...: 4 images"
     assert output.splitlines() == [
         "train.list: DN445 warning: class 1 'bobcat' has no image in the train list (2 images "
         "counted) (hint: add images of this class, or drop the class)",
@@ -432,3 +437,20 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path: Path,
     with check._progress(listed) as advance:
         advance(listed.stat().st_size)
     assert quiet.getvalue() == ""
+
+
+def test_one_job_with_every_label_problem(job: Path) -> None:
+    """Each kind once, by code, in report order (file-level findings first, then by line)."""
+    images(job, {"a": "0 0.5 0.5 0.2 0.2 0.97\n1 0.5 0.5 0.2 0.2\n",  # a sixth column
+                 "b": BOX, "c": "2 0.5 0.5 0.2 0.2\n"},
+           "img/a.jpg\nimg/b.jpg\nimg/b.jpg\nimg/c.jpg\nc.jpg\n")
+    (job / "data").mkdir()
+    (job / "data" / "c.jpg").write_bytes(b"\xff\xd8")
+    (job / "obj.data").write_text("classes=3\ntrain=train.txt\nvalid=data/valid.txt\n"
+                                  "names=obj.names\nbackup=backup/\n")
+    (job / "data" / "valid.txt").write_text("c.jpg\n")
+    found = [(line.split(":", 1)[0], line.split(": ", 1)[1].split(" ", 1)[0])
+             for line in concise("--dialect", "alexeyab", "--check-labels", "obj.data")]
+    assert found == [("train.txt", "DN445"), ("img/a.txt", "DN433"),
+                     ("data/valid.txt", "DN444"), ("train.txt", "DN443"),
+                     ("train.txt", "DN420")]

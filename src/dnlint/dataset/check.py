@@ -345,7 +345,7 @@ class ListCheck:
             summary.not_a_class += 1
             self.fold.report("DN434", path, line, f"class id {class_id}, but classes="
                              f"{self.classes}: ids run from 0 to {self.classes - 1}; "
-                             + _class_effect(self.dialect), "renumber the class ids from 0, or "
+                             + _class_effect(self.dialect, class_id < 0), "renumber the class ids from 0, or "
                              "raise classes (and the names file) to match")
             return
         if x == 0 and y == 0:
@@ -455,11 +455,13 @@ def _unreadable_effect(reason: str) -> str:
     return "read_boxes cannot open it"
 
 
-def _class_effect(dialect: Dialect | None) -> str:
+def _class_effect(dialect: Dialect | None, negative: bool) -> str:
+    ab = ("AlexeyAB's Darknet loads it and its [yolo] layer skips it with a warning" if negative
+          else "AlexeyAB's Darknet skips the box (\"Wrong annotation\")")
     return {
         Dialect.PJ: "the original Darknet trains with it, writing past the head's class "
                     "outputs",
-        Dialect.AB: "AlexeyAB's Darknet skips the box (\"Wrong annotation\")",
+        Dialect.AB: ab,
         Dialect.HANK: "hank-ai's Darknet stops (\"invalid class ID\")",
     }.get(dialect, "AlexeyAB's Darknet skips the box, hank-ai's stops, the original "  # type: ignore[arg-type]
                    "trains with it past its arrays")
