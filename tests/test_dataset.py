@@ -380,6 +380,9 @@ def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ("a\nb\n", None, ["labels.txt: DN447 error: 2 labels for classes=3: fill_truth reads "
                         "labels past the end of the list (a crash, or garbage matched against "
                         "every path) (hint: one label per class, one per line)"]),
+    ("a\nb\nc\nd\ne\n", None, ["labels.txt:4:1: DN447 warning: more lines than classes=3: "
+                                  "the labels from this line on are never matched (hint: set "
+                                  "classes= to the number of labels)"]),
     ("a\n\nb\n", None, ["labels.txt:2:1: DN447 error: blank label: strstr finds an empty "
                           "label in every path, so every image has this class too (hint: "
                           "remove the blank line)"]),

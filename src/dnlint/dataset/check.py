@@ -345,8 +345,9 @@ class ListCheck:
             summary.not_a_class += 1
             self.fold.report("DN434", path, line, f"class id {class_id}, but classes="
                              f"{self.classes}: ids run from 0 to {self.classes - 1}; "
-                             + _class_effect(self.dialect, class_id < 0), "renumber the class ids from 0, or "
-                             "raise classes (and the names file) to match")
+                             + _class_effect(self.dialect, class_id < 0),
+                             "renumber the class ids from 0, or raise classes (and the names "
+                             "file) to match")
             return
         if x == 0 and y == 0:
             summary.dropped += 1
@@ -611,7 +612,7 @@ def _classifier_labels(data: DataFile, settings: DataSettings, classes: int,
         return None
     keeps_cr = settings.dialect is Dialect.PJ
     try:
-        every = _lines_of(found, keeps_cr, max(classes, 0) + 1_000_000)
+        every = _lines_of(found, keeps_cr, max(classes, 0) + 1)  # one more says "too many"
     except OSError as exc:
         sink.report("DN447", line, 1 if line else None, f"labels file {found} cannot be read "
                     f"({exc.strerror or exc})")
@@ -625,7 +626,7 @@ def _classifier_labels(data: DataFile, settings: DataSettings, classes: int,
                                       "one label per class, one per line", None))
         return None
     if len(every) > classes:
-        sink.items.append(_diagnostic("DN447", shown, classes + 1, f"{len(every)} lines for "
+        sink.items.append(_diagnostic("DN447", shown, classes + 1, f"more lines than "
                                       f"classes={classes}: the labels from this line on are "
                                       "never matched", "set classes= to the number of labels",
                                       Severity.WARNING))
