@@ -66,19 +66,18 @@ def current(analysis: Analysis, diagnostic: dict[str, Any]) -> dict[str, Any] | 
     does), the nearest its line; itself when it was made for this text. Without an anchor (a
     client that drops ``data``), the same code and message. None when the text it was about
     is gone."""
-    code = diagnostic.get("code")
+    code, message = diagnostic.get("code"), diagnostic.get("message")
     anchor = _dict(diagnostic.get("data")).get("anchor")
     if anchor is not None:
         found = [d for d in analysis.diagnostics()
                  if d["code"] == code and d["data"].get("anchor") == anchor]
     else:
-        message = diagnostic.get("message")
         found = [d for d in analysis.diagnostics()
                  if d["code"] == code and d["message"] == message]
-    line = _start_line(diagnostic)
-    if line is None:
-        return found[0] if found else None
-    return min(found, key=lambda d: abs((_start_line(d) or 0) - line), default=None)
+    line = _start_line(diagnostic) or 0
+    # the nearest; of two on one line (a width and a height finding), the one it says
+    return min(found, key=lambda d: (abs((_start_line(d) or 0) - line), d["message"] != message),
+               default=None)
 
 
 def _start_line(diagnostic: dict[str, Any]) -> int | None:
