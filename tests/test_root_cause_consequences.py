@@ -124,6 +124,7 @@ UNKNOWN = "unknown section [foo]: Darknet prints 'Type not recognized' and build
     # a head of 0 values on the 0x0 layer passes parse_yolo's outputs == inputs
     ("[foo]\n\n[yolo]\nmask=0\nanchors=1,1\nnum=1\nclasses=1\n", "DN020", UNKNOWN),
     ("[foo]\n\n[region]\nanchors=1,1\nnum=1\nclasses=1\n", "DN020", UNKNOWN),
+    ("[foo]\n\n[sam]\nfrom=-1\n", "DN020", UNKNOWN),  # 0x0 onto 0x0: no assert fails
     ("[net]\nwidth=3\n\n[dropout]\n", "DN022",
      "a second [net] section: Darknet builds it as an unknown, all-zero layer"),
 ])
@@ -143,6 +144,9 @@ def test_the_unknown_section_error_names_alexeyabs_division_by_zero(after: str, 
     "[foo]\n\n" + CONV,  # the convolution after stops first: 'must output image'
     "[foo]\n\n[bar]\n",  # two: said once, on the first
     "[foo]\n\n[detection]\nclasses=1\nside=7\nnum=1\n",  # its assert aborts first
+    # these stop on the 0x0 input too, a consequence reported nowhere else: not the division
+    "[foo]\n\n[scale_channels]\nfrom=-1\n",  # asserts w == 1 && h == 1
+    "[foo]\n\n[dropout]\ndropblock=1\n",  # 'DropBlock - there must be positive values'
 ])
 def test_no_crash_is_named_where_darknet_does_not_reach_the_division(after: str) -> None:
     messages = [m for c, _, m in found(NET + after, Dialect.AB) if c == "DN020"]

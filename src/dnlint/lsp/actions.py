@@ -3,10 +3,10 @@ rule on the finding's line, and ``source.fixAll.dnlint`` (``dnlint --fix``: safe
 
 A diagnostic the client sends back may have been computed for an older text (the editor
 keeps showing it while the next lint runs). Every action is therefore computed from the
-finding of the *current* text that it stands for (:func:`current`): the same rule and
-message on a line of the same text, where that line is now; when the text is gone, nothing
-is offered. An edit is sent as a versioned edit where the client takes one, so it can never
-land on other text either."""
+finding of the *current* text that it stands for (:func:`current`): the same rule on a line
+of the same text, where that line is now; when the text is gone, nothing is offered. An
+edit is sent as a versioned edit where the client takes one, so it can never land on other
+text either."""
 
 from __future__ import annotations
 

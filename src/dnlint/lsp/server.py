@@ -122,8 +122,8 @@ class Server:
             if message is None:  # stdin closed: the client is gone
                 return 0 if self.shutdown_requested else 1
             if isinstance(message, rpc.FramingError):  # nothing later can be read in step
-                # on stderr, which clients log: a frame on stdout before initialize (or
-                # after a request the client may wait on forever) is not LSP's
+                # said on stderr, which clients log (the protocol allows no notification
+                # before initialize, and this can come first)
                 return _say(f"dnlint-lsp: {message}: the connection is closed\n", 1)
             try:
                 self.handle(message)
