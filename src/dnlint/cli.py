@@ -23,7 +23,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
-from dnlint.run.config import ConfigError
+from dnlint.run.config import CWD_CONFIGURATION, ConfigError, unreadable_config
 from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 
 if TYPE_CHECKING:
@@ -359,7 +359,17 @@ def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
     from dnlint.run.settings import settings_lines
 
     run = _new_run(paths, args, track_inputs=False)
-    blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    # a configuration that cannot be used: what a lint run says of the same file, one line
+    # and exit 2 (the working directory's first, as a run's plan looks it up first)
+    looking_for = CWD_CONFIGURATION
+    try:
+        run.finder.for_path(os.path.join(os.curdir, "."))
+        looking_for = ""
+        blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except OSError as exc:
+        _fail(str(unreadable_config(exc, looking_for)), EXIT_USAGE)
     click.echo("\n\n".join(blocks))
 
 

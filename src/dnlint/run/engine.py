@@ -23,7 +23,13 @@ from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
-from dnlint.run.config import Config, ConfigError, ConfigFinder
+from dnlint.run.config import (
+    CWD_CONFIGURATION,
+    Config,
+    ConfigError,
+    ConfigFinder,
+    unreadable_config,
+)
 from dnlint.run.inputs import (
     MAX_CFG_BYTES,
     Input,
@@ -169,9 +175,7 @@ class Run:
         try:
             config = self.finder.for_path(os.path.join(os.curdir, "."))
         except OSError as exc:  # no file to hang a DN029 on: the working directory's
-            raise ConfigError(f"{exc.filename or os.curdir}: cannot read: "
-                              f"{exc.strerror or exc} (looking for the working directory's "
-                              "configuration)") from None
+            raise unreadable_config(exc, CWD_CONFIGURATION) from None
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
