@@ -625,8 +625,9 @@ def _print_fixed_stdin(result: FileResult) -> None:
 def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
     """A cfg --fix could not write on standard error; with ``paths_too`` (--diff and
     --fix-only print no report) also a path that could not be handled at all."""
-    if "fix_error" in result.extra:
-        click.echo(f"dnlint: {printable(result.extra['fix_error'])}", err=True)
+    for key in ("fix_error", "fix_note"):
+        if key in result.extra:
+            click.echo(f"dnlint: {printable(result.extra[key])}", err=True)
     for diagnostic in result.diagnostics if paths_too else ():
         if diagnostic.code in PATH_PROBLEMS or diagnostic.code == INTERNAL_ERROR:
             click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "
