@@ -105,7 +105,8 @@ def test_a_missing_valid_list_is_a_warning(in_job: Path) -> None:
 
 def test_an_empty_train_list(in_job: Path) -> None:
     _job(in_job, GOOD, train=b"")
-    assert run("obj.data") == (1, [("obj.data:2", "DN419"), ("obj.data:3", "DN419")])
+    # valid= names the same list: one finding, at train=
+    assert run("obj.data") == (1, [("obj.data:2", "DN419")])
 
 
 @pytest.mark.skipif(os.name != "posix", reason="permission bits")
@@ -280,3 +281,30 @@ def test_many_blank_names_lines_are_counted_not_listed(in_job: Path) -> None:
     found = json.loads(result.output)["files"][0]["diagnostics"]
     assert [d["line"] for d in found] == [*range(2, 12), 12]
     assert found[-1]["message"] == "and 99,990 more blank lines in the names file"
+
+
+@pytest.mark.parametrize("valid", ["data/train.txt", "./data/train.txt", "data/../data/train.txt"])
+def test_valid_naming_the_train_list_reports_each_finding_once(in_job: Path, valid: str) -> None:
+    """valid= and train= naming one list (however spelled): its findings once, in every
+    format and in the counts."""
+    _job(in_job, GOOD.replace("valid=data/train.txt", f"valid={valid}"),
+         train=b"img/a.jpg\r\nimg/gone.jpg\r\n")
+    args = ("--no-config", "--dialect", "ab", "--check-images", "obj.data")
+    assert run(*args) == (0, [("data/train.txt:2", "DN420")])
+    result = CliRunner().invoke(main, ["--format", "json", *args])
+    import json
+
+    diagnostics = json.loads(result.output)["files"][0]["diagnostics"]
+    assert [(d["path"], d["line"], d["code"]) for d in diagnostics] == [
+        ("data/train.txt", 2, "DN420")]
+    summary = CliRunner().invoke(main, ["--format", "concise", *args]).output.splitlines()[-1]
+    assert summary == "Found 1 problem (1 warning) in 1 file."
+    # where the original keeps the \r, the list's CRLF and both images: each once
+    assert run("--no-config", "--dialect", "pj", "--check-images", "obj.data") == (1, [
+        ("data/train.txt:1", "DN423"), ("data/train.txt:1", "DN420"),
+        ("data/train.txt:2", "DN420")])
+
+
+def test_valid_naming_the_same_missing_list_is_one_finding(in_job: Path) -> None:
+    _job(in_job, GOOD.replace("data/train.txt", "data/none.txt"), train=None)
+    assert run("--no-config", "obj.data") == (1, [("obj.data:2", "DN418")])

@@ -86,6 +86,9 @@ class _Job:
         self.settings = settings
         self.sink = sink
         self.beside: list[tuple[str, int]] = []  # (key, line) found only beside the .data
+        # the list files checked, by identity: valid= naming train's list (a common set-up)
+        # is the same file, whose findings are reported once
+        self.lists: set[object] = set()
 
     # --- resolution -----------------------------------------------------------------------
 
@@ -168,6 +171,10 @@ class _Job:
         if resolved is None:
             return
         found, line = resolved
+        identity = _identity(found)
+        if identity in self.lists:
+            return  # the list train= names (checked, with its findings, already)
+        self.lists.add(identity)
         level = None if severity is Severity.ERROR else severity
         if found.path is None:
             self.missing("DN418", key, found, line, level)
@@ -263,6 +270,18 @@ def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
         if _exists(candidate):
             return Resolved(value, candidate, folders, beside_data=root is None and index > 0)
     return Resolved(value, None, folders)
+
+
+def _identity(found: Resolved) -> object:
+    """What tells two values naming the same file apart from two naming different ones: the
+    file's device and inode, else (nothing found) the value as Darknet reads it."""
+    if found.path is not None:
+        try:
+            info = os.stat(found.path)
+            return info.st_dev, info.st_ino
+        except (OSError, ValueError):
+            pass
+    return found.value
 
 
 def _exists(path: Path) -> bool:
