@@ -308,3 +308,54 @@ def test_valid_naming_the_train_list_reports_each_finding_once(in_job: Path, val
 def test_valid_naming_the_same_missing_list_is_one_finding(in_job: Path) -> None:
     _job(in_job, GOOD.replace("data/train.txt", "data/none.txt"), train=None)
     assert run("--no-config", "obj.data") == (1, [("obj.data:2", "DN418")])
+
+
+WARNED = CFG.replace("subdivisions=16", "subdivisions=24")  # DN103 at line 6, its own finding
+
+
+@pytest.mark.parametrize(("config", "reason"), [
+    (None, "cannot read {config}: Too many levels of symbolic links"),
+    ("x = [\n", "cannot use {config}: invalid TOML: Invalid value (at end of document)"),
+    ('dialect = "yolo"\n', "cannot use {config}: dialect must be one of pjreddie, pj, "
+                           "original, alexeyab, ab, hank, hank-ai, auto, not 'yolo'"),
+])
+@pytest.mark.parametrize("order", ["cfg-first", "data-first", "--data"])
+def test_a_data_file_whose_folder_configuration_is_unusable(
+        in_job: Path, config: str | None, reason: str, order: str) -> None:
+    """The .data file gets a DN029 naming the configuration, the cfg keeps its own findings
+    (checked without the .data file), exit 2 at the end; JSON stays one whole document."""
+    (in_job / "job").mkdir()
+    _job(in_job / "job", GOOD)
+    (in_job / "model.cfg").write_text(WARNED)
+    toml = in_job / "job" / ".dnlint.toml"
+    if config is None:
+        toml.symlink_to(".dnlint.toml")
+    else:
+        toml.write_text(config)
+    args = {"cfg-first": ["model.cfg", "job/obj.data"], "data-first": ["job/obj.data",
+                                                                        "model.cfg"],
+            "--data": ["--data", "job/obj.data", "model.cfg"]}[order]
+    why = reason.format(config=toml) + (" (--data)" if order == "--data" else "")
+    result = CliRunner().invoke(main, ["--format", "json", *args])
+    import json
+
+    files = {f["path"]: [(d["code"], d["line"], d["message"]) for d in f["diagnostics"]]
+             for f in json.loads(result.stdout)["files"]}
+    assert (result.exit_code, files) == (2, {
+        "job/obj.data": [("DN029", None, why)],
+        "model.cfg": [("DN103", 6, "batch=64 is not a multiple of subdivisions=24: Darknet "
+                                   "trains on 48 images per batch, not 64")]})
+    assert result.stderr == ""
+
+
+def test_an_unusable_configuration_stops_the_run_before_the_report(in_job: Path) -> None:
+    """A cfg's own folder configuration that is invalid stops the run with its one line, as
+    always, but before a JSON document is begun (it once ended after '"files": [')."""
+    (in_job / "sub").mkdir()
+    (in_job / "sub" / "model.cfg").write_text(WARNED)
+    (in_job / "model.cfg").write_text(WARNED)
+    (in_job / "sub" / ".dnlint.toml").write_text("x = [\n")
+    result = CliRunner().invoke(main, ["--format", "json", "model.cfg", "sub/model.cfg"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"dnlint: {in_job / 'sub' / '.dnlint.toml'}: invalid TOML: Invalid value "
+               "(at end of document)\n")

@@ -521,12 +521,13 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
 
     if settings.fix_mode in ("diff", "suppress") or settings.fix_only:
         return _stream_fixes(run, settings, stream)
+    results = run.results()  # planned before the report starts: a bad configuration stops
     ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
                         settings.show_layers, settings.statistics)
     reporter: Reporter = get_reporter(settings.output_format, ctx)
     graph = _graph_collector() if graph_file else None
     totals = RunTotals()
-    for result in run.results():
+    for result in results:
         totals.add(result)
         _fix_problem(result)
         _print_fixed_stdin(result)

@@ -15,7 +15,7 @@ import copy
 import gc
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.clean import shown_path
@@ -179,6 +179,13 @@ class Run:
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        for item in inputs:
+            if item.kind not in ("data", "names"):
+                # a configuration that cannot be used stops the run (exit status 2) before
+                # its report starts, not in the middle of a JSON document; one that cannot be
+                # read is the DN029 of the files it covers, said when each is handled
+                with suppress(OSError):
+                    self.finder.for_path(item.display or item.path)
         named = [i.path for i in inputs if i.kind == "data" and i.explicit]
         if self.options.data:
             # --data is linted as a data file once, before the cfgs, even when also named
@@ -190,8 +197,12 @@ class Run:
         return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
     def results(self) -> Iterator[FileResult]:
-        """Every file's result, policy applied, in command-line order (walks sorted)."""
-        jobs = self.plan()
+        """Every file's result, policy applied, in command-line order (walks sorted). The run
+        is planned at this call, not at the first result: a configuration that stops it does
+        so before a caller starts its report."""
+        return self._results(self.plan())
+
+    def _results(self, jobs: list[Job]) -> Iterator[FileResult]:
         with cycle_gc_paused() as collect_garbage:
             if self.options.data:
                 yield from self._check_data_path(self.options.data)
@@ -274,7 +285,9 @@ class Run:
         if selection_for(item.display or item.path, self.policy, config).recipe:
             check_recipe(result, self._train_images())
         if self._data and self._data_ok and result.network is not None:
-            check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
+            with suppress(InputError):  # the .data file's own result says why
+                root = self._data_settings(self._data).root
+                check_data(result, self._data, self._reader(), root)
         budget = self.options.gpu_memory
         if budget is None and config is not None:
             budget = config.gpu_memory
@@ -320,15 +333,15 @@ class Run:
     def _check_data_path(self, path: str) -> Iterator[FileResult]:
         try:
             require_regular_file(path)
-        except InputError as exc:
+            self._remember(path)
+            result = self._lint_data(path, "data")
+        except InputError as exc:  # unreadable, or its folder's configuration is
             self._data_ok = False
             self.unreadable += 1
             yield unreadable(path, f"{exc.reason} (--data)")
             return
-        self._remember(path)
-        result = self._lint_data(path, "data")
         self._count(result)
-        apply_policy(result, selection_for(result.path, self.policy, self.finder.for_path(path)))
+        apply_policy(result, selection_for(result.path, self.policy, self._data_config(path)))
         yield result
 
     def _lint_data(self, path: str, kind: str) -> FileResult:
@@ -358,8 +371,12 @@ class Run:
 
             from dnlint.checks.data_file import count_train_images
 
-            self._train_count = (count_train_images(
-                Path(self._data), self._data_settings(self._data).root),)
+            try:
+                root = self._data_settings(self._data).root
+            except InputError:  # the .data file's own result says why
+                self._train_count = (None,)
+            else:
+                self._train_count = (count_train_images(Path(self._data), root),)
         return self._train_count[0]
 
     def _data_settings(self, path: str) -> DataSettings:
@@ -370,12 +387,24 @@ class Run:
         from dnlint.checks.data_file import DataSettings
 
         root: Path | None = Path(self.options.data_root) if self.options.data_root else None
-        config = self.finder.for_path(path)
+        config = self._data_config(path)
         if root is None and config is not None and config.data_root is not None:
             root = config.root / config.data_root
         dialect = self._options_for(config).dialect
         return DataSettings(root.absolute() if root else None, dialect,
                             self.options.check_images)
+
+    def _data_config(self, path: str) -> Config | None:
+        """The configuration of a .data (or names) file's folder (where darknet runs, the
+        dialect). One that cannot be read or used is an InputError of that file, a DN029
+        naming the configuration: never the error of a cfg checked against the .data file,
+        nor, mid-report, of the whole run."""
+        try:
+            return self.finder.for_path(path)
+        except OSError as exc:
+            raise path_error(exc, path) from None
+        except ConfigError as exc:
+            raise InputError(path, f"cannot use {exc}") from None
 
     def _reader(self) -> Callable[[str], None] | None:
         """What a reader below the run calls with each file it reads (None: not tracked)."""
