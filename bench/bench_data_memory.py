@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _keys(n: int) -> bytes:
-    """A million unique keys and more: read_data_cfg keeps each; dnlint reads five."""
+    """A million unique keys and more: read_data_cfg keeps each; dnlint reads six."""
     return b"".join(b"k%d=v\n" % i for i in range(n // 9))[:n]
 
 

@@ -38,7 +38,7 @@ class DataFileError(OSError):
 
 
 # the keys the checks read; read_data_cfg keeps every other one too, which no check asks for
-DATA_KEYS = ("classes", "names", "train", "valid", "backup")
+DATA_KEYS = ("classes", "names", "train", "valid", "backup", "labels")
 _BLANKS = b" \t\r"  # what read_data_cfg's strip removes within a line (and \n, the separator)
 BLOCK_BYTES = 1 << 16  # lines are looked at a block of about this many bytes at a time
 
