@@ -23,7 +23,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
-from dnlint.run.config import ConfigError
+from dnlint.run.config import CWD_CONFIGURATION, ConfigError, unreadable_config
 from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 
 if TYPE_CHECKING:
@@ -366,7 +366,17 @@ def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
     from dnlint.run.settings import settings_lines
 
     run = _new_run(paths, args, track_inputs=False)
-    blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    # a configuration that cannot be used: what a lint run says of the same file, one line
+    # and exit 2 (the working directory's first, as a run's plan looks it up first)
+    looking_for = CWD_CONFIGURATION
+    try:
+        run.finder.for_path(os.path.join(os.curdir, "."))
+        looking_for = ""
+        blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except OSError as exc:
+        _fail(str(unreadable_config(exc, looking_for)), EXIT_USAGE)
     click.echo("\n\n".join(blocks))
 
 
@@ -519,12 +529,13 @@ def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str
 
     if settings.fix_mode in ("diff", "suppress") or settings.fix_only:
         return _stream_fixes(run, settings, stream)
+    results = run.results()  # planned before the report starts: a bad configuration stops
     ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
                         settings.show_layers, settings.statistics)
     reporter: Reporter = get_reporter(settings.output_format, ctx)
     graph = _graph_collector() if graph_file else None
     totals = RunTotals()
-    for result in run.results():
+    for result in results:
         totals.add(result)
         _fix_problem(result)
         _print_fixed_stdin(result)
@@ -625,8 +636,9 @@ def _print_fixed_stdin(result: FileResult) -> None:
 def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
     """A cfg --fix could not write on standard error; with ``paths_too`` (--diff and
     --fix-only print no report) also a path that could not be handled at all."""
-    if "fix_error" in result.extra:
-        click.echo(f"dnlint: {printable(result.extra['fix_error'])}", err=True)
+    for key in ("fix_error", "fix_note"):
+        if key in result.extra:
+            click.echo(f"dnlint: {printable(result.extra[key])}", err=True)
     for diagnostic in result.diagnostics if paths_too else ():
         if diagnostic.code in PATH_PROBLEMS or diagnostic.code == INTERNAL_ERROR:
             click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dnlint.checks.data import DataFile, DataFileError, chunks, read_data_file
+from dnlint.checks.data import DataFile, DataFileError, chunks, count_names, read_data_file
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
@@ -106,6 +106,9 @@ class _Job:
         self.sink = sink
         self.beside: list[tuple[str, int]] = []  # (key, line) found only beside the .data
         self.lists: list[tuple[str, Path]] = []  # (key, file) of the lists that can be read
+        # the list files checked, by identity: valid= naming train's list (a common set-up)
+        # is the same file, whose findings are reported once
+        self.checked: set[object] = set()
 
     # --- resolution -----------------------------------------------------------------------
 
@@ -200,6 +203,10 @@ class _Job:
         if resolved is None:
             return
         found, line = resolved
+        identity = _identity(found)
+        if identity in self.checked:
+            return  # the list train= names (checked, with its findings, already)
+        self.checked.add(identity)
         level = None if severity is Severity.ERROR else severity
         if found.path is None:
             self.missing("DN418", key, found, line, level)
@@ -299,6 +306,18 @@ def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
     return Resolved(value, None, folders)
 
 
+def _identity(found: Resolved) -> object:
+    """What tells two values naming the same file apart from two naming different ones: the
+    file's device and inode, else (nothing found) the value as Darknet reads it."""
+    if found.path is not None:
+        try:
+            info = os.stat(found.path)
+            return info.st_dev, info.st_ino
+        except (OSError, ValueError):
+            pass
+    return found.value
+
+
 def _exists(path: Path) -> bool:
     try:
         os.stat(path)
@@ -328,33 +347,25 @@ def check_names_file(path: Path, dialect: Dialect | None, sink: Sink) -> int | N
     """A names file's own lines (get_labels: one name per fgetl line): blank lines, which are
     counted as names (DN426), and CRLF line ends, which the original Darknet keeps in every
     name (DN424). The number of names, or None when the file cannot be read (DN414)."""
-    blank: list[int] = []  # the first MAX_SHOWN + 1 blank lines; the rest are counted
-    count = crlf = blanks = 0
     try:
-        for number, raw, _ in _lines(path):
-            count = number
-            if raw.endswith(b"\r"):
-                crlf += 1
-            if not raw.strip():
-                blanks += 1
-                if len(blank) <= MAX_SHOWN:
-                    blank.append(number)
+        found = count_names(path, MAX_SHOWN + 1)
     except OSError as exc:
         sink.report("DN414", None, None, f"cannot read the names file: {_why(exc)}")
         return None
-    for number in blank[:MAX_SHOWN]:
+    for number in found.first_blank[:MAX_SHOWN]:
         sink.report("DN426", number, 1, "blank line in the names file: get_labels counts it as "
                     "a class name, so every later name belongs to the next class id",
                     "remove the blank line")
-    if blanks > MAX_SHOWN:
-        sink.report("DN426", blank[MAX_SHOWN], 1,
-                    f"and {blanks - MAX_SHOWN:,} more blank lines in the names file")
+    if found.blank > MAX_SHOWN:
+        sink.report("DN426", found.first_blank[MAX_SHOWN], 1,
+                    f"and {found.blank - MAX_SHOWN:,} more blank lines in the names file")
+    crlf = found.crlf
     if crlf and dialect is not Dialect.AB and dialect is not Dialect.HANK:
         sink.report("DN424", 1, None, f"{crlf} line{'s' if crlf > 1 else ''} end with CRLF: "
                     "the original Darknet keeps the \\r in each name (labels print and draw "
                     "with it); AlexeyAB's and hank-ai's remove it",
                     "save the names file with LF line ends", _pj_only(dialect))
-    return count
+    return found.names
 
 
 def _pj_only(dialect: Dialect | None) -> Severity | None:

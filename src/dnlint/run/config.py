@@ -58,6 +58,16 @@ class ConfigError(Exception):
         super().__init__(escaped(message))
 
 
+CWD_CONFIGURATION = "the working directory's configuration"
+
+
+def unreadable_config(exc: OSError, looking_for: str = "") -> ConfigError:
+    """The one-line error of a configuration file the search could not read (a link loop, no
+    permission): the same words wherever the search ran."""
+    return ConfigError(f"{exc.filename or os.curdir}: cannot read: {exc.strerror or exc}"
+                       + (f" (looking for {looking_for})" if looking_for else ""))
+
+
 class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
     path: Path | None = None
     dialect: str | None = None

@@ -15,7 +15,7 @@ import copy
 import gc
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dnlint.clean import shown_path
@@ -23,7 +23,13 @@ from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
-from dnlint.run.config import Config, ConfigError, ConfigFinder
+from dnlint.run.config import (
+    CWD_CONFIGURATION,
+    Config,
+    ConfigError,
+    ConfigFinder,
+    unreadable_config,
+)
 from dnlint.run.inputs import (
     MAX_CFG_BYTES,
     Input,
@@ -177,12 +183,17 @@ class Run:
         try:
             config = self.finder.for_path(os.path.join(os.curdir, "."))
         except OSError as exc:  # no file to hang a DN029 on: the working directory's
-            raise ConfigError(f"{exc.filename or os.curdir}: cannot read: "
-                              f"{exc.strerror or exc} (looking for the working directory's "
-                              "configuration)") from None
+            raise unreadable_config(exc, CWD_CONFIGURATION) from None
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        for item in inputs:
+            if item.kind not in ("data", "names"):
+                # a configuration that cannot be used stops the run (exit status 2) before
+                # its report starts, not in the middle of a JSON document; one that cannot be
+                # read is the DN029 of the files it covers, said when each is handled
+                with suppress(OSError):
+                    self.finder.for_path(item.display or item.path)
         named = [i.path for i in inputs if i.kind == "data" and i.explicit]
         if self.options.data:
             # --data is linted as a data file once, before the cfgs, even when also named
@@ -196,8 +207,12 @@ class Run:
         return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
     def results(self) -> Iterator[FileResult]:
-        """Every file's result, policy applied, in command-line order (walks sorted)."""
-        jobs = self.plan()
+        """Every file's result, policy applied, in command-line order (walks sorted). The run
+        is planned at this call, not at the first result: a configuration that stops it does
+        so before a caller starts its report."""
+        return self._results(self.plan())
+
+    def _results(self, jobs: list[Job]) -> Iterator[FileResult]:
         with cycle_gc_paused() as collect_garbage:
             if self.options.data:
                 yield from self._check_data_path(self.options.data)
@@ -280,7 +295,9 @@ class Run:
         if selection_for(item.display or item.path, self.policy, config).recipe:
             check_recipe(result, self._train_images())
         if self._data and self._data_ok and result.network is not None:
-            check_data(result, self._data, self._reader(), self._data_settings(self._data).root)
+            with suppress(InputError):  # the .data file's own result says why
+                root = self._data_settings(self._data).root
+                check_data(result, self._data, self._reader(), root)
         self._check_card(result, config)
         if chosen is not self.options and config is not None and result.dialect is not None:
             result.dialect_reason = f"set in {config.path}"
@@ -322,15 +339,15 @@ class Run:
     def _check_data_path(self, path: str) -> Iterator[FileResult]:
         try:
             require_regular_file(path)
-        except InputError as exc:
+            self._remember(path)
+            result = self._lint_data(path, "data")
+        except InputError as exc:  # unreadable, or its folder's configuration is
             self._data_ok = False
             self.unreadable += 1
             yield unreadable(path, f"{exc.reason} (--data)")
             return
-        self._remember(path)
-        result = self._lint_data(path, "data")
         self._count(result)
-        apply_policy(result, selection_for(result.path, self.policy, self.finder.for_path(path)))
+        apply_policy(result, selection_for(result.path, self.policy, self._data_config(path)))
         yield result
 
     def _lint_data(self, path: str, kind: str) -> FileResult:
@@ -362,9 +379,15 @@ class Run:
             if self._training_cfg is not None:
                 from dnlint.dataset.facts import training_facts
 
-                config = self.finder.for_path(self._training_cfg)
-                linted = lint_input(Input(self._training_cfg, "cfg"), self._options_for(config))
-                if linted.network is not None and linted.dialect is not None:
+                try:
+                    config = self.finder.for_path(self._training_cfg)
+                except OSError:  # the cfg's own result says why (DN029)
+                    linted = None
+                else:
+                    linted = lint_input(Input(self._training_cfg, "cfg"),
+                                        self._options_for(config))
+                if linted is not None and linted.network is not None \
+                        and linted.dialect is not None:
                     facts = training_facts(linted.network, linted.dialect, linted.path)
             self._facts = (facts,)
         return self._facts[0]
@@ -415,8 +438,12 @@ class Run:
 
             from dnlint.checks.data_file import count_train_images
 
-            self._train_count = (count_train_images(
-                Path(self._data), self._data_settings(self._data).root),)
+            try:
+                root = self._data_settings(self._data).root
+            except InputError:  # the .data file's own result says why
+                self._train_count = (None,)
+            else:
+                self._train_count = (count_train_images(Path(self._data), root),)
         return self._train_count[0]
 
     def _data_settings(self, path: str) -> DataSettings:
@@ -427,13 +454,25 @@ class Run:
         from dnlint.checks.data_file import DataSettings
 
         root: Path | None = Path(self.options.data_root) if self.options.data_root else None
-        config = self.finder.for_path(path)
+        config = self._data_config(path)
         if root is None and config is not None and config.data_root is not None:
             root = config.root / config.data_root
         dialect = self._options_for(config).dialect
         labels = self.options.check_labels
         return DataSettings(root.absolute() if root else None, dialect,
                             self.options.check_images or labels, labels)
+
+    def _data_config(self, path: str) -> Config | None:
+        """The configuration of a .data (or names) file's folder (where darknet runs, the
+        dialect). One that cannot be read or used is an InputError of that file, a DN029
+        naming the configuration: never the error of a cfg checked against the .data file,
+        nor, mid-report, of the whole run."""
+        try:
+            return self.finder.for_path(path)
+        except OSError as exc:
+            raise path_error(exc, path) from None
+        except ConfigError as exc:
+            raise InputError(path, f"cannot use {exc}") from None
 
     def _reader(self) -> Callable[[str], None] | None:
         """What a reader below the run calls with each file it reads (None: not tracked)."""
