@@ -1,0 +1,119 @@
+// The lint worker: loads Pyodide and dnlint's wheel from the site itself, then lints what
+// the page sends. Python runs synchronously here, so a lint cannot be interrupted; instead
+// only the newest queued request runs (older ones are dropped) and the page discards any
+// result that is not for its current text.
+import { lintOptions, source, startPython } from "./python.js";
+
+let face = null;
+let python = null;
+let latest = null; // the newest lint not yet run: it replaces an older one
+const jobs = []; // fixes and decodes, run in order before the lint
+let scheduled = false;
+let mounts = 0;
+
+const base = new URL("../", self.location.href).href; // the site's root (assets/..)
+
+async function start() {
+  try {
+    if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
+    const { loadPyodide } = await import(/* @vite-ignore */ base + "pyodide/pyodide.mjs");
+    const index = await (await fetch(base + "wheels/index.json")).json();
+    const wheels = await Promise.all(index.wheels.map(async (name) =>
+      new Uint8Array(await (await fetch(base + "wheels/" + name)).arrayBuffer())));
+    ({ python, face } = await startPython(loadPyodide, { indexURL: base + "pyodide/" }, wheels));
+    const version = python.runPython("import sys; '%d.%d.%d' % sys.version_info[:3]");
+    postMessage({ type: "ready", version: face.version(), python: version,
+      pyodide: python.version });
+  } catch (error) {
+    postMessage({ type: "failed", message: String(error && error.message || error) });
+  }
+}
+
+// a dropped .weights file: mounted read-only so that the check reads its size and first
+// bytes only (WORKERFS reads the slices asked for, never the whole file)
+function weightsEntry({ file, head }) {
+  const FS = python.FS;
+  const workerfs = FS.filesystems && FS.filesystems.WORKERFS;
+  if (workerfs && typeof file.slice === "function") {
+    const dir = `/weights-${++mounts}`;
+    FS.mkdir(dir);
+    FS.mount(workerfs, { files: [file] }, dir);
+    return { entry: { path: `${dir}/${file.name}` }, dir };
+  }
+  return { entry: { name: file.name, size: file.size, head }, dir: null };
+}
+
+function run(request) {
+  const { type, id } = request;
+  const mounted = [];
+  try {
+    if (type === "lint") {
+      const options = { ...request.options };
+      options.weights = (request.weights || []).map((file) => {
+        const { entry, dir } = weightsEntry(file);
+        if (dir) mounted.push(dir);
+        return entry;
+      });
+      const input = source(python, request);
+      const quick = lintOptions(python, { ...options, layers: false, graph: false });
+      const findings = convert(face.lint(input, request.path, quick));
+      postMessage({ type: "findings", id, ...findings });
+      // the table and the graph follow, unless a newer request is already waiting
+      setTimeout(() => {
+        if (latest || jobs.length) return;
+        try {
+          const full = convert(face.lint(input, request.path, lintOptions(python, options)));
+          postMessage({ type: "details", id, layers: full.layers, graph: full.graph,
+            weights: full.weights });
+        } catch (error) {
+          postMessage({ type: "error", id, message: String(error.message || error) });
+        }
+      }, 0);
+    } else if (type === "fix-all") {
+      const fixed = convert(face.fix_all(source(python, request), request.path,
+        lintOptions(python, request.options), Boolean(request.unsafe)));
+      postMessage({ type: "fixed", id, ...fixed });
+    } else if (type === "apply-fix") {
+      const text = face.apply_fix(source(python, request), python.toPy(request.edits));
+      postMessage({ type: "fixed", id, text, changed: true, fixed: 1 });
+    } else if (type === "decode") {
+      postMessage({ type: "decoded", id, text: face.display_text(source(python, request)) });
+    }
+  } catch (error) {
+    postMessage({ type: "error", id, message: String(error.message || error) });
+  } finally {
+    for (const dir of mounted) {
+      try { python.FS.unmount(dir); python.FS.rmdir(dir); } catch { /* already gone */ }
+    }
+  }
+}
+
+function convert(proxy) {
+  if (typeof proxy === "string") return proxy;
+  const value = proxy.toJs({ dict_converter: Object.fromEntries });
+  proxy.destroy();
+  return value;
+}
+
+function drain() {
+  scheduled = false;
+  while (jobs.length) run(jobs.shift());
+  const request = latest;
+  latest = null;
+  if (request) run(request);
+}
+
+function schedule() {
+  if (face && !scheduled && (latest || jobs.length)) {
+    scheduled = true;
+    setTimeout(drain, 0);
+  }
+}
+
+self.onmessage = ({ data }) => {
+  if (data.type === "lint") latest = data; // an older queued lint is dropped
+  else jobs.push(data);
+  schedule();
+};
+
+start().then(schedule);
