@@ -13,11 +13,14 @@ and flags. Nothing here imports numpy, click or rich (none of them is in the pag
 ``weights`` (a list of ``{"path": ...}`` for a file already in the file system, or
 ``{"name": ..., "size": ..., "head": bytes}``: its size and first bytes, all the weights check
 reads), ``data`` and ``names`` (``{"name": ..., "text": ...}``: an ``obj.data`` and its names
-file), ``layers`` and ``graph`` (false: skip the layer table or the DOT graph).
+file), ``layers`` and ``graph`` (false: skip the layer table or the DOT graph), ``max_rows``
+and ``max_graph`` (a network with more layers gets only its first ``max_rows`` rows, without
+the memory columns, and no graph: a page never waits minutes for a table nobody reads).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,7 +33,8 @@ from dnlint.api import new_run
 if TYPE_CHECKING:
     from dnlint.result import FileResult
 
-__all__ = ["apply_fix", "display_text", "fix_all", "lint", "version"]
+__all__ = ["apply_fix", "display_text", "fix_all", "fix_all_json", "lint", "lint_json",
+           "version"]
 
 DEFAULT_PATH = "model.cfg"  # what text typed or pasted into the page is linted as
 SETTINGS_KEYS = ("dialect", "targets", "recipe", "select", "ignore", "gpu_memory")
@@ -74,6 +78,18 @@ def fix_all(text: str | bytes, path: str = DEFAULT_PATH,
     data = first.extra.get("fixed_data", raw) if first is not None else raw
     fixed = first.extra.get("fixed", 0) if first is not None else 0
     return {"text": display_text(data), "changed": data != raw, "fixed": fixed}
+
+
+def lint_json(text: str | bytes, path: str = DEFAULT_PATH,
+              options: Mapping[str, Any] | None = None) -> str:
+    """:func:`lint` as JSON text (``null`` stays null: what the worker hands the page)."""
+    return json.dumps(lint(text, path, options))
+
+
+def fix_all_json(text: str | bytes, path: str = DEFAULT_PATH,
+                 options: Mapping[str, Any] | None = None, unsafe: bool = False) -> str:
+    """:func:`fix_all` as JSON text."""
+    return json.dumps(fix_all(text, path, options, unsafe))
 
 
 def apply_fix(text: str | bytes, edits: Sequence[Mapping[str, Any]]) -> str:
@@ -199,8 +215,8 @@ def _report(raw: bytes, typed: str | None, results: list[FileResult], opts: Mapp
     return {
         "path": head["path"], "dialect": head["dialect"], "dialect_reason": head["dialect_reason"],
         "findings": findings, "rules": explanations,
-        "layers": _layers(first) if opts.get("layers", True) else None,
-        "graph": _graph(first) if opts.get("graph", True) and first.network is not None else None,
+        "layers": _layers(first, opts.get("max_rows")) if opts.get("layers", True) else None,
+        "graph": _graph(first, opts.get("max_graph")) if opts.get("graph", True) else None,
         "weights": weights,
     }
 
@@ -210,34 +226,46 @@ def _shown(text: str, root: str) -> str:
     return text.replace(root.rstrip("/") + "/", "")
 
 
-def _layers(result: FileResult) -> dict[str, Any] | None:
+def _layers(result: FileResult, limit: int | None) -> dict[str, Any] | None:
     """``--layers``: the JSON report's rows (shapes, params, BFLOPs, memory), each with the
-    table's geometry and input column and its weights offsets, and the totals."""
-    from dnlint.reporters.json_ import file_json
+    table's geometry and input column and its weights offsets, and the totals; over
+    ``limit`` layers, the first ``limit`` rows without memory."""
+    from dnlint.reporters.json_ import bflops_json, file_json
     from dnlint.reporters.table import geometry, input_shape
 
     network = result.network
     if network is None:
         return None
-    entry = file_json(result, show_layers=True)
-    rows = entry.get("layers", [])
+    count = len(network.layers)
+    if limit is not None and count > limit:
+        entry: dict[str, Any] = {}
+        rows = [{"index": layer.index, "type": layer.type, "line": layer.line,
+                 "input": list(layer.input), "output": list(layer.output),
+                 "outputs": layer.outputs, "params": layer.params,
+                 "bflops": bflops_json(network, layer), "memory": None}
+                for layer in network.layers[:limit]]
+    else:
+        entry = file_json(result, show_layers=True)
+        rows = entry.get("layers", [])
     report = result.weights
     offsets = {lay.index: lay for lay in report.layers} if report is not None else {}
-    for row, layer in zip(rows, network.layers, strict=True):
+    for row, layer in zip(rows, network.layers, strict=False):
         row["geometry"] = geometry(layer)
         row["input_text"] = input_shape(layer, network.layers)
         row["broken"] = bool(layer.broken)
         lay = offsets.get(layer.index)
         row["load_offset"] = lay.load_offset if lay is not None else None
         row["loaded_floats"] = lay.loaded_floats if lay is not None else None
-    weights = entry.get("weights")
-    return {"rows": rows, "memory": entry.get("memory"),
-            "expected_bytes": weights["expected_bytes"] if weights else None}
+    return {"rows": rows, "count": count, "memory": entry.get("memory"),
+            "expected_bytes": report.expected_bytes if report is not None else None}
 
 
-def _graph(result: FileResult) -> str:
+def _graph(result: FileResult, limit: int | None) -> str | None:
+    """``--graph``'s DOT, or None without a network or over ``limit`` layers."""
     from dnlint.reporters.graph import to_dot
 
+    if result.network is None or (limit is not None and len(result.network.layers) > limit):
+        return None
     return to_dot([result])
 
 

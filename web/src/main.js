@@ -25,6 +25,7 @@ const state = {
   programmatic: false,
   result: null,
   rows: null,
+  rowsAll: false,
   graphAll: false,
   dot: null,
   weights: [], // {file, head}
@@ -93,8 +94,16 @@ const handlers = {
     else setStatus("ready", "Nothing to fix: no safe fix applies.");
   },
   error(data) {
-    if (data.id !== state.version && data.id !== state.fixing) return;
+    if (data.request === "lint") {
+      if (data.id === state.sent) state.sent = -1;
+      if (data.id !== state.version) { lintSoon(0); return; }
+    } else if (data.id === state.fixing) {
+      state.fixing = 0;
+    } else {
+      return;
+    }
     setStatus("failed", `dnlint failed on this text: ${data.message}`);
+    for (const box of ["#layers", "#graph"]) $(box).dataset.state = "ready";
   },
 };
 
@@ -117,7 +126,9 @@ function lintSoon(delay = DEBOUNCE_MS) {
 
 function sendLint() {
   if (!state.ready || state.sent !== -1) return; // the answer in flight sends the next one
-  const request = { type: "lint", id: state.version, path: state.path, options: choices(),
+  const request = { type: "lint", id: state.version, path: state.path,
+    options: { ...choices(), max_rows: state.rowsAll ? null : MAX_ROWS,
+      max_graph: state.graphAll ? null : MAX_GRAPH },
     weights: state.weights };
   if (state.bytes) request.bytes = state.bytes;
   else request.text = view.state.doc.toString();
@@ -160,7 +171,10 @@ function setText(text, { path = null, keepPath = false } = {}) {
     state.programmatic = false;
   }
   state.bytes = null;
-  if (!keepPath) state.path = path || TYPED;
+  if (!keepPath) {
+    state.path = path || TYPED;
+    state.rowsAll = state.graphAll = false; // a new document: its long table on demand again
+  }
   $("#filename").textContent = state.path;
 }
 
@@ -192,7 +206,7 @@ function describe(finding, rules) {
 function showFindings(result) {
   const doc = view.state.doc;
   const clamp = (n) => Math.min(Math.max(n, 0), doc.length);
-  const diagnostics = result.findings.filter((f) => f.from !== null).map((f) => ({
+  const diagnostics = result.findings.filter((f) => f.from !== null && f.from !== undefined).map((f) => ({
     from: clamp(f.from),
     to: clamp(Math.max(f.to ?? f.from, f.from)),
     severity: f.severity,
@@ -207,7 +221,7 @@ function showFindings(result) {
   const list = $("#findings");
   list.replaceChildren(...result.findings.map((f) => {
     const where = f.line ? `${f.path ? f.path + " " : ""}${f.line}:${f.column ?? 1}` :
-      f.byte_offset !== undefined ? `${f.path || ""} byte ${f.byte_offset.toLocaleString()}` :
+      f.byte_offset != null ? `${f.path || ""} byte ${f.byte_offset.toLocaleString()}` :
         (f.path || "file");
     const item = el("li", { class: `severity-${f.severity}`,
       dataset: { code: f.code, line: f.line ?? "", severity: f.severity } },
@@ -259,15 +273,13 @@ function showLayers(layers) {
   if (!layers) {
     box.replaceChildren(el("p", {}, "No layer table: the cfg does not build a network."));
   } else {
-    const shown = state.rowsAll ? layers.rows : layers.rows.slice(0, MAX_ROWS);
     const table = el("table", {},
       el("thead", {}, el("tr", {}, ...COLUMNS.map((c) => el("th", {}, c)))),
-      el("tbody", {}, ...shown.map(row)));
+      el("tbody", {}, ...layers.rows.map(row)));
     box.replaceChildren(table);
-    if (shown.length < layers.rows.length) {
-      box.append(el("button", { type: "button", onclick: () => {
-        state.rowsAll = true; showLayers(layers); } },
-      `Show all ${layers.rows.length.toLocaleString()} layers`));
+    if (layers.rows.length < layers.count) {
+      box.append(el("button", { type: "button", onclick: () => { state.rowsAll = true; changed(); } },
+        `Show all ${layers.count.toLocaleString()} layers (with their memory)`));
     }
     if (layers.expected_bytes) {
       box.append(el("p", {}, `A weights file for this cfg holds ` +
@@ -281,7 +293,7 @@ function row(layer) {
   const memory = layer.memory ? `${(layer.memory.gpu_train / 2 ** 20).toFixed(1)} MiB` : "";
   const cells = [layer.index, layer.type, layer.geometry, layer.input_text,
     layer.output.join(" x "), layer.params.toLocaleString(), layer.bflops.toFixed(3), memory,
-    layer.load_offset === null ? "" : layer.load_offset.toLocaleString()];
+    layer.load_offset == null ? "" : layer.load_offset.toLocaleString()];
   return el("tr", { class: layer.broken ? "broken" : null,
     dataset: { index: layer.index, line: layer.line }, onclick: () => gotoLine(layer.line) },
   ...cells.map((c) => el("td", {}, String(c))));
@@ -291,16 +303,15 @@ let graphWorker = null;
 function showGraph(dot, layers) {
   const box = $("#graph");
   state.dot = dot;
-  if (!dot) {
-    box.replaceChildren(el("p", {}, "No graph: the cfg does not build a network."));
+  if (!dot && layers && layers.count > MAX_GRAPH && !state.graphAll) {
+    box.replaceChildren(el("button", { type: "button", onclick: () => {
+      state.graphAll = true; changed(); } },
+    `Draw the graph of ${layers.count.toLocaleString()} layers`));
     box.dataset.state = "ready";
     return;
   }
-  const count = layers ? layers.rows.length : 0;
-  if (count > MAX_GRAPH && !state.graphAll) {
-    box.replaceChildren(el("button", { type: "button", onclick: () => {
-      state.graphAll = true; showGraph(state.dot, { rows: state.rows || [] }); } },
-    `Draw the graph of ${count.toLocaleString()} layers`));
+  if (!dot) {
+    box.replaceChildren(el("p", {}, "No graph: the cfg does not build a network."));
     box.dataset.state = "ready";
     return;
   }
@@ -479,8 +490,10 @@ async function start() {
 
 window.dnlint = {
   getText: () => view.state.doc.toString(),
-  setText: (text) => setText(String(text), { keepPath: true }),
+  setText: (text) => setText(String(text)), // as typed or pasted: linted as model.cfg
   get version() { return state.version; },
+  // for tests: the line of the cursor (a clicked finding, row or graph node moves it)
+  cursorLine: () => view.state.doc.lineAt(view.state.selection.main.head).number,
 };
 
 start();

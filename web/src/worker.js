@@ -10,6 +10,9 @@ let latest = null; // the newest lint not yet run: it replaces an older one
 const jobs = []; // fixes and decodes, run in order before the lint
 let scheduled = false;
 let mounts = 0;
+// the page answers findings with the next text at once: wait that long before the table
+// and graph, which a newer text makes useless
+const DETAILS_DELAY_MS = 30;
 
 const base = new URL("../", self.location.href).href; // the site's root (assets/..)
 
@@ -56,21 +59,22 @@ function run(request) {
       });
       const input = source(python, request);
       const quick = lintOptions(python, { ...options, layers: false, graph: false });
-      const findings = convert(face.lint(input, request.path, quick));
+      const findings = JSON.parse(face.lint_json(input, request.path, quick));
       postMessage({ type: "findings", id, ...findings });
       // the table and the graph follow, unless a newer request is already waiting
       setTimeout(() => {
         if (latest || jobs.length) return;
         try {
-          const full = convert(face.lint(input, request.path, lintOptions(python, options)));
+          const full = JSON.parse(face.lint_json(input, request.path,
+            lintOptions(python, options)));
           postMessage({ type: "details", id, layers: full.layers, graph: full.graph,
             weights: full.weights });
         } catch (error) {
-          postMessage({ type: "error", id, message: String(error.message || error) });
+          postMessage({ type: "error", request: type, id, message: String(error.message || error) });
         }
-      }, 0);
+      }, DETAILS_DELAY_MS);
     } else if (type === "fix-all") {
-      const fixed = convert(face.fix_all(source(python, request), request.path,
+      const fixed = JSON.parse(face.fix_all_json(source(python, request), request.path,
         lintOptions(python, request.options), Boolean(request.unsafe)));
       postMessage({ type: "fixed", id, ...fixed });
     } else if (type === "apply-fix") {
@@ -80,19 +84,12 @@ function run(request) {
       postMessage({ type: "decoded", id, text: face.display_text(source(python, request)) });
     }
   } catch (error) {
-    postMessage({ type: "error", id, message: String(error.message || error) });
+    postMessage({ type: "error", request: type, id, message: String(error.message || error) });
   } finally {
     for (const dir of mounted) {
       try { python.FS.unmount(dir); python.FS.rmdir(dir); } catch { /* already gone */ }
     }
   }
-}
-
-function convert(proxy) {
-  if (typeof proxy === "string") return proxy;
-  const value = proxy.toJs({ dict_converter: Object.fromEntries });
-  proxy.destroy();
-  return value;
 }
 
 function drain() {

@@ -36,8 +36,3 @@ export function withoutFaceKeys(findings) {
   return findings.map((f) => Object.fromEntries(Object.entries(f)
     .filter(([k]) => !FACE_KEYS.includes(k))));
 }
-
-// a Map-free deep copy with the key order of the CLI's JSON (for deepStrictEqual)
-export function plain(value) {
-  return JSON.parse(JSON.stringify(value));
-}

@@ -8,15 +8,14 @@ import { lintOptions, source, startPython } from "../src/python.js";
 import { decodeShare, encodeShare, fromBase64url, toBase64url } from "../src/share.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtWheels, cliFindings, cpython, plain, ROOT, WEB, withoutFaceKeys } from "./helpers.mjs";
+import { builtWheels, cliFindings, cpython, ROOT, WEB, withoutFaceKeys } from "./helpers.mjs";
 
 const started = startPython(loadPyodide, {}, builtWheels());
 
 function lint(python, face, request, options) {
-  const proxy = face.lint(source(python, request), request.path, lintOptions(python, options));
-  const value = proxy.toJs({ dict_converter: Object.fromEntries });
-  proxy.destroy();
-  return plain(value);
+  // as the worker does: the face's JSON text, so that None is null as in the CLI's JSON
+  return JSON.parse(face.lint_json(source(python, request), request.path,
+    lintOptions(python, options)));
 }
 
 test("the page's Python is 3.14 and imports neither numpy, click nor rich", async () => {
@@ -48,7 +47,8 @@ test("a weights file is judged by its size and first bytes", async () => {
   const size = 250 * 1024 * 1024;
   const report = lint(python, face, { text: tiny, path: "tiny.cfg" },
     { weights: [{ name: "tiny.weights", size, head }] });
-  assert.deepEqual(report.findings.map((f) => [f.code, f.path]), [["DN516", "tiny.weights"]]);
+  assert.deepEqual(report.findings.map((f) => [f.code, f.path, f.line, f.from]),
+    [["DN516", "tiny.weights", null, null]]);
   assert.equal(report.weights.actual_bytes, size);
   assert.equal(report.weights.expected_bytes, 3244692);
   assert.equal(report.findings[0].message, "262,144,000 bytes, but load_weights reads " +
@@ -66,8 +66,7 @@ test("fixes: one finding's edits, and fix all safe as dnlint --fix", async () =>
   assert.equal(text.slice(comma.from, comma.to), ",");
   const fixed = face.apply_fix(text, python.toPy(comma.fix.edits));
   assert.equal(fixed, text.replace("10,20,", "10,20"));
-  const all = plain(face.fix_all(text, "model.cfg", lintOptions(python, {}), false)
-    .toJs({ dict_converter: Object.fromEntries }));
+  const all = JSON.parse(face.fix_all_json(text, "model.cfg", lintOptions(python, {}), false));
   const cli = cpython(["-m", "dnlint", "--no-config", "--fix", "--exit-zero",
     "--stdin-filename", "model.cfg", "-"], text);
   assert.equal(all.text, cli);
