@@ -179,8 +179,9 @@ def test_data_and_names_files_are_checked_against_the_heads() -> None:
     ("binary", bytes(range(256)) * 8),
     ("utf16", "\ufeff[net]\nwidth=32\n".encode("utf-16-le")),
     ("invalid-utf8", b"[net]\nwidth=3\xff2\n"),
-    # a 5 MB cfg
-    ("big", b"[net]\n" + b"[convolutional]\nfilters=8\nsize=1\n" * 150_000),
+    # a 5 MB cfg: 62,000 comment lines, 2,000 layers and a route out of range
+    ("big", b"[net]\nwidth=64\nheight=64\nchannels=3\n" + (b"#" + b"x" * 78 + b"\n") * 62_000
+     + b"[convolutional]\nfilters=8\nsize=1\n" * 2000 + b"[route]\nlayers=-999999\n"),
 ])
 def test_bad_input_gives_the_cli_findings(name: str, data: bytes) -> None:
     report = web_face.lint(data, "model.cfg", {"layers": False, "graph": False})

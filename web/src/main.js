@@ -224,7 +224,10 @@ function showFindings(result) {
       f.byte_offset != null ? `${f.path || ""} byte ${f.byte_offset.toLocaleString()}` :
         (f.path || "file");
     const item = el("li", { class: `severity-${f.severity}`,
-      dataset: { code: f.code, line: f.line ?? "", severity: f.severity } },
+      dataset: { code: f.code, line: f.line ?? "", severity: f.severity },
+      onclick: (event) => { // the item clicks to its line; its buttons and details do their own
+        if (!event.target.closest("button, details")) gotoLine(f.line, f.from, f.to);
+      } },
     el("button", { type: "button", class: "where", onclick: () => gotoLine(f.line, f.from, f.to) },
       `${f.code} ${where}`),
     el("span", { class: "message" }, ` ${f.message}`));

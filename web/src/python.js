@@ -14,9 +14,20 @@ for i in range(${wheels.length}):
   return { python, face };
 }
 
-// the page's options as Python data (a file's bytes as bytes)
+// the page's options as Python data; a null or undefined value is left out (the face's
+// default), never passed as JavaScript's null
 export function lintOptions(python, options) {
-  return python.toPy(options || {}, { depth: 4 });
+  return python.toPy(withoutNulls(options || {}), { depth: 4 });
+}
+
+function withoutNulls(value) {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === "object" && !ArrayBuffer.isView(value)) {
+    return Object.fromEntries(Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, withoutNulls(v)]));
+  }
+  return value;
 }
 
 // what the face lints: the editor's text, or an opened file's bytes as Python bytes

@@ -70,7 +70,7 @@ function run(request) {
           postMessage({ type: "details", id, layers: full.layers, graph: full.graph,
             weights: full.weights });
         } catch (error) {
-          postMessage({ type: "error", request: type, id, message: String(error.message || error) });
+          postMessage({ type: "error", request: type, id, message: lastLine(error) });
         }
       }, DETAILS_DELAY_MS);
     } else if (type === "fix-all") {
@@ -84,12 +84,18 @@ function run(request) {
       postMessage({ type: "decoded", id, text: face.display_text(source(python, request)) });
     }
   } catch (error) {
-    postMessage({ type: "error", request: type, id, message: String(error.message || error) });
+    postMessage({ type: "error", request: type, id, message: lastLine(error) });
   } finally {
     for (const dir of mounted) {
       try { python.FS.unmount(dir); python.FS.rmdir(dir); } catch { /* already gone */ }
     }
   }
+}
+
+// a Python exception's message is its whole traceback: the page shows its last line
+function lastLine(error) {
+  const lines = String(error && error.message || error).trim().split("\n");
+  return lines[lines.length - 1];
 }
 
 function drain() {

@@ -69,7 +69,8 @@ def cases() -> list[tuple[str, bytes, dict[str, Any]]]:
         ("UTF-16", "\ufeff[net]\nwidth=32\nheight=32\n".encode("utf-16-le")),
         ("invalid UTF-8", b"[net]\nwidth=3\xff2\nheight=32\nchannels=3\n"),
         ("5 MB cfg", b"[net]\nwidth=64\nheight=64\nchannels=3\n"
-         + b"[convolutional]\nfilters=8\nsize=1\n" * 150_000),
+         + (b"#" + b"x" * 78 + b"\n") * 62_000
+         + b"[convolutional]\nfilters=8\nsize=1\n" * 2000 + b"[route]\nlayers=-999999\n"),
     ]
     found += [(name, data, {"dialect": "auto"}) for name, data in bad]
     return found

@@ -162,8 +162,10 @@ test("bad files: binary junk, UTF-16, a 5 MB cfg, a huge weights file", async ()
   const files = {
     "junk.cfg": Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)),
     "utf16.cfg": Buffer.from("\ufeff[net]\nwidth=32\nheight=32\n", "utf16le"),
+    // 5 MB: 62,000 comment lines and 2,000 layers (the worker test lints 150,000 layers)
     "big.cfg": Buffer.from("[net]\nwidth=64\nheight=64\nchannels=3\n" +
-      "[convolutional]\nfilters=8\nsize=1\n".repeat(150_000) + "[route]\nlayers=-999999\n"),
+      `#${"x".repeat(78)}\n`.repeat(62_000) + "[convolutional]\nfilters=8\nsize=1\n".repeat(2000) +
+      "[route]\nlayers=-999999\n"),
   };
   for (const [name, data] of Object.entries(files)) {
     writeFileSync(join(dir, name), data);
@@ -184,7 +186,10 @@ test("bad files: binary junk, UTF-16, a 5 MB cfg, a huge weights file", async ()
   await page.waitForSelector("#layers[data-state=ready]", { timeout: STEP_MS * 2 });
   // a long network: its first rows, the rest on demand; its graph on demand
   assert.equal(await page.locator("#layers tr[data-index]").count(), 500);
-  assert.match(await page.textContent("#graph"), /Draw the graph of 150,00\d layers/);
+  assert.match(await page.textContent("#graph"), /Draw the graph of 2,001 layers/);
+  await page.click("#layers button");
+  await page.waitForFunction(() => document.querySelectorAll("#layers tr[data-index]").length === 2001,
+    null, { timeout: STEP_MS * 2 });
   // a 3 GiB weights file beside the cfg: judged by its size and first bytes only
   await setText(TINY);
   await settled();
@@ -198,6 +203,22 @@ test("bad files: binary junk, UTF-16, a 5 MB cfg, a huge weights file", async ()
   assert.match(await page.textContent("#weights"), /3,221,225,472 bytes/);
   await page.click(".chip button");
   await settled();
+});
+
+test("a dropped obj.data and names file are checked against the heads", async () => {
+  await setText(TINY);
+  await settled();
+  const dir = mkdtempSync(join(tmpdir(), "dnlint-e2e-data-"));
+  writeFileSync(join(dir, "obj.data"), "classes=3\nnames=data/obj.names\n");
+  writeFileSync(join(dir, "obj.names"), "a\nb\n");
+  await page.setInputFiles("#open", [join(dir, "obj.data"), join(dir, "obj.names")]);
+  await page.waitForSelector("#findings li[data-code=DN413]", { timeout: STEP_MS });
+  await settled();
+  assert.deepEqual(await shown(), [["DN413", "95", "error"], ["DN413", "137", "error"]]);
+  assert.match(await page.textContent("#findings"), /classes=3 here but data\/obj.names has 2 names/);
+  for (let i = 0; i < 2; i++) await page.click(".chip button");
+  await settled();
+  assert.deepEqual(await shown(), []);
 });
 
 test("nothing but the site's own files was requested; the page looks right", async () => {

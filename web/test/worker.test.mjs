@@ -27,6 +27,20 @@ test("the page's Python is 3.14 and imports neither numpy, click nor rich", asyn
   assert.equal(loaded, "");
 });
 
+test("the page's options: null means the default, limits cut long tables", async () => {
+  const { python, face } = await started;
+  const text = "[net]\nwidth=32\nheight=32\nchannels=3\n" +
+    "[convolutional]\nfilters=8\nsize=1\n".repeat(4);
+  const all = lint(python, face, { text, path: "model.cfg" },
+    { max_rows: null, max_graph: null, gpu_memory: null, dialect: null });
+  assert.deepEqual([all.layers.count, all.layers.rows.length, typeof all.graph], [4, 4, "string"]);
+  assert.equal(all.layers.rows[0].memory.gpu_infer > 0, true);
+  const cut = lint(python, face, { text, path: "model.cfg" }, { max_rows: 2, max_graph: 3 });
+  assert.deepEqual([cut.layers.count, cut.layers.rows.length, cut.graph], [4, 2, null]);
+  assert.equal(cut.layers.rows[1].memory, null);
+  assert.deepEqual(cut.layers.rows.map((r) => r.output), all.layers.rows.slice(0, 2).map((r) => r.output));
+});
+
 test("every rule example and bad input: exactly the command's findings", async () => {
   const { python, face } = await started;
   const cases = JSON.parse(cpython([join(WEB, "test", "cli_cases.py")]));
