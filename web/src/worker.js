@@ -7,7 +7,7 @@ import { lintOptions, source, startPython } from "./python.js";
 let face = null;
 let python = null;
 let latest = null; // the newest lint not yet run: it replaces an older one
-const jobs = []; // fixes and decodes, run in order before the lint
+const jobs = []; // fixes, run in order before the lint
 let scheduled = false;
 let mounts = 0;
 // the page answers findings with the next text at once: wait that long before the table
@@ -46,49 +46,79 @@ function weightsEntry({ file, head }) {
   return { entry: { name: file.name, size: file.size, head }, dir: null };
 }
 
+// Python objects made here are released at once: a 5 MB file linted on every key must not
+// pile up in Python's memory
+function release(...proxies) {
+  for (const proxy of proxies) if (proxy && typeof proxy.destroy === "function") proxy.destroy();
+}
+
+function call(method, ...args) {
+  try { return JSON.parse(method(...args)); } finally { release(...args); }
+}
+
+function unmount(dirs) {
+  for (const dir of dirs) {
+    try { python.FS.unmount(dir); python.FS.rmdir(dir); } catch { /* already gone */ }
+  }
+}
+
+// findings first; the table, the graph and the weights verdict follow unless a newer
+// request is already waiting (the weights files stay mounted until then)
+function lint(request) {
+  const { id, path } = request;
+  const mounted = [];
+  const options = { ...request.options };
+  options.weights = (request.weights || []).map((file) => {
+    const { entry, dir } = weightsEntry(file);
+    if (dir) mounted.push(dir);
+    return entry;
+  });
+  let finished = false;
+  try {
+    const quick = { ...options, layers: false, graph: false };
+    const findings = call(face.lint_json, source(python, request), path,
+      lintOptions(python, quick));
+    postMessage({ type: "findings", id, ...findings });
+    setTimeout(() => {
+      try {
+        if (latest || jobs.length) return;
+        const full = call(face.lint_json, source(python, request), path,
+          lintOptions(python, options));
+        postMessage({ type: "details", id, layers: full.layers, graph: full.graph,
+          weights: full.weights });
+      } catch (error) {
+        postMessage({ type: "error", request: "lint", id, message: lastLine(error) });
+      } finally {
+        unmount(mounted);
+      }
+    }, DETAILS_DELAY_MS);
+    finished = true;
+  } finally {
+    if (!finished) unmount(mounted);
+  }
+}
+
 function run(request) {
   const { type, id } = request;
-  const mounted = [];
   try {
     if (type === "lint") {
-      const options = { ...request.options };
-      options.weights = (request.weights || []).map((file) => {
-        const { entry, dir } = weightsEntry(file);
-        if (dir) mounted.push(dir);
-        return entry;
-      });
-      const input = source(python, request);
-      const quick = lintOptions(python, { ...options, layers: false, graph: false });
-      const findings = JSON.parse(face.lint_json(input, request.path, quick));
-      postMessage({ type: "findings", id, ...findings });
-      // the table and the graph follow, unless a newer request is already waiting
-      setTimeout(() => {
-        if (latest || jobs.length) return;
-        try {
-          const full = JSON.parse(face.lint_json(input, request.path,
-            lintOptions(python, options)));
-          postMessage({ type: "details", id, layers: full.layers, graph: full.graph,
-            weights: full.weights });
-        } catch (error) {
-          postMessage({ type: "error", request: type, id, message: lastLine(error) });
-        }
-      }, DETAILS_DELAY_MS);
+      lint(request);
     } else if (type === "fix-all") {
-      const fixed = JSON.parse(face.fix_all_json(source(python, request), request.path,
-        lintOptions(python, request.options), Boolean(request.unsafe)));
+      const fixed = call(face.fix_all_json, source(python, request), request.path,
+        lintOptions(python, request.options), Boolean(request.unsafe));
       postMessage({ type: "fixed", id, ...fixed });
     } else if (type === "apply-fix") {
-      const text = face.apply_fix(source(python, request), python.toPy(request.edits));
-      postMessage({ type: "fixed", id, text, changed: true, fixed: 1 });
-    } else if (type === "decode") {
-      postMessage({ type: "decoded", id, text: face.display_text(source(python, request)) });
+      const input = source(python, request);
+      const edits = python.toPy(request.edits);
+      try {
+        const text = face.apply_fix(input, edits);
+        postMessage({ type: "fixed", id, text, changed: true, fixed: 1 });
+      } finally {
+        release(input, edits);
+      }
     }
   } catch (error) {
     postMessage({ type: "error", request: type, id, message: lastLine(error) });
-  } finally {
-    for (const dir of mounted) {
-      try { python.FS.unmount(dir); python.FS.rmdir(dir); } catch { /* already gone */ }
-    }
   }
 }
 

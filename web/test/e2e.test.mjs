@@ -200,6 +200,7 @@ test("bad files: binary junk, UTF-16, a 5 MB cfg, a huge weights file", async ()
   closeSync(fd);
   await page.setInputFiles("#open", weights);
   await page.waitForSelector("#findings li[data-code=DN516]", { timeout: STEP_MS });
+  await settled(); // the verdict comes with the table
   assert.match(await page.textContent("#weights"), /3,221,225,472 bytes/);
   await page.click(".chip button");
   await settled();
