@@ -9,7 +9,9 @@ import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { decodeShare, encodeShare } from "./share.js";
 
 const TYPED = "model.cfg"; // what typed or pasted text is linted as
-const DEBOUNCE_MS = 20; // a burst of keys (a paste, auto-repeat) is one lint
+// changes of one task (a paste, a fix) are one lint; while a lint runs, the keys typed meanwhile
+// are one lint after it (sendLint), so no fixed delay is added to a keystroke
+const DEBOUNCE_MS = 0;
 const MAX_ROWS = 500; // layer rows shown before "show all"
 const MAX_GRAPH = 300; // layers drawn without asking
 const MAX_CFG_BYTES = 64 * 1024 * 1024; // a bigger file is not read (the CLI reads 64 MiB)
