@@ -26,10 +26,14 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from dnlint.checks.data import DataFile, DataFileError, chunks, read_data_file
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
+
+if TYPE_CHECKING:
+    from dnlint.dataset.facts import TrainingFacts
 
 # read_data_cfg's defaults for what train_detector opens (AlexeyAB's detector.c; the original
 # uses data/train.list for train)
@@ -43,11 +47,15 @@ PATH_KEYS = ("names", "train", "valid", "backup")
 class DataSettings:
     """How a data file is checked: the folder Darknet is started from (None: the working
     directory, then the .data file's own folder), the dialect (None: not known, every fork's
-    view is described) and whether the listed images are looked at."""
+    view is described), whether the listed images are looked at, and whether their label
+    files are read (``check_labels``: dnlint.dataset, with what the training cfg says in
+    ``facts`` when a cfg comes with the .data file)."""
 
     root: Path | None = None
     dialect: Dialect | None = None
     check_images: bool = False
+    check_labels: bool = False
+    facts: TrainingFacts | None = None
 
 
 @dataclass(frozen=True)
@@ -60,9 +68,11 @@ class Resolved:
     beside_data: bool = False  # found only relative to the .data file's folder
 
 
-def lint_data_file(path: Path, settings: DataSettings, sink: Sink) -> DataFile | None:
+def lint_data_file(path: Path, settings: DataSettings, sink: Sink,
+                   extra: dict[str, Any] | None = None) -> DataFile | None:
     """Report every problem of the .data file ``path`` (its own lines) and of the files it
-    names; the parsed file, or None when it cannot be read."""
+    names; the parsed file, or None when it cannot be read. With ``check_labels``, ``extra``
+    gets the data set's counts (``dataset``: one summary per list)."""
     try:
         data = read_data_file(path)
     except OSError as exc:
@@ -75,6 +85,12 @@ def lint_data_file(path: Path, settings: DataSettings, sink: Sink) -> DataFile |
     job.check_list("valid", Severity.WARNING)
     job.check_backup()
     job.say_base()
+    if settings.check_labels and job.lists:
+        from dnlint.dataset.check import check_dataset
+
+        summaries = check_dataset(data, settings, job.lists, sink)
+        if extra is not None and summaries:
+            extra["dataset"] = summaries
     return data
 
 
@@ -86,6 +102,7 @@ class _Job:
         self.settings = settings
         self.sink = sink
         self.beside: list[tuple[str, int]] = []  # (key, line) found only beside the .data
+        self.lists: list[tuple[str, Path]] = []  # (key, file) of the lists that can be read
 
     # --- resolution -----------------------------------------------------------------------
 
@@ -183,6 +200,8 @@ class _Job:
             self.sink.report("DN418", line, 1, f"cannot read the {key} list {found.path}: "
                              f"{_why(exc)}", None, level)
             return
+        if summary.lines and (not self.lists or self.lists[0][1] != found.path):
+            self.lists.append((key, found.path))
         if summary.lines == 0:
             self.sink.report("DN419", line, 1, f"the {key} list {found.path} is empty: Darknet "
                              "picks images at random from it (rand() % 0, a division by zero)",
@@ -349,7 +368,7 @@ def check_list_file(path: Path, settings: DataSettings, sink: Sink) -> ListSumma
         if raw.endswith(b"\r"):
             crlf += 1
             first_crlf = first_crlf or number
-        if settings.check_images:
+        if settings.check_images and not settings.check_labels:  # else dnlint.dataset does
             missing += _check_image(raw, number, folder, settings.dialect, missing, list_sink)
     if missing > MAX_SHOWN:
         list_sink.report("DN420", None, None, f"and {missing - MAX_SHOWN:,} more listed images "
@@ -383,8 +402,9 @@ def _check_image(raw: bytes, number: int, folder: Path, dialect: Dialect | None,
 
 
 def _image_severity(dialect: Dialect | None) -> Severity | None:
-    """The original Darknet exits at a missing image; AlexeyAB's trains on a blank 10x10 one."""
-    return Severity.WARNING if dialect is Dialect.AB or dialect is Dialect.HANK else None
+    """The original Darknet exits at a missing image and hank-ai's stops ("image filename
+    does not exist", load_rgb_mat_image); AlexeyAB's trains on a blank 10x10 one."""
+    return Severity.WARNING if dialect is Dialect.AB else None
 
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:

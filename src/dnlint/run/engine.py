@@ -16,7 +16,7 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from dnlint.checks.data_file import DataSettings
+    from dnlint.dataset.facts import TrainingFacts
     from dnlint.run.excludes import ExcludeRules
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
@@ -96,6 +97,7 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
     data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
     check_images: bool = False  # --check-images: look for every image a train/valid list names
+    check_labels: bool = False  # --check-labels: also read each image's label file (dataset)
     gpu_memory: int | None = None  # --gpu-memory: the card's bytes (DN121)
     weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
     text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)
@@ -162,6 +164,8 @@ class Run:
         # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
         self._data: str | None = options.data
         self._train_count: tuple[int | None] | None = None  # (count,) once counted
+        self._training_cfg: str | None = None  # the one cfg given: what --check-labels reads
+        self._facts: tuple[TrainingFacts | None] | None = None  # (facts,) once read
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -182,6 +186,8 @@ class Run:
                 i.path, self.options.data))]
         elif len(named) == 1:
             self._data = named[0]
+        cfgs = [i.path for i in inputs if i.kind == "cfg" and i.explicit]
+        self._training_cfg = self.options.cfg or (cfgs[0] if len(cfgs) == 1 else None)
         jobs = plan_jobs(inputs, self.options)
         return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
@@ -338,11 +344,30 @@ class Run:
         self._remember(path)
         settings = self._data_settings(path)
         sink = Sink(path)
+        extra: dict[str, Any] = {}
         if kind == "names":
             check_names_file(Path(path), settings.dialect, sink)
         else:
-            lint_data_file(Path(path), settings, sink)
-        return FileResult(path, settings.dialect, "", sink.sorted())
+            if settings.check_labels:
+                from dataclasses import replace
+
+                settings = replace(settings, facts=self._training_facts())
+            lint_data_file(Path(path), settings, sink, extra)
+        return FileResult(path, settings.dialect, "", sink.sorted(), extra=extra)
+
+    def _training_facts(self) -> TrainingFacts | None:
+        """What the run's one cfg tells the loader (--check-labels), read once per run."""
+        if self._facts is None:
+            facts = None
+            if self._training_cfg is not None:
+                from dnlint.dataset.facts import training_facts
+
+                config = self.finder.for_path(self._training_cfg)
+                linted = lint_input(Input(self._training_cfg, "cfg"), self._options_for(config))
+                if linted.network is not None and linted.dialect is not None:
+                    facts = training_facts(linted.network, linted.dialect, linted.path)
+            self._facts = (facts,)
+        return self._facts[0]
 
     def _train_images(self) -> int | None:
         """The length of the train list of the run's .data file (the recipe's max_batches
@@ -370,8 +395,9 @@ class Run:
         if root is None and config is not None and config.data_root is not None:
             root = config.root / config.data_root
         dialect = self._options_for(config).dialect
+        labels = self.options.check_labels
         return DataSettings(root.absolute() if root else None, dialect,
-                            self.options.check_images)
+                            self.options.check_images or labels, labels)
 
     def _reader(self) -> Callable[[str], None] | None:
         """What a reader below the run calls with each file it reads (None: not tracked)."""
