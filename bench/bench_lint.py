@@ -23,12 +23,15 @@ and scaling.
 4. The core alone, in this process: read + lint of each file (``lint_input``, as a run does
    before policy and report), best of ``--rounds`` per file; no process, policy or report.
 5. Scaling in one file: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
+6. The layer tables: the whole command ``dnlint --layers`` on one cfg of 10,000 convolutional
+   layers, text and JSON (and each without ``--layers``), CPU best of ``--rounds``; the cost of
+   a row = (with ``--layers`` - without) / 10,000.
 
 The report says whether the installed dnlint is compiled (mypyc) or pure Python; run the
 benchmark with the interpreter of the environment dnlint is installed in.
 
 Run: ``python bench/bench_lint.py [--corpus ../shared/corpus] [--rounds 5] [--starts 15]
-[--files 1000,4000] [--memory-only]``.
+[--files 1000,4000] [--memory-only] [--only end-to-end,startup,layers,...]``.
 Prints a Markdown report (machine, method, figures) for the README.
 """
 
@@ -53,6 +56,7 @@ from dnlint.run.engine import Input, RunOptions, cycle_gc_paused, lint_input
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
+SECTIONS = ("end-to-end", "startup", "layers", "many-files", "memory", "core", "scaling")
 COPIES = (1, 4, 16)
 # CPU time of the parse loop alone, in a process of its own (one thread, best of N rounds)
 OPENCV_LOOP = """
@@ -347,6 +351,28 @@ def scaling_section() -> list[str]:
     return rows
 
 
+def layer_tables_section(rounds: int, count: int = 10_000) -> list[str]:
+    """The whole command with and without ``--layers`` on one cfg of ``count`` layers."""
+    script = dnlint_script()
+    if script is None:
+        return ["(no installed dnlint script: layer tables not measured)"]
+    rows = [f"The layer tables: the whole command (`{Path(script).name}` script, "
+            f"{_install_kind()}) on one cfg of {count:,} convolutional layers, CPU best of "
+            f"{rounds}; per row = (with `--layers` - without) / {count:,}:", "",
+            "| format | without `--layers` | with `--layers` | per row |", "|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"n{count}.cfg"
+        path.write_text("[net]\nwidth=16\nheight=16\nchannels=16\n\n" + LAYER * count)
+        for fmt in ("text", "json"):
+            command = [script, "--format", fmt, "--exit-zero", str(path)]
+            plain = best_usage(command, rounds)
+            table = best_usage([*command, "--layers"], rounds)
+            per_row = (table.cpu - plain.cpu) / count
+            rows.append(f"| {fmt} | {plain.cpu * 1000:.0f} ms | {table.cpu * 1000:.0f} ms | "
+                        f"{per_row * 1e6:.1f} µs |")
+    return rows
+
+
 def _version() -> str:
     from dnlint import __version__
 
@@ -382,17 +408,24 @@ def main() -> None:
                              "(0: skip them)")
     parser.add_argument("--memory-only", action="store_true",
                         help="run only the memory-by-format section")
+    parser.add_argument("--only", type=lambda text: set(text.split(",")), default=None,
+                        help="run only these sections, comma-separated: "
+                             + ", ".join(SECTIONS))
     args = parser.parse_args()
-    report = [f"Machine: {machine()}.", ""]
-    if args.memory_only:
-        print("\n".join(report + memory_by_format_section(args.corpus, args.files)))
-        return
-    report += [*end_to_end_section(args.corpus, args.rounds), ""]
-    report += [*startup_section(args.starts), ""]
-    report += [*many_files_section(args.corpus, args.rounds), ""]
-    report += [*memory_by_format_section(args.corpus, args.files), ""]
-    report += [*corpus_section(args.corpus, args.rounds), ""]
-    report += scaling_section()
+    report = [f"Machine: {machine()}."]
+    chosen = {"memory"} if args.memory_only else args.only or set(SECTIONS)
+    sections: dict[str, Callable[[], list[str]]] = {
+        "end-to-end": lambda: end_to_end_section(args.corpus, args.rounds),
+        "startup": lambda: startup_section(args.starts),
+        "layers": lambda: layer_tables_section(args.rounds),
+        "many-files": lambda: many_files_section(args.corpus, args.rounds),
+        "memory": lambda: memory_by_format_section(args.corpus, args.files),
+        "core": lambda: corpus_section(args.corpus, args.rounds),
+        "scaling": scaling_section,
+    }
+    for name in SECTIONS:
+        if name in chosen:
+            report += ["", *sections[name]()]
     print("\n".join(report))
 
 

@@ -51,44 +51,68 @@ def input_shape(layer: Layer, layers: Sequence[Layer]) -> str:
     return " + ".join(shown) + (f" + {more} more" if more > 0 else "")
 
 
+COLUMNS = ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs", "memory",
+           "line")
+RIGHT = tuple(column in ("#", "params", "line", "BFLOPs", "memory") for column in COLUMNS)
+
+
 def print_layer_table(file: FileResult, ctx: ReportContext) -> None:
-    """``--layers``: one file's layer table, with totals in the caption."""
+    """``--layers``: one file's layer table, with totals in the caption (written as text
+    without colour, :mod:`dnlint.reporters.plain_table`; rich draws the rest)."""
     if file.network is None:
         return
+    network = file.network
+    dialect = file.dialect.value if file.dialect else "?"
+    title = f"{shown_path(file.path)} ({dialect})"
+    memory = memory_of(file)
+    per_layer = memory.train.layers if memory is not None else []
+    rows = [_cells(layer, file, per_layer) for layer in network.layers]
+    caption = (f"{len(network.layers)} layers, {network.total_params:,} parameters "
+               f"({4 * network.total_params:,} bytes), {network.total_bflops:.3f} BFLOPs")
+    if memory is not None:
+        caption += "\n" + memory_caption(memory)
+    if not ctx.color:
+        from dnlint.reporters.plain_table import boxed
+
+        text = boxed(title, COLUMNS, RIGHT, rows, caption)
+        if text is not None:
+            ctx.stream.write(text)
+            return
+    _print_rich(file, ctx, title, rows, caption)
+
+
+def _cells(layer: Layer, file: FileResult, per_layer: Sequence[int]) -> tuple[str, ...]:
+    network = file.network
+    assert network is not None
+    return (
+        str(layer.index),
+        layer.type,
+        geometry(layer),
+        input_shape(layer, network.layers),
+        _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
+                                else f" ({layer.outputs})"),
+        f"{layer.params:,}",
+        f"{network.layer_bflops(layer):.3f}" if layer.bflops else "",
+        _size(per_layer[layer.index]) if layer.index < len(per_layer) else "",
+        str(layer.line),
+    )
+
+
+def _print_rich(file: FileResult, ctx: ReportContext, title: str,
+                rows: Sequence[tuple[str, ...]], caption: str) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text  # every cell: a path or a section name is never markup
 
+    assert file.network is not None
     console = Console(file=ctx.stream, force_terminal=ctx.color, no_color=not ctx.color,
                       highlight=False, width=200 if not ctx.color else None)
-    dialect = file.dialect.value if file.dialect else "?"
-    table = Table(title=Text(f"{shown_path(file.path)} ({dialect})"))
-    memory = memory_of(file)
-    for column in ("#", "type", "filters/size/stride", "input", "output", "params", "BFLOPs",
-                   "memory", "line"):
-        table.add_column(column, justify="right" if column in ("#", "params", "line",
-                                                                "BFLOPs", "memory") else "left")
-    per_layer = memory.train.layers if memory is not None else []
-    for layer in file.network.layers:
-        cells = (
-            str(layer.index),
-            layer.type,
-            geometry(layer),
-            input_shape(layer, file.network.layers),
-            _shape(layer.output) + ("" if layer.outputs == _product(layer.output)
-                                    else f" ({layer.outputs})"),
-            f"{layer.params:,}",
-            f"{file.network.layer_bflops(layer):.3f}" if layer.bflops else "",
-            _size(per_layer[layer.index]) if layer.index < len(per_layer) else "",
-            str(layer.line),
-        )
+    table = Table(title=Text(title))
+    for column, right in zip(COLUMNS, RIGHT, strict=True):
+        table.add_column(column, justify="right" if right else "left")
+    for layer, cells in zip(file.network.layers, rows, strict=True):
         table.add_row(*(Text(cell) for cell in cells), style="red" if layer.broken else None)
-    network = file.network
-    table.caption = Text(f"{len(network.layers)} layers, {network.total_params:,} parameters "
-                         f"({4 * network.total_params:,} bytes), "
-                         f"{network.total_bflops:.3f} BFLOPs")
-    if memory is not None:
-        table.caption.append("\n" + memory_caption(memory))
+    table.caption = Text(caption)
     console.print(table)
 
 

@@ -235,6 +235,13 @@ def _weights_summary(file: FileResult, ctx: ReportContext) -> None:
 
         ctx.stream.write("".join(line + "\n" for line in summary_lines(report)))
         return
+    if not ctx.color:
+        from dnlint.reporters.plain_table import plain_weights
+
+        text = plain_weights(report)
+        if text is not None:
+            ctx.stream.write(text)
+            return
     from rich.console import Console
 
     from dnlint.weights.render import render_weights

@@ -45,6 +45,18 @@ def summary_lines(report: WeightsReport) -> list[str]:
     return lines
 
 
+OFFSET_COLUMNS = ("layer", "type", "line", "load offset", "floats loaded", "floats saved", "notes")
+OFFSET_RIGHT = tuple(column not in ("type", "notes") for column in OFFSET_COLUMNS)
+
+
+def offset_rows(report: WeightsReport) -> list[tuple[str, ...]]:
+    """The offsets table's rows: every layer that loads, saves or says something."""
+    return [(str(lay.index), lay.section, str(lay.line), f"{lay.load_offset:,}",
+             f"{lay.loaded_floats:,}", f"{lay.saved_floats:,}",
+             "; ".join(lay.notes) + (f"crash: {lay.crash}" if lay.crash else ""))
+            for lay in report.layers if lay.saved or lay.loaded or lay.notes or lay.crash]
+
+
 def render_weights(report: WeightsReport, console: Console, show_layers: bool) -> None:
     """Print the weights summary, and with ``show_layers`` the per-layer offsets table."""
     from rich.table import Table
@@ -58,14 +70,8 @@ def render_weights(report: WeightsReport, console: Console, show_layers: bool) -
     if not show_layers:
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("layer", "type", "line", "load offset", "floats loaded", "floats saved",
-                   "notes"):
-        table.add_column(column, justify="right" if column not in ("type", "notes") else "left")
-    for lay in report.layers:
-        if not (lay.saved or lay.loaded or lay.notes or lay.crash):
-            continue
-        notes = "; ".join(lay.notes) + (f"crash: {lay.crash}" if lay.crash else "")
-        cells = (str(lay.index), lay.section, str(lay.line), f"{lay.load_offset:,}",
-                 f"{lay.loaded_floats:,}", f"{lay.saved_floats:,}", notes)
+    for column, right in zip(OFFSET_COLUMNS, OFFSET_RIGHT, strict=True):
+        table.add_column(column, justify="right" if right else "left")
+    for cells in offset_rows(report):
         table.add_row(*(Text(cell) for cell in cells))  # a section name is never markup
     console.print(table)
