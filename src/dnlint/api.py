@@ -11,7 +11,7 @@ builds its runs with :func:`new_run`).
 (30, 30, 16)
 
 Bad arguments (an unknown dialect, rule or target) raise :class:`ValueError`; a configuration
-file that cannot be used raises :class:`dnlint.run.config.ConfigError`. A path that cannot be
+file that cannot be used raises :class:`dnlint.settings.config.ConfigError`. A path that cannot be
 read is a finding of that path (DN029), as on the command line, never an exception.
 """
 
@@ -22,9 +22,9 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from dnlint.dialects import parse_dialect
-from dnlint.run.config import ConfigError, ConfigFinder
 from dnlint.run.engine import ExcludeOptions, Run, RunOptions
-from dnlint.run.policy import Policy
+from dnlint.settings.config import ConfigError, ConfigFinder
+from dnlint.settings.policy import Policy
 
 if TYPE_CHECKING:  # annotations only: the command imports this module on every run
     from typing import TypeAlias
@@ -146,7 +146,7 @@ def _selectors(values: Iterable[str] | None, key: str) -> tuple[str, ...] | None
     listed = [values] if isinstance(values, str) else list(values)
     if not listed:
         return None
-    from dnlint.run.config import selectors
+    from dnlint.settings.config import selectors
 
     try:
         return selectors(",".join(listed), "command line", f"--{key}")
@@ -177,7 +177,7 @@ def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
 def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
     if not values:
         return ()
-    from dnlint.run.config import severity_overrides
+    from dnlint.settings.config import severity_overrides
 
     table: dict[str, str] = {}
     for value in values:
@@ -210,6 +210,6 @@ def _finder(config: ConfigChoice) -> ConfigFinder:
         return ConfigFinder()
     if config is False:
         return ConfigFinder(disabled=True)
-    from dnlint.run.config import open_explicit_config
+    from dnlint.settings.config import open_explicit_config
 
     return ConfigFinder(explicit=open_explicit_config(os.fspath(config)))

@@ -3,8 +3,8 @@
 Exit status: 0 no error (warnings allowed), 1 at least one error (with ``--strict``, warnings
 too), 2 usage error, bad configuration, or a path that cannot be read.
 
-Per file: the nearest configuration (:mod:`dnlint.run.config`) may name the dialect; after linting,
-:mod:`dnlint.run.policy` applies in-file directives, severity overrides and rule selection.
+Each file goes through the one pipeline (:mod:`dnlint.pipeline`), with the settings its nearest
+configuration and the flags resolve to (:mod:`dnlint.settings`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
 from dnlint.result import FileResult, RunTotals
-from dnlint.run.config import ConfigError
 from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
+from dnlint.settings.config import ConfigError
 
 if TYPE_CHECKING:
     from collections.abc import Callable

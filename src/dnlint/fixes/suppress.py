@@ -4,7 +4,7 @@ legacy cfgs without fixing them first. The reason is a placeholder to fill in.
 
 Only what a directive can suppress gets one: a finding at a line of code (not a comment or
 blank line, which ``disable-next-line`` passes over) that is not a syntax error (those cannot
-be suppressed, :func:`dnlint.run.selectors.is_syntax_error`) nor about a directive itself
+be suppressed, :func:`dnlint.settings.selectors.is_syntax_error`) nor about a directive itself
 (DN9). The lines are inserted in one pass over the file, keeping its line endings.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic
-from dnlint.run.selectors import is_syntax_error
+from dnlint.settings.selectors import is_syntax_error
 
 if TYPE_CHECKING:
     from dnlint.result import FileResult

@@ -85,7 +85,7 @@ def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
     """``# dnlint: disable-next-line=CODE`` above the finding's line (added to a directive
     already there). Never for a syntax error, which no directive suppresses."""
     from dnlint.diagnostics import Severity
-    from dnlint.run.selectors import is_syntax_error
+    from dnlint.settings.selectors import is_syntax_error
 
     severity = {1: Severity.ERROR, 2: Severity.WARNING}.get(diagnostic.get("severity", 1),
                                                            Severity.INFO)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from dnlint.lsp.server import OpenDocument
     from dnlint.network.layers.base import Layer
     from dnlint.read.darknet_reader import Section
-    from dnlint.run.config import ConfigFinder
+    from dnlint.settings.config import ConfigFinder
 
 # where a finding is reported on one line but fixed on another: the note of the line to edit
 _FIXED_ELSEWHERE = "change this line"

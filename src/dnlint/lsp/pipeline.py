@@ -1,7 +1,7 @@
 """The one door between the language server and dnlint's pipeline.
 
 Everything the server learns about a document goes through here: the lint of its unsaved text
-with the configuration the CLI would find for its path (:mod:`dnlint.run.config`), the
+with the configuration the CLI would find for its path (:mod:`dnlint.settings.config`), the
 policy the CLI applies (suppression directives, select/ignore, severity overrides), the
 ``--fix`` edits on each finding, and ``--fix``'s whole-file result for fix-all. When dnlint
 has a public in-process API, only this module changes.
@@ -17,10 +17,10 @@ from dnlint.diagnostics import Diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
-from dnlint.run.config import Config, ConfigError, ConfigFinder
 from dnlint.run.engine import _check_targets, _mark_fixes, failed
 from dnlint.run.inputs import MAX_CFG_BYTES
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.config import Config, ConfigError, ConfigFinder
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 
 class Settings(NamedTuple):
@@ -135,7 +135,7 @@ def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
 
 
 def config_names() -> tuple[str, ...]:
-    from dnlint.run.config import CONFIG_NAMES
+    from dnlint.settings.config import CONFIG_NAMES
 
     return CONFIG_NAMES
 

@@ -61,7 +61,7 @@ class OpenDocument:
 class Server:
     def __init__(self, writer: rpc.Writer) -> None:
         from dnlint.lsp.pipeline import Settings
-        from dnlint.run.config import ConfigFinder
+        from dnlint.settings.config import ConfigFinder
 
         self.writer = writer
         self.encoding = UTF16
@@ -273,8 +273,8 @@ class Server:
         ignore, target, fixAll, disableRuleComment. A bad value is logged and left out."""
         from dnlint.dialects import parse_dialect
         from dnlint.lsp.pipeline import Settings
-        from dnlint.run.config import ConfigError, selectors
-        from dnlint.run.policy import Policy
+        from dnlint.settings.config import ConfigError, selectors
+        from dnlint.settings.policy import Policy
 
         options = _dict(options)
         if isinstance(options.get("dnlint"), dict):
@@ -338,7 +338,7 @@ class Server:
 
     def configuration_changed(self) -> None:
         """A configuration file or a setting changed: forget what was found, lint again."""
-        from dnlint.run.config import ConfigFinder
+        from dnlint.settings.config import ConfigFinder
 
         self.finder = ConfigFinder()
         self.generation += 1
@@ -362,7 +362,7 @@ class Server:
         self.documents[uri] = OpenDocument(document, path, display)
         self.dirty.add(uri)
         if not self.watch_dynamic:
-            from dnlint.run.config import ConfigFinder
+            from dnlint.settings.config import ConfigFinder
 
             self.finder = ConfigFinder()  # no watcher: a file opened sees the files as they are
 

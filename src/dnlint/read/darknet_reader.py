@@ -435,7 +435,7 @@ def text_of(lines: Sequence[str]) -> str:
 
 
 # Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
-# whitespace (dnlint.run.directives: _DIRECTIVE, _TRAILING)
+# whitespace (dnlint.settings.directives: _DIRECTIVE, _TRAILING)
 _MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
 _COLON = re.compile(r"\s*:")
 _COLON_ASCII = re.compile(rb"[\s\x1c-\x1f]*:")  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f

@@ -23,7 +23,6 @@ from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
-from dnlint.run.config import Config, ConfigError, ConfigFinder
 from dnlint.run.inputs import (
     MAX_CFG_BYTES,
     Input,
@@ -35,7 +34,8 @@ from dnlint.run.inputs import (
     read_input,
     require_regular_file,
 )
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.config import Config, ConfigError, ConfigFinder
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 if TYPE_CHECKING:
     from pathlib import Path

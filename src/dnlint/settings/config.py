@@ -374,7 +374,7 @@ def _check_dialect(value: object, where: str) -> None:
 
 def selectors(value: object, where: str, key: str) -> tuple[str, ...]:
     """A list of codes/prefixes (or one comma-separated string), each matching some rule."""
-    from dnlint.run.directives import is_known
+    from dnlint.settings.directives import is_known
 
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
@@ -391,7 +391,7 @@ def selectors(value: object, where: str, key: str) -> tuple[str, ...]:
 def _code_of(selector: str) -> str:
     """A rule name stands for its code (``unknown-option`` -> ``DN201``); else a code/prefix."""
     from dnlint.rules import find_rule
-    from dnlint.run.selectors import normalize
+    from dnlint.settings.selectors import normalize
 
     name = selector.strip()
     if name and not name.upper().startswith("DN") and name.upper() != "ALL":
