@@ -135,6 +135,6 @@ def test_names_are_counted_as_get_labels_does(tmp_path: Path, text: bytes,
 
 def test_the_data_cap_is_the_cfg_cap() -> None:
     from dnlint.checks.data import MAX_DATA_BYTES
-    from dnlint.run.engine import MAX_CFG_BYTES
+    from dnlint.read import MAX_CFG_BYTES
 
     assert MAX_DATA_BYTES == MAX_CFG_BYTES == 256 * 1024 * 1024

@@ -270,7 +270,8 @@ class Server:
     # --- settings and configuration ---------------------------------------------------------
     def apply_settings(self, options: Any) -> None:
         """``initializationOptions`` or ``settings.dnlint``: dialect, select, extendSelect,
-        ignore, target, fixAll, disableRuleComment. A bad value is logged and left out."""
+        ignore, target, gpuMemory, fixAll, disableRuleComment (the first six as the flags of
+        the same names). A bad value is logged and left out."""
         from dnlint.dialects import parse_dialect
         from dnlint.lsp.pipeline import Settings
         from dnlint.settings.config import ConfigError, selectors
@@ -279,10 +280,10 @@ class Server:
         options = _dict(options)
         if isinstance(options.get("dnlint"), dict):
             options = options["dnlint"]
-        dialect = None
+        dialect, dialect_chosen = None, False
         if isinstance(options.get("dialect"), str):
             try:
-                dialect = parse_dialect(options["dialect"])
+                dialect, dialect_chosen = parse_dialect(options["dialect"]), True
             except ValueError as exc:
                 self.log(f"settings: {exc}", 2)
         lists: dict[str, tuple[str, ...] | None] = {}
@@ -306,7 +307,15 @@ class Server:
                 targets = parse_targets(options["target"], "settings")
             except ValueError as exc:
                 self.log(str(exc), 2)
-        self.settings = Settings(dialect, policy, targets)
+        gpu_memory = None
+        if options.get("gpuMemory") is not None:
+            from dnlint.settings.config import gpu_memory_size
+
+            try:
+                gpu_memory = gpu_memory_size(options["gpuMemory"], "settings")
+            except ConfigError as exc:
+                self.log(str(exc), 2)
+        self.settings = Settings(dialect, dialect_chosen, policy, targets, gpu_memory)
         self.fix_all = options.get("fixAll", True) is not False
         self.disable_comment = options.get("disableRuleComment", True) is not False
 

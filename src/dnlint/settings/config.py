@@ -321,7 +321,7 @@ def parse_config(table: dict[str, Any], path: Path | None) -> Config:
         force_exclude=_flag(table.get("force-exclude"), where, "force-exclude"),
         data_root=_folder(table.get("data-root"), where, "data-root"),
         recipe=_flag(table.get("recipe"), where, "recipe"),
-        gpu_memory=_size(table.get("gpu-memory"), where),
+        gpu_memory=gpu_memory_size(table.get("gpu-memory"), where),
     )
 
 
@@ -345,7 +345,8 @@ def _flag(value: object, where: str, key: str) -> bool | None:
     return value
 
 
-def _size(value: object, where: str) -> int | None:
+def gpu_memory_size(value: object, where: str) -> int | None:
+    """A ``gpu-memory`` value ("8G", "11GiB", "6144M") in bytes; None when not given."""
     if value is None:
         return None
     from dnlint.checks.memory import parse_size
