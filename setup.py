@@ -31,6 +31,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "dnlint/read/darknet_reader.py",
     "dnlint/options/convert.py",
+    "dnlint/options/list_items.py",
     "dnlint/cnumbers.py",
     "dnlint/options/value_checks.py",
     "dnlint/options/schema.py",

@@ -309,8 +309,8 @@ def test_dialect_detection_builds_no_list_of_the_sections() -> None:
 def test_the_empty_item_fix_builds_no_list_of_the_pieces() -> None:
     """The text report works out every fixable finding's edit (to mark it [*]): a long line of
     commas was split into a list of every piece, 8 bytes per comma."""
+    from dnlint.edits import Source
     from dnlint.fixes import FixContext
-    from dnlint.fixes.edits import Source
     from dnlint.fixes.text import drop_empty_items
 
     data = NET + b"[route]\nlayers=" + b"," * 400_000 + b"-1\n"
@@ -326,7 +326,7 @@ def test_the_empty_item_fix_builds_no_list_of_the_pieces() -> None:
 def test_the_fix_source_keeps_its_line_starts_packed() -> None:
     """The text report makes a fix Source of every file with a fixable finding (to mark it
     [*]): a list of int objects cost 36 bytes per line, four times a file of short lines."""
-    from dnlint.fixes.edits import Source
+    from dnlint.edits import Source
 
     data = b"\xef\xbb\xbf" + b"x1=1\n" * 100_000
     assert _traced_peak(lambda: Source(data)) < 100_000 * 12

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from dnlint.dialects import parse_dialect
-from dnlint.run.engine import ExcludeOptions, Run, RunOptions
+from dnlint.run.engine import Run
+from dnlint.run.options import ExcludeOptions, RunOptions
 from dnlint.settings.config import ConfigError, ConfigFinder
 from dnlint.settings.policy import Policy
 

@@ -27,7 +27,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from dnlint.checks.data import DataFile, DataFileError, chunks, read_data_file
+from dnlint.checks.data import (
+    DEFAULT_NAMES,
+    DataFile,
+    DataFileError,
+    Resolved,
+    chunks,
+    path_exists,
+    read_data_file,
+    resolve_path,
+)
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
@@ -48,16 +57,6 @@ class DataSettings:
     root: Path | None = None
     dialect: Dialect | None = None
     check_images: bool = False
-
-
-@dataclass(frozen=True)
-class Resolved:
-    """Where a path value of the .data file points, and how it was found."""
-
-    value: str  # as Darknet reads it (a trailing \r kept under the original Darknet)
-    path: Path | None  # the existing file system entry, else None
-    tried: tuple[Path, ...]  # the folders tried, in order
-    beside_data: bool = False  # found only relative to the .data file's folder
 
 
 def lint_data_file(path: Path, settings: DataSettings, sink: Sink) -> DataFile | None:
@@ -144,7 +143,6 @@ class _Job:
     # --- names, train and valid -----------------------------------------------------------
 
     def check_names(self) -> None:
-        from dnlint.checks.data import DEFAULT_NAMES
 
         resolved = self.resolve("names", DEFAULT_NAMES)
         assert resolved is not None
@@ -248,31 +246,6 @@ def count_train_images(data_path: Path, root: Path | None) -> int | None:
         return None
 
 
-def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
-    """``value`` as fopen would find it when Darknet starts in ``root`` (or, with no root, the
-    working directory, then the .data file's folder). A value with a NUL or too long a name
-    is not found."""
-    given = Path(value)
-    if given.is_absolute():
-        tried: tuple[Path, ...] = ()
-        return Resolved(value, given if _exists(given) else None, tried)
-    candidates = [root] if root is not None else [Path.cwd(), data_path.parent.absolute()]
-    folders = tuple(dict.fromkeys(candidates))
-    for index, folder in enumerate(folders):
-        candidate = folder / given if root is not None or index else given
-        if _exists(candidate):
-            return Resolved(value, candidate, folders, beside_data=root is None and index > 0)
-    return Resolved(value, None, folders)
-
-
-def _exists(path: Path) -> bool:
-    try:
-        os.stat(path)
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 def _not_a_file(path: Path) -> str:
     """Why ``path`` cannot be read as a text file ("" when it can be tried)."""
     try:
@@ -373,7 +346,7 @@ def _check_image(raw: bytes, number: int, folder: Path, dialect: Dialect | None,
     if not text.strip():
         return 0
     image = Path(text)
-    if _exists(image if image.is_absolute() else folder / image):
+    if path_exists(image if image.is_absolute() else folder / image):
         return 0
     if missing < MAX_SHOWN:
         sink.report("DN420", number, 1, f"listed image '{text.rstrip(chr(13))}' not found in "

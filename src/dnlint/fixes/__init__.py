@@ -2,7 +2,7 @@
 
 Each fixable rule says so in its registry entry (``fix="safe"`` or ``"unsafe"``); its fixer,
 registered here under the rule's code, turns one diagnostic into byte edits of the original
-file (:class:`~dnlint.fixes.edits.Fix`), or into nothing when this occurrence has no single
+file (:class:`~dnlint.edits.Fix`), or into nothing when this occurrence has no single
 right answer. :func:`attach_fixes` hangs the fixes on the diagnostics of a result, so every
 reporter can mark what ``--fix`` repairs; :mod:`dnlint.fixes.run` applies them.
 """
@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.fixes.edits import Edit, Fix, Source
+from dnlint.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 
 if TYPE_CHECKING:

@@ -8,13 +8,24 @@ a versioned edit where the client takes one, so it can never land on other text.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dnlint.lsp.convert import SOURCE
 
 if TYPE_CHECKING:
     from dnlint.lsp.analysis import Analysis
-    from dnlint.lsp.server import Server
+    from dnlint.settings.config import ConfigFinder
+
+
+class Server(Protocol):
+    """What the actions read of the server (:class:`dnlint.lsp.server.Server`): its settings
+    and what the client takes. (A protocol, so that this module does not import the server,
+    which imports it.)"""
+
+    fix_all: bool
+    disable_comment: bool
+    document_changes: bool
+    finder: ConfigFinder
 
 QUICKFIX = "quickfix"
 FIX_ALL = "source.fixAll.dnlint"

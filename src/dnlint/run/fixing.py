@@ -12,8 +12,8 @@ from dnlint.run.inputs import display_name, read_cfg
 
 if TYPE_CHECKING:
     from dnlint.pipeline import DocumentSettings
-    from dnlint.run.engine import RunOptions
     from dnlint.run.inputs import Input
+    from dnlint.run.options import RunOptions
 
 __all__ = ["fix_input", "suppress_input"]
 
