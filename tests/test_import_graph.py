@@ -41,6 +41,7 @@ STAGES: list[tuple[str, ...]] = [
     ("run",),  # a command line's files
     ("reporters",),  # output formats
     ("api_types", "api"),  # the Python API
+    ("console",),  # the command's output and exit status
     ("cli", "script", "__main__", "lsp", "docgen"),  # the faces
 ]
 MAX_LINES = 600
