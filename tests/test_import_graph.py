@@ -191,3 +191,9 @@ def test_no_private_name_of_another_package() -> None:
                if i.name is not None and i.name.startswith("_") and not i.name.startswith("__")
                and i.target in MODULES and package(i.target) != package(i.source)]
     assert private == []
+
+
+def test_no_source_file_is_over_600_lines() -> None:
+    """Each stage readable in one sitting: a file that grows past it splits along its seam."""
+    sizes = {module: len(path.read_text().splitlines()) for module, path in MODULES.items()}
+    assert {module: lines for module, lines in sizes.items() if lines > MAX_LINES} == {}

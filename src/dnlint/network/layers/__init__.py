@@ -32,6 +32,7 @@ def all_types() -> tuple[LayerType, ...]:
     import dnlint.network.layers.normalization
     import dnlint.network.layers.passthrough
     import dnlint.network.layers.detection
+    import dnlint.network.layers.other_heads
     import dnlint.network.layers.recurrent
     import dnlint.network.layers.misc  # noqa: F401
     return tuple(_TYPES)
