@@ -1,5 +1,8 @@
 """``dnlint --fix``: the edits that repair a finding with one right answer.
 
+After the lint, before the pipeline: a fixer reads a linted file (a ``FileResult``); the
+pipeline attaches the fixes and runs the passes (:func:`dnlint.pipeline.fix_document`).
+
 Each fixable rule says so in its registry entry (``fix="safe"`` or ``"unsafe"``); its fixer,
 registered here under the rule's code, turns one diagnostic into byte edits of the original
 file (:class:`~dnlint.edits.Fix`), or into nothing when this occurrence has no single

@@ -1,4 +1,4 @@
-"""Every layer type of both Darknet dialects, one declaration each.
+"""Stage 3's layer types: every layer type of every Darknet dialect, one declaration each.
 
 Modules register their types with :func:`register`; :func:`by_section` finds the type that a
 section name means in a dialect.
