@@ -195,7 +195,7 @@ def test_section_column_and_header_ok_share_a_slot() -> None:
 @given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz\r"]), max_size=12).map("".join))
 def test_line_lookup_across_chunk_boundaries(text: str) -> None:
     """Line starts are found a chunk at a time: a line cut by a chunk's end reads whole."""
-    import dnlint.read.darknet_reader as reader
+    import dnlint.read.document as reader
 
     expected = text.split("\n")
     if expected[-1] == "":
