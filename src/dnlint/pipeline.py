@@ -99,11 +99,11 @@ class Choices(NamedTuple):  # not a dataclass: start-up
     default)."""
 
     dialect: Dialect | None = None  # None: the configuration's, else detected
-    dialect_chosen: bool = False  # a dialect was named (auto too): the configuration's is not used
     policy: Policy = Policy()
     targets: tuple[str, ...] = ()
     gpu_memory: int | None = None  # bytes
     data: DataJob | None = None
+    dialect_chosen: bool = False  # a dialect was named (auto too): the configuration's is not used
 
 
 class DocumentSettings(NamedTuple):  # not a dataclass: start-up

@@ -31,12 +31,12 @@ from dnlint.checks.data import (
     DEFAULT_NAMES,
     DataFile,
     DataFileError,
-    Resolved,
     chunks,
     path_exists,
     read_data_file,
-    resolve_path,
 )
+from dnlint.checks.data import Resolved as Resolved  # re-exported: where it used to be
+from dnlint.checks.data import resolve_path as resolve_path
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 

@@ -315,7 +315,8 @@ class Server:
                 gpu_memory = gpu_memory_size(options["gpuMemory"], "settings")
             except ConfigError as exc:
                 self.log(str(exc), 2)
-        self.settings = Settings(dialect, dialect_chosen, policy, targets, gpu_memory)
+        self.settings = Settings(dialect, policy, targets, gpu_memory,
+                                 dialect_chosen=dialect_chosen)
         self.fix_all = options.get("fixAll", True) is not False
         self.disable_comment = options.get("disableRuleComment", True) is not False
 

@@ -228,8 +228,8 @@ class Run:
 
     def choices(self) -> Choices:
         """What the command line (or the API's arguments) chose, for :func:`resolve`."""
-        return Choices(self.options.dialect, self.dialect_given, self.policy,
-                       self.options.targets, self.options.gpu_memory, self._data_job())
+        return Choices(self.options.dialect, self.policy, self.options.targets,
+                       self.options.gpu_memory, self._data_job(), self.dialect_given)
 
     def _settings(self, path: str) -> DocumentSettings:
         return resolve(self.choices(), self.finder.for_path(path), path)
@@ -461,7 +461,7 @@ def lint_input(item: Input, options: RunOptions,
     without a configuration)."""
     display = display_name(item)
     if settings is None:
-        settings = resolve(Choices(options.dialect, True), None, display)
+        settings = resolve(Choices(options.dialect, dialect_chosen=True), None, display)
     data = read_cfg(item, display, options.text)
     if isinstance(data, FileResult):
         complete(data, settings)
