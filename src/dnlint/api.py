@@ -119,7 +119,8 @@ def new_run(paths: tuple[str, ...], *, dialect: str | None = None,
             weights_only: bool = False, stdin_filename: str | None = None,
             text: bytes | None = None, fix: str | None = None, unsafe_fixes: bool = False,
             verbose: bool = False, data_root: str | None = None, check_images: bool = False,
-            gpu_memory: str | int | None = None, track_inputs: bool = False) -> Run:
+            gpu_memory: str | int | None = None, track_inputs: bool = False,
+            check_labels: bool = False) -> Run:
     """The run these settings describe, as the ``dnlint`` command builds it from its flags
     (each argument is the flag of the same name; ``per_file_ignores`` are ``GLOB:RULES``,
     ``severity_override`` ``CODE=LEVEL``). Iterate its ``results()`` once."""
@@ -132,7 +133,7 @@ def new_run(paths: tuple[str, ...], *, dialect: str | None = None,
                          _targets(tuple(target)), excludes, weights_beside, stdin_filename,
                          fix=fix, unsafe_fixes=unsafe_fixes, weights_only=weights_only,
                          text=text, data_root=data_root, check_images=check_images,
-                         gpu_memory=_gpu_memory(gpu_memory))
+                         gpu_memory=_gpu_memory(gpu_memory), check_labels=check_labels)
     policy = Policy(_selectors(select, "select"), _selectors(extend_select, "extend-select") or (),
                     _selectors(ignore, "ignore") or (), _overrides(tuple(severity_override)),
                     directives, _per_file_ignores(tuple(per_file_ignores)))

@@ -121,6 +121,7 @@ class Flags(NamedTuple):
     data: str | None
     data_root: str | None
     check_images: bool
+    check_labels: bool
     target: tuple[str, ...]
     gpu_memory: str | None
     statistics: bool
@@ -248,6 +249,10 @@ class _PrintsToStdout:
                    "from it (default: the working directory, then the .data file's folder).")
 @click.option("--check-images", "check_images", is_flag=True,
               help="Also look for every image the train= and valid= lists of a .data file name.")
+@click.option("--check-labels", "check_labels", is_flag=True,
+              help="Also read the label file of every listed image as the dialect derives it "
+                   "(boxes, class ids, coordinates; a classifier's labels), count boxes per "
+                   "class, and check the lists (implies --check-images).")
 @click.option("--target", "target", multiple=True, metavar="NAME",
               help="Also check deployment to NAME (opencv, tensorrt-demos, hank-onnx); "
                    "repeatable.")
@@ -366,7 +371,8 @@ def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
             weights_only=args.weights_only, stdin_filename=args.stdin_filename,
             fix=_fix_mode(args), unsafe_fixes=args.unsafe_fixes, verbose=args.verbose,
             data_root=args.data_root, check_images=args.check_images,
-            gpu_memory=args.gpu_memory, track_inputs=track_inputs)
+            gpu_memory=args.gpu_memory, track_inputs=track_inputs,
+            check_labels=args.check_labels)
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
     except ValueError as exc:

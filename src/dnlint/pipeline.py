@@ -25,7 +25,7 @@ before :func:`finish`, so that their findings get the same policy.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
@@ -38,6 +38,7 @@ from dnlint.settings.policy import Policy, Selection, apply_policy, selection_fo
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from dnlint.dataset.facts import TrainingFacts
     from dnlint.fixes.run import Fixed
     from dnlint.fixes.suppress import Suppressed
     from dnlint.settings.config import Config
@@ -323,19 +324,24 @@ _UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
 
 
 def lint_data_document(path: str, kind: str, dialect: Dialect | None, root: Path | None,
-                       check_images: bool = False) -> FileResult:
+                       check_images: bool = False, check_labels: bool = False,
+                       facts: TrainingFacts | None = None) -> FileResult:
     """A ``.data`` file (``kind`` "data") or a names file ("names") as a training job reads
-    it (:mod:`dnlint.checks.data_file`)."""
+    it (:mod:`dnlint.checks.data_file`); with ``check_labels``, every listed image's label file
+    too (:mod:`dnlint.dataset`, told what the training cfg says in ``facts``), its counts in
+    ``result.extra["dataset"]``."""
     from pathlib import Path
 
     from dnlint.checks.data_file import DataSettings, check_names_file, lint_data_file
 
     sink = Sink(path)
+    extra: dict[str, Any] = {}
     if kind == "names":
         check_names_file(Path(path), dialect, sink)
     else:
-        lint_data_file(Path(path), DataSettings(root, dialect, check_images), sink)
-    return FileResult(path, dialect, "", sink.sorted())
+        settings = DataSettings(root, dialect, check_images, check_labels, facts)
+        lint_data_file(Path(path), settings, sink, extra)
+    return FileResult(path, dialect, "", sink.sorted(), extra=extra)
 
 
 def path_result(path: str, code: str, message: str) -> FileResult:

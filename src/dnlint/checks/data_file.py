@@ -26,6 +26,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from dnlint.checks.data import (
     DEFAULT_NAMES,
@@ -40,6 +41,9 @@ from dnlint.checks.data import resolve_path as resolve_path
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
+if TYPE_CHECKING:
+    from dnlint.dataset.facts import TrainingFacts
+
 # read_data_cfg's defaults for what train_detector opens (AlexeyAB's detector.c; the original
 # uses data/train.list for train)
 DEFAULT_BACKUP = "/backup/"
@@ -52,16 +56,22 @@ PATH_KEYS = ("names", "train", "valid", "backup")
 class DataSettings:
     """How a data file is checked: the folder Darknet is started from (None: the working
     directory, then the .data file's own folder), the dialect (None: not known, every fork's
-    view is described) and whether the listed images are looked at."""
+    view is described), whether the listed images are looked at, and whether their label
+    files are read (``check_labels``: dnlint.dataset, with what the training cfg says in
+    ``facts`` when a cfg comes with the .data file)."""
 
     root: Path | None = None
     dialect: Dialect | None = None
     check_images: bool = False
+    check_labels: bool = False
+    facts: TrainingFacts | None = None
 
 
-def lint_data_file(path: Path, settings: DataSettings, sink: Sink) -> DataFile | None:
+def lint_data_file(path: Path, settings: DataSettings, sink: Sink,
+                   extra: dict[str, Any] | None = None) -> DataFile | None:
     """Report every problem of the .data file ``path`` (its own lines) and of the files it
-    names; the parsed file, or None when it cannot be read."""
+    names; the parsed file, or None when it cannot be read. With ``check_labels``, ``extra``
+    gets the data set's counts (``dataset``: one summary per list)."""
     try:
         data = read_data_file(path)
     except OSError as exc:
@@ -74,6 +84,12 @@ def lint_data_file(path: Path, settings: DataSettings, sink: Sink) -> DataFile |
     job.check_list("valid", Severity.WARNING)
     job.check_backup()
     job.say_base()
+    if settings.check_labels and job.lists:
+        from dnlint.dataset.check import check_dataset
+
+        summaries = check_dataset(data, settings, job.lists, sink)
+        if extra is not None and summaries:
+            extra["dataset"] = summaries
     return data
 
 
@@ -85,6 +101,7 @@ class _Job:
         self.settings = settings
         self.sink = sink
         self.beside: list[tuple[str, int]] = []  # (key, line) found only beside the .data
+        self.lists: list[tuple[str, Path]] = []  # (key, file) of the lists that can be read
 
     # --- resolution -----------------------------------------------------------------------
 
@@ -181,6 +198,8 @@ class _Job:
             self.sink.report("DN418", line, 1, f"cannot read the {key} list {found.path}: "
                              f"{_why(exc)}", None, level)
             return
+        if summary.lines and (not self.lists or self.lists[0][1] != found.path):
+            self.lists.append((key, found.path))
         if summary.lines == 0:
             self.sink.report("DN419", line, 1, f"the {key} list {found.path} is empty: Darknet "
                              "picks images at random from it (rand() % 0, a division by zero)",
@@ -226,8 +245,8 @@ class _Job:
         keys = ", ".join(dict.fromkeys(k for k, _ in self.beside))
         self.sink.report("DN425", line, 1,
                          f"{keys} found relative to the .data file's folder "
-                         f"{_shown_dir(self.data.path.parent)}, not to the working directory "
-                         f"{_shown_dir(Path.cwd())}: Darknet resolves relative paths against "
+                         f"{shown_dir(self.data.path.parent)}, not to the working directory "
+                         f"{shown_dir(Path.cwd())}: Darknet resolves relative paths against "
                          "the directory it is started from",
                          "start darknet from that folder, or tell dnlint where it runs "
                          "(--data-root DIR, or data-root in the configuration)")
@@ -241,7 +260,7 @@ def count_train_images(data_path: Path, root: Path | None) -> int | None:
         found = resolve_path(entry[0], data_path, root).path if entry else None
         if found is None or _not_a_file(found):
             return None
-        return sum(1 for _ in _lines(found))
+        return sum(1 for _ in list_lines(found))
     except OSError:
         return None
 
@@ -270,7 +289,7 @@ def check_names_file(path: Path, dialect: Dialect | None, sink: Sink) -> int | N
     blank: list[int] = []  # the first MAX_SHOWN + 1 blank lines; the rest are counted
     count = crlf = blanks = 0
     try:
-        for number, raw, _ in _lines(path):
+        for number, raw, _ in list_lines(path):
             count = number
             if raw.endswith(b"\r"):
                 crlf += 1
@@ -317,16 +336,16 @@ def check_list_file(path: Path, settings: DataSettings, sink: Sink) -> ListSumma
     count = crlf = missing = 0
     first_crlf = 0
     folder = settings.root if settings.root is not None else Path.cwd()
-    for number, raw, _ in _lines(path):
+    for number, raw, _ in list_lines(path):
         count = number
         if raw.endswith(b"\r"):
             crlf += 1
             first_crlf = first_crlf or number
-        if settings.check_images:
+        if settings.check_images and not settings.check_labels:  # else dnlint.dataset does
             missing += _check_image(raw, number, folder, settings.dialect, missing, list_sink)
     if missing > MAX_SHOWN:
         list_sink.report("DN420", None, None, f"and {missing - MAX_SHOWN:,} more listed images "
-                         "not found", None, _image_severity(settings.dialect))
+                         "not found", None, image_severity(settings.dialect))
     if crlf and settings.dialect is not Dialect.AB and settings.dialect is not Dialect.HANK:
         list_sink.report("DN423", first_crlf, None,
                          f"{crlf} of {count} lines end with CRLF: the original Darknet keeps the "
@@ -350,17 +369,18 @@ def _check_image(raw: bytes, number: int, folder: Path, dialect: Dialect | None,
         return 0
     if missing < MAX_SHOWN:
         sink.report("DN420", number, 1, f"listed image '{text.rstrip(chr(13))}' not found in "
-                    f"{_shown_dir(folder)}", "fix the path, or regenerate the list",
-                    _image_severity(dialect))
+                    f"{shown_dir(folder)}", "fix the path, or regenerate the list",
+                    image_severity(dialect))
     return 1
 
 
-def _image_severity(dialect: Dialect | None) -> Severity | None:
-    """The original Darknet exits at a missing image; AlexeyAB's trains on a blank 10x10 one."""
-    return Severity.WARNING if dialect is Dialect.AB or dialect is Dialect.HANK else None
+def image_severity(dialect: Dialect | None) -> Severity | None:
+    """The original Darknet exits at a missing image and hank-ai's stops ("image filename
+    does not exist", load_rgb_mat_image); AlexeyAB's trains on a blank 10x10 one."""
+    return Severity.WARNING if dialect is Dialect.AB else None
 
 
-def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
+def list_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
     """(line number, the line without its \\n, whether it ended with \\n), as fgetl splits
     a file, read in bounded chunks (data.chunks refuses a FIFO and caps the size)."""
     number = 0
@@ -387,14 +407,14 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _shown_dir(folder: Path) -> str:
+def shown_dir(folder: Path) -> str:
     return str(folder) or "."
 
 
 def _folders(tried: tuple[Path, ...]) -> str:
     if not tried:
         return "the file system (absolute path)"
-    return " nor ".join(_shown_dir(folder) for folder in tried)
+    return " nor ".join(shown_dir(folder) for folder in tried)
 
 
 def _root_hint(settings: DataSettings) -> str:

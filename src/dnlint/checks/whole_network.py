@@ -14,6 +14,7 @@ from dnlint.checks.head_agreement import (
 from dnlint.checks.input_size import check_input_size
 from dnlint.checks.net_surprises import check_unreached_steps, check_whole_batch
 from dnlint.checks.shifted import check_shifted_shares
+from dnlint.checks.truth_slot import check_truth_stride
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.network.layers.route import FLAT_TYPES
@@ -114,6 +115,7 @@ def check_route_sizes(network: Network, doc: CfgDocument, dialect: Dialect, sink
 
 NETWORK_CHECKS: tuple[Callable[[Network, CfgDocument, Dialect, Sink], None], ...] = (
     check_has_layers,
+    check_truth_stride,
     check_cost_is_last,
     check_avg_outputs,
     check_route_sizes,

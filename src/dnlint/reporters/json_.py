@@ -81,6 +81,8 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
     report = result.weights if show_layers else result.checked_weights
     if report is not None:
         entry["weights"] = report.to_json()
+    if "dataset" in result.extra:  # --check-labels: a .data file's lists counted
+        entry["dataset"] = result.extra["dataset"]
     return entry
 
 

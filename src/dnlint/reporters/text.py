@@ -210,6 +210,10 @@ class TextReporter:
             print_layer_table(file, ctx)
         if not ctx.quiet and (ctx.show_layers or ctx.verbose or not self.concise):
             _weights_summary(file, ctx)
+        if not ctx.quiet and "dataset" in file.extra:
+            from dnlint.dataset.report import dataset_lines
+
+            ctx.stream.write("".join(line + "\n" for line in dataset_lines(file.extra["dataset"])))
 
 
 def _weights_finding(file: FileResult) -> bool:

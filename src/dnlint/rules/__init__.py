@@ -177,6 +177,7 @@ def _load() -> None:
         import dnlint.rules.memory
         import dnlint.rules.topology
         import dnlint.rules.heads
+        import dnlint.rules.labels
         import dnlint.rules.weights
         import dnlint.rules.recipe
         import dnlint.rules.meta

@@ -177,8 +177,9 @@ rule("DN419", "data-list-empty", E,
 rule("DN420", "listed-image-missing", E,
      summary="An image named in a train= or valid= list does not exist (with --check-images).",
      darknet="The original Darknet prints \"Cannot load image\" and exits (status 0) in the "
-             "middle of training; AlexeyAB's and hank-ai's append the path to bad.list and "
-             "train on a blank 10x10 image instead (a warning there).",
+             "middle of training; hank-ai's stops too (\"image filename does not exist\"); "
+             "AlexeyAB's appends the path to bad.list and trains on a blank 10x10 image "
+             "instead (a warning there).",
      bad="data/img/0001.jpg (no such file)", good="data/img/0001.jpg (exists)",
      reference="§data-file", examples="data")
 rule("DN421", "backup-unusable", E,

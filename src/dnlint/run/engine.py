@@ -50,6 +50,7 @@ from dnlint.settings.policy import Policy
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from dnlint.dataset.facts import TrainingFacts
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -116,6 +117,8 @@ class Run:
         # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
         self._data: str | None = options.data
         self._data_check: DataJob | None = None
+        self._training_cfg: str | None = None  # the one cfg given: what --check-labels reads
+        self._facts: tuple[TrainingFacts | None] | None = None  # (facts,) once read
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -136,6 +139,8 @@ class Run:
                 i.path, self.options.data))]
         elif len(named) == 1:
             self._data = named[0]
+        cfgs = [i.path for i in inputs if i.kind == "cfg" and i.explicit]
+        self._training_cfg = self.options.cfg or (cfgs[0] if len(cfgs) == 1 else None)
         jobs = plan_jobs(inputs, self.options)
         return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
@@ -275,8 +280,25 @@ class Run:
         require_regular_file(path)  # InputError: a DN029 of this path
         self._remember(path)
         dialect = self._settings(path).dialect
+        labels = self.options.check_labels
+        facts = self._training_facts() if labels and kind != "names" else None
         return lint_data_document(path, kind, dialect, self._data_root(path),
-                                  self.options.check_images)
+                                  self.options.check_images or labels, labels, facts)
+
+    def _training_facts(self) -> TrainingFacts | None:
+        """What the run's one cfg tells the loader (--check-labels), read once per run."""
+        if self._facts is None:
+            facts = None
+            if self._training_cfg is not None:
+                from dnlint.dataset.facts import training_facts
+
+                dialect = self._settings(self._training_cfg).dialect
+                linted = lint_input(Input(self._training_cfg, "cfg"),
+                                    self.options._replace(dialect=dialect))
+                if linted.network is not None and linted.dialect is not None:
+                    facts = training_facts(linted.network, linted.dialect, linted.path)
+            self._facts = (facts,)
+        return self._facts[0]
 
     def _data_root(self, path: str) -> Path | None:
         """--data-root, else the data-root of the configuration of the .data file ``path``."""

@@ -1,0 +1,48 @@
+"""A train= or valid= list as get_paths reads it: one path per fgetl line, bytes as they are.
+
+What breaks every path of a list at once is its encoding: a UTF-8 byte order mark glues three
+bytes to the first path, and UTF-16 or UTF-32 text puts a zero byte in every path, which C
+strings end at. ``encoding_problem`` looks at the first bytes only.
+"""
+
+from __future__ import annotations
+
+import os
+
+BOMS = (
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+)
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def head(path: str, size: int = 4096) -> bytes:
+    """The first ``size`` bytes of a file already known to be regular."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
+def encoding_problem(first: bytes) -> tuple[str, bool] | None:
+    """(what the list is, whether every path is garbage) or None for plain bytes."""
+    for mark, name in BOMS:
+        if first.startswith(mark):
+            return f"{name} text with a byte order mark", True
+    if first.startswith(UTF8_BOM):
+        return "a UTF-8 byte order mark", False
+    if b"\x00" in first:
+        guess = "UTF-16 or UTF-32 text" if first.count(0) * 3 > len(first) else "zero bytes"
+        return f"{guess} (no byte order mark)", True
+    return None
+
+
+def text_of(raw: bytes, keeps_cr: bool) -> str:
+    """A list line as the dialect's fgetl returns it (AlexeyAB's and hank-ai's drop a \\r
+    before the \\n; the original keeps it)."""
+    if not keeps_cr and raw.endswith(b"\r"):
+        raw = raw[:-1]
+    return raw.decode("utf-8", "surrogateescape")

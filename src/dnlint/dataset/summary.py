@@ -1,0 +1,74 @@
+"""What a list's check counts: images, label files, boxes per class. Counters only, so memory
+stays flat in the number of images; ``to_json`` and ``table`` are what the reports show."""
+
+from __future__ import annotations
+
+from statistics import median
+from typing import Any
+
+# a class with fewer boxes than this share of the median class's is flagged
+FEW = 0.1
+
+
+class ListSummary:
+    """The counts of one train= or valid= list (``kind``: "detector" or "classifier")."""
+
+    def __init__(self, key: str, path: str, kind: str, classes: int,
+                 names: list[str]) -> None:
+        self.key = key
+        self.path = path
+        self.kind = kind
+        self.names = names
+        self.images = 0  # lines with a path
+        self.blank = 0
+        self.duplicates = 0
+        self.missing_images = 0
+        self.labelled = 0  # label files with at least one box
+        self.negatives = 0  # label files without a box (empty: an image without objects)
+        self.missing_labels = 0
+        self.unreadable_labels = 0
+        self.boxes = 0
+        self.dropped = 0  # boxes the loader skips or never reads
+        self.per_class = [0] * max(classes, 0)
+        self.not_a_class = 0  # boxes (or images) with no class in range
+
+    def count_class(self, class_id: int) -> None:
+        if 0 <= class_id < len(self.per_class):
+            self.per_class[class_id] += 1
+        else:
+            self.not_a_class += 1
+
+    def name(self, class_id: int) -> str:
+        return self.names[class_id] if class_id < len(self.names) else ""
+
+    def flagged(self) -> dict[int, str]:
+        """Class id -> "none" (no box or image) or "few" (under a tenth of the median)."""
+        counts = self.per_class
+        if not counts or self.images == 0:
+            return {}
+        middle = median(counts)
+        flags = {}
+        for class_id, count in enumerate(counts):
+            if count == 0:
+                flags[class_id] = "none"
+            elif count < middle * FEW:
+                flags[class_id] = "few"
+        return flags
+
+    def to_json(self) -> dict[str, Any]:
+        unit = "boxes" if self.kind == "detector" else "images"
+        flags = self.flagged()
+        entry: dict[str, Any] = {
+            "list": self.key, "path": self.path, "kind": self.kind, "images": self.images,
+            "missing_images": self.missing_images, "blank_lines": self.blank,
+            "duplicates": self.duplicates,
+        }
+        if self.kind == "detector":
+            entry.update(labelled=self.labelled, negatives=self.negatives,
+                         missing_labels=self.missing_labels,
+                         unreadable_labels=self.unreadable_labels, boxes=self.boxes,
+                         dropped_boxes=self.dropped)
+        entry["not_a_class"] = self.not_a_class
+        entry["classes"] = [{"id": i, "name": self.name(i), unit: count,
+                             "flag": flags.get(i)} for i, count in enumerate(self.per_class)]
+        return entry

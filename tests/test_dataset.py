@@ -1,0 +1,459 @@
+"""dnlint.dataset: label paths per dialect, the bounded label reader, the list traps, a
+classifier's labels, the folded findings and the summary, on small data sets built here."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dnlint.cli import main
+from dnlint.dataset.classify import LabelMatcher, contained_pairs
+from dnlint.dataset.label_file import MAX_LABEL_BYTES, LabelError, parse_boxes, read_label_file
+from dnlint.dataset.label_path import label_path
+from dnlint.dataset.lists import encoding_problem
+from dnlint.dialects import Dialect
+
+PJ, AB, HANK = Dialect.PJ, Dialect.AB, Dialect.HANK
+CFG = ("[net]\nbatch=64\nsubdivisions=64\nwidth=416\nheight=416\nchannels=3\n\n"
+       "[convolutional]\nfilters=24\nsize=1\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
+       "anchors=10,13, 16,30, 33,23\nclasses=3\nnum=3\n")
+BOX = "0 0.5 0.5 0.2 0.2\n"
+
+
+# --- label paths ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("image", "dialect", "label"), [
+    ("data/img/a.jpg", PJ, "data/img/a.txt"),
+    ("data/images/a.jpg", PJ, "data/labels/a.txt"),
+    ("my_images/set/images/a.png", PJ, "my_labels/set/images/a.txt"),  # the first, anywhere
+    ("drawings/a.png", PJ, "dlabelsings/a.txt"),  # "raw" inside a word
+    ("VOC/JPEGImages/a.jpg", PJ, "VOC/labels/a.txt"),
+    ("a.jpg.d/b.jpg", PJ, "a.txt.d/b.jpg"),  # the first .jpg, not the extension
+    ("data/a.jpeg", PJ, "data/a.jpeg"),  # not mapped: the image is its own label file
+    ("data/a.bmp", PJ, "data/a.bmp"),
+    ("data/images/a.jpg", AB, "data/images/a.txt"),  # a plain images/ folder stays
+    ("coco/images/train2017/a.jpg", AB, "coco/labels/train2017/a.txt"),
+    ("VOC/JPEGImages/a.JPEG", AB, "VOC/labels/a.txt"),
+    ("a.jpg.d/b.jpg", AB, "a.jpg.d/b.txt"),  # only at the end
+    ("data/a.bmp", AB, "data/a.txt"),
+    ("data/a.webp", AB, "data/a.webp"),  # "Failed to infer label file name"
+    (" data/a.png\t", AB, "data/a.txt"),  # trim()
+    ("data/images/a.webp", HANK, "data/images/a.txt"),
+    ("v1.2/a", HANK, "v1.txt"),  # the last '.', in a folder name
+    ("noext", HANK, "noext.txt"),
+])
+def test_label_path(image: str, dialect: Dialect, label: str) -> None:
+    assert label_path(image, dialect) == label
+
+
+# --- the reader ------------------------------------------------------------------------------
+
+def test_boxes_and_their_lines() -> None:
+    found = parse_boxes(b"0 0.5 0.5 0.1 0.1\r\n\n2 .25 +0.75 1e-1 0.2\n")
+    assert found.boxes == [
+        (0, 0.5, 0.5, 0.1, 0.1, 1), (2, 0.25, 0.75, 0.1, 0.2, 3)]
+    assert found.stop is None and found.drift is None
+
+
+def test_a_sixth_number_shifts_the_next_boxes() -> None:
+    found = parse_boxes(b"0 0.5 0.5 0.1 0.1 0.9\n1 0.2 0.2 0.1 0.1\n")
+    assert [(b[0], b[1], b[5]) for b in found.boxes] == [(0, 0.5, 1), (0, 0.9, 1)]
+    assert found.drift == 1
+    assert found.stop == (2, "0.1 0.1")
+
+
+@pytest.mark.parametrize(("data", "boxes", "stop"), [
+    (b"0,0.5,0.5,0.1,0.1\n", 0, (1, "0,0.5,0.5,0.1,0.1")),
+    (b"0 0.5 0.5 0.1 0.1\ncat 0.5 0.5 0.1 0.1\n", 1, (2, "cat 0.5 0.5 0.1 0.1")),
+    (b"\xef\xbb\xbf0 0.5 0.5 0.1 0.1\n", 0, (1, "\ufeff0 0.5 0.5 0.1 0.1")),
+    (b"", 0, None),
+    (b" \n\t\n", 0, None),
+])
+def test_where_fscanf_stops(data: bytes, boxes: int, stop: tuple[int, str] | None) -> None:
+    found = parse_boxes(data)
+    assert (len(found.boxes), found.stop) == (boxes, stop)
+
+
+def test_plain_lines_then_the_scanner() -> None:
+    found = parse_boxes(b"0 nan inf 0.1 0.1\n0 0x1p-1 0.5 0.1 0.1\n")  # scanf reads hex floats
+    assert found.boxes[1] == (0, 0.5, 0.5, 0.1, 0.1, 2)
+    assert (found.stop, found.drift) == (None, None)
+    many = parse_boxes(BOX.encode() * 20_000 + b"x\n")  # the scanner's cap counts its own boxes
+    assert (len(many.boxes), many.stop, many.truncated) == (20_000, (20_001, "x"), False)
+    digits = parse_boxes(b"0 " + b"1" * 4_000_000 + b" x")  # one match per conversion
+    assert (digits.boxes, digits.stop) == ([], (1, "0 " + "1" * 38))
+    tokens = parse_boxes(b"0 " * 2_000_000)  # 400,000 boxes across one line: the first 10,000
+    assert (len(tokens.boxes), tokens.drift, tokens.truncated) == (10_000, 1, True)
+
+
+def test_a_class_id_is_a_c_int() -> None:
+    assert parse_boxes(b"4294967297 0.5 0.5 0.1 0.1").boxes[0][0] == 1  # wraps as an int
+    assert parse_boxes(b"0.7 0.5 0.5 0.1").boxes[0][1] == 0.7  # %d stops at the '.'
+
+
+def test_hostile_label_paths(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.txt"
+    zero.symlink_to("/dev/zero")
+    loop = tmp_path / "loop.txt"
+    loop.symlink_to(loop)
+    (tmp_path / "dir.txt").mkdir()
+    reasons = {}
+    for name in ("fifo.txt", "zero.txt", "loop.txt", "dir.txt", "none.txt"):
+        with pytest.raises(LabelError) as caught:
+            read_label_file(str(tmp_path / name))
+        reasons[name] = (caught.value.kind, caught.value.reason)
+    assert reasons == {
+        "fifo.txt": ("unreadable", "a FIFO (named pipe)"),
+        "zero.txt": ("unreadable", "a character device"),
+        "loop.txt": ("unreadable", "a symbolic link loop"),
+        "dir.txt": ("unreadable", "a directory"),
+        "none.txt": ("missing", "no such file"),
+    }
+
+
+def test_a_huge_label_file_is_read_only_so_far(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as out:
+        out.write(BOX.encode() * 10)
+        out.truncate(64 * 1024 * 1024)  # sparse: 64 MiB, zeros after the boxes
+    found = read_label_file(str(huge))
+    assert (len(found.boxes), found.truncated, found.size) == (10, True, 64 * 1024 * 1024)
+    assert found.stop == (11, "\x00" * 40)
+    assert MAX_LABEL_BYTES == 4 * 1024 * 1024
+
+
+# --- lists -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("first", "problem"), [
+    ("a.jpg\n".encode("utf-16"), ("UTF-16 (little-endian) text with a byte order mark", True)),
+    ("a.jpg\n".encode("utf-16-be"), ("UTF-16 or UTF-32 text (no byte order mark)", True)),
+    ("a.jpg\n".encode("utf-32"), ("UTF-32 (little-endian) text with a byte order mark", True)),
+    (b"\xef\xbb\xbfa.jpg\n", ("a UTF-8 byte order mark", False)),
+    (b"a.jpg\n", None),
+])
+def test_list_encodings(first: bytes, problem: tuple[str, bool] | None) -> None:
+    assert encoding_problem(first) == problem
+
+
+# --- classifiers -----------------------------------------------------------------------------
+
+def test_labels_match_as_strstr_finds_them() -> None:
+    labels = ["cat", "bobcat", "dog"]
+    assert LabelMatcher(labels).matches("train/bobcat/1.jpg") == [0, 1]
+    assert LabelMatcher(labels).matches("train/dog/1.jpg") == [2]
+    assert LabelMatcher(labels).matches("train/bird/1.jpg") == []
+    assert contained_pairs(labels) == [(0, 1)]
+
+
+def test_many_labels_match_the_same_way() -> None:
+    labels = [f"n{i:05d}" for i in range(1000)] + ["n0004"]  # 1,001 labels: the lookup path
+    assert LabelMatcher(labels).matches("train/n00042/n00042_1.JPEG") == [42, 1000]
+    assert LabelMatcher(["", "x", *labels]).matches("a/x") == [0, 1]  # "" is in every path
+
+
+# --- whole runs ------------------------------------------------------------------------------
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--no-color", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+def concise(*args: str) -> list[str]:
+    return run("--format", "concise", "-q", *args)[1].splitlines()
+
+
+@pytest.fixture
+def job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A detector job in the working directory: 3 classes, img/ with labels beside."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "img").mkdir()
+    (tmp_path / "backup").mkdir()
+    (tmp_path / "obj.names").write_text("cat\ndog\nbird\n")
+    (tmp_path / "model.cfg").write_text(CFG)
+    (tmp_path / "obj.data").write_text(
+        "classes=3\ntrain=train.txt\nnames=obj.names\nbackup=backup/\n")
+    return tmp_path
+
+
+def images(root: Path, labels: dict[str, str | None], listed: str | None = None) -> None:
+    """img/<name>.jpg for each name, its label (None: no label file), and train.txt."""
+    for name, label in labels.items():
+        (root / "img" / f"{name}.jpg").write_bytes(b"\xff\xd8")
+        if label is not None:
+            (root / "img" / f"{name}.txt").write_text(label)
+    (root / "train.txt").write_text(
+        listed if listed is not None else "".join(f"img/{n}.jpg\n" for n in labels))
+
+
+def test_the_summary_counts_and_flags(job: Path) -> None:
+    images(job, {"a": BOX * 3, "b": BOX + "1 0.5 0.5 0.2 0.2\n", "c": "", "d": None})
+    status, output = run("--dialect", "alexeyab", "--check-labels", "obj.data", "model.cfg")
+    assert output.splitlines() == [
+        "img/d.txt: DN430 warning: no label file for 'img/d.jpg' (train.txt line 4): "
+        "AlexeyAB's Darknet appends it to bad.list and trains on the image as if it had no "
+        "objects",
+        "  = hint: create it (empty for an image without objects)",
+        "",
+        "train.txt: DN445 warning: class 2 'bird' has no box in the train list (5 boxes "
+        "counted)",
+        "  = hint: add boxes of this class, or drop the class",
+        "",
+        "train list train.txt: 4 images, 2 labelled, 1 negative, 1 without a label file, "
+        "0 missing; 5 boxes",
+        "     id  name  boxes",
+        "      0  cat       4",
+        "      1  dog       1",
+        "      2  bird      0  <- none",
+        "",
+        "Found 2 problems (2 warnings) in 2 files.",
+    ]
+    assert status == 0
+
+
+def test_the_summary_in_json(job: Path) -> None:
+    images(job, {"a": BOX * 3 + "7 0.5 0.5 0.2 0.2\n", "b": "2 0.5 0.5 0.2 0.2\n"})
+    status, output = run("--format", "json", "--dialect", "alexeyab", "--check-labels",
+                         "obj.data", "model.cfg")
+    entry = json.loads(output)["files"][0]
+    assert entry["path"] == "obj.data"
+    assert [(d["code"], d.get("path"), d["line"]) for d in entry["diagnostics"]] == [
+        ("DN445", "train.txt", None), ("DN434", "img/a.txt", 4)]
+    assert entry["dataset"] == [{
+        "list": "train", "path": "train.txt", "kind": "detector", "images": 2,
+        "missing_images": 0, "blank_lines": 0, "duplicates": 0, "labelled": 2, "negatives": 0,
+        "missing_labels": 0, "unreadable_labels": 0, "boxes": 5, "dropped_boxes": 1,
+        "not_a_class": 1,
+        "classes": [{"id": 0, "name": "cat", "boxes": 3, "flag": None},
+                    {"id": 1, "name": "dog", "boxes": 0, "flag": "none"},
+                    {"id": 2, "name": "bird", "boxes": 1, "flag": None}]}]
+    assert status == 1
+
+
+def test_findings_of_one_kind_fold(job: Path) -> None:
+    images(job, {f"{i:02d}": None for i in range(25)})
+    lines = concise("--dialect", "pjreddie", "--check-labels", "obj.data")
+    assert len(lines) == 11  # the first 10, then one for the rest
+    assert lines[0].startswith("img/00.txt: DN430 error: no label file for 'img/00.jpg' "
+                               "(train.txt line 1): the original Darknet stops")
+    assert lines[9].startswith("img/09.txt: DN430 error: no label file for 'img/09.jpg' ")
+    assert lines[10] == ("img/10.txt: DN430 error: and 15 more images without a label file of "
+                         "train.txt like the ones above (dnlint lists the first 10)")
+
+
+def test_list_traps(job: Path) -> None:
+    images(job, {"a": BOX, "b": BOX}, "img/a.jpg\n\nimg/b.jpg\nimg/a.jpg\nb.jpg\n")
+    (job / "sub").mkdir()
+    (job / "sub" / "b.jpg").write_bytes(b"\xff\xd8")
+    (job / "obj.data").write_text("classes=3\ntrain=train.txt\nvalid=sub/valid.txt\n"
+                                  "names=obj.names\nbackup=backup/\n")
+    (job / "sub" / "valid.txt").write_text("b.jpg\n")
+    dn445 = ["train.txt: DN445 warning: class 1 'dog' has no box in the train list (3 boxes "
+             "counted) (hint: add boxes of this class, or drop the class)",
+             "train.txt: DN445 warning: class 2 'bird' has no box in the train list (3 boxes "
+             "counted) (hint: add boxes of this class, or drop the class)"]
+    assert concise("--dialect", "hank", "--check-labels", "obj.data") == [  # line order
+        *dn445,
+        f"sub/valid.txt:1:1: DN444 error: listed image 'b.jpg' is not in {job} but is in "
+        f"{job / 'sub'}: Darknet opens it from the folder it starts in (hint: write the paths "
+        "relative to where darknet runs (or absolute), or tell dnlint that folder with "
+        "--data-root)",
+        "train.txt:2:1: DN441 error: blank line in the train list: hank-ai's Darknet stops "
+        "(\"cannot load an image without a filename\") when it draws it (hint: remove the "
+        "blank line)",
+        "train.txt:4:1: DN443 warning: 'img/a.jpg' is listed again: it is drawn twice as often "
+        "as the other images (hint: list each image once)",
+        f"train.txt:5:1: DN420 error: listed image 'b.jpg' not found in {job} (hint: fix the "
+        "path, or regenerate the list)",
+    ]
+
+
+def test_a_utf16_list_is_one_finding(job: Path) -> None:
+    images(job, {"a": BOX})
+    (job / "train.txt").write_bytes("img/a.jpg\n".encode("utf-16"))
+    assert concise("--dialect", "alexeyab", "--check-labels", "obj.data") == [
+        "train.txt:1:1: DN442 error: the train list is UTF-16 (little-endian) text with a byte "
+        "order mark: get_paths reads bytes, so no path of it names a file (hint: save the list "
+        "as plain UTF-8 without a byte order mark)"]
+
+
+def test_without_a_dialect_every_fork_is_described(job: Path) -> None:
+    (job / "data" / "images").mkdir(parents=True)
+    (job / "data" / "labels").mkdir()
+    (job / "data" / "images" / "a.jpg").write_bytes(b"\xff\xd8")
+    (job / "data" / "labels" / "a.txt").write_text(BOX)
+    (job / "data" / "images" / "b.jpeg").write_bytes(b"\xff\xd8")
+    (job / "data" / "images" / "b.txt").write_text(BOX)
+    (job / "train.txt").write_text("data/images/a.jpg\ndata/images/b.jpeg\n")
+    lines = concise("--check-labels", "obj.data")
+    assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in lines] == [
+        "DN440", "DN445", "DN445", "DN439"]
+    assert lines == [
+        "data/images/a.txt: DN440 warning: no label file here for 'data/images/a.jpg' "
+        "(train.txt line 1), where AlexeyAB's Darknet looks; the original Darknet (pjreddie) "
+        "would read 'data/labels/a.txt' (hint: lay the labels out for the fork you train with "
+        "(say which with --dialect))",
+        "train.txt: DN445 warning: class 1 'dog' has no box in the train list (1 box counted) "
+        "(hint: add boxes of this class, or drop the class)",
+        "train.txt: DN445 warning: class 2 'bird' has no box in the train list (1 box counted) "
+        "(hint: add boxes of this class, or drop the class)",
+        "train.txt:2:1: DN439 warning: 'data/images/b.jpeg': the original Darknet does not map "
+        "this extension to .txt and would read 'data/labels/b.jpeg' as its label file "
+        "(hint: convert the image to .jpg or .png, or train with AlexeyAB's or hank-ai's "
+        "Darknet (say which with --dialect))",
+    ]
+
+
+def test_nothing_is_written_to_the_data_set(job: Path) -> None:
+    images(job, {"a": "0 0 0 0 0\n", "b": "9 0.5 0.5 0.2 0.2\n", "c": None})
+    before = sorted((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in job.rglob("*"))
+    run("--dialect", "alexeyab", "--check-labels", "obj.data", "model.cfg")
+    after = sorted((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in job.rglob("*"))
+    assert after == before  # no bad.list, no bad_label.list, nothing touched
+
+
+def test_hostile_label_files_in_a_run(job: Path) -> None:
+    images(job, {"a": None, "b": None, "c": None})
+    os.mkfifo(job / "img" / "a.txt")
+    (job / "img" / "b.txt").symlink_to("/dev/zero")
+    (job / "img" / "c.txt").symlink_to(job / "img" / "c.txt")
+    assert [[*line.split(": ", 2)[:2], line.split(" is ", 1)[1].split(":")[0]]
+            for line in concise("--dialect", "alexeyab", "--check-labels", "obj.data")
+            if "DN431" in line] == [
+        ["img/a.txt", "DN431 error", "a FIFO (named pipe)"],
+        ["img/b.txt", "DN431 error", "a character device"],
+        ["img/c.txt", "DN431 error", "a symbolic link loop"],
+    ]
+
+
+CLASSIFIER = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
+              "[convolutional]\nfilters=3\nsize=1\nactivation=linear\n\n[avgpool]\n\n"
+              "[softmax]\n")
+
+
+def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for folder in ("cat", "bobcat", "dog", "bird"):
+        (tmp_path / "train" / folder).mkdir(parents=True)
+        (tmp_path / "train" / folder / "1.jpg").write_bytes(b"\xff\xd8")
+    (tmp_path / "train.list").write_text(
+        "train/cat/1.jpg\ntrain/bobcat/1.jpg\ntrain/dog/1.jpg\ntrain/bird/1.jpg\n")
+    (tmp_path / "labels.txt").write_text("cat\nbobcat\ndog\n")
+    (tmp_path / "backup").mkdir()
+    # names= only because a classifier's .data without one gets a DN414 still (not ours)
+    (tmp_path / "cls.data").write_text("classes=3\ntrain=train.list\nlabels=labels.txt\n"
+                                       "names=labels.txt\nbackup=backup/\n")
+    (tmp_path / "cls.cfg").write_text(CLASSIFIER)
+    status, output = run("--format", "concise", "--dialect", "alexeyab", "--check-labels",
+                         "cls.data", "cls.cfg")
+    assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in output.splitlines()[:5]] == [
+        "DN445", "DN446", "DN447", "DN446", "4"]  # then the summary: "...: 4 images"
+    assert output.splitlines() == [
+        "train.list: DN445 warning: class 1 'bobcat' has no image in the train list (2 images "
+        "counted) (hint: add images of this class, or drop the class)",
+        "train.list:2:1: DN446 error: 'train/bobcat/1.jpg' contains 2 labels ('cat', 'bobcat'): "
+        "fill_truth prints \"Too many or too few labels\" and the image trains with several "
+        "classes (hint: name each image's folder or file after exactly one label)",
+        "labels.txt:2:1: DN447 warning: label 'cat' (line 1) is inside 'bobcat': every path of "
+        "'bobcat' matches both (hint: rename one of them)",
+        "train.list:4:1: DN446 error: 'train/bird/1.jpg' contains no label: fill_truth prints "
+        "\"Too many or too few labels\" and the image trains with no class (hint: name each "
+        "image's folder or file after exactly one label)",
+        "train list train.list: 4 images, 0 missing, 2 without exactly one label",
+        "     id  name    images",
+        "      0  cat          1",
+        "      1  bobcat       0  <- none",
+        "      2  dog          1",
+        "",
+        "Found 4 problems (2 errors, 2 warnings) in 2 files.",
+    ]
+    assert status == 1
+
+
+@pytest.mark.parametrize(("labels", "tree", "found"), [
+    ("a\nb\n", None, ["labels.txt: DN447 error: 2 labels for classes=3: fill_truth reads "
+                        "labels past the end of the list (a crash, or garbage matched against "
+                        "every path) (hint: one label per class, one per line)"]),
+    ("a\nb\nc\nd\ne\n", None, ["labels.txt:4:1: DN447 warning: more lines than classes=3: "
+                                  "the labels from this line on are never matched (hint: set "
+                                  "classes= to the number of labels)"]),
+    ("a\n\nb\n", None, ["labels.txt:2:1: DN447 error: blank label: strstr finds an empty "
+                          "label in every path, so every image has this class too (hint: "
+                          "remove the blank line)"]),
+    ("a\nb\nc\n", "a -1\nb 0\nc 2\n", ["t.tree:3:1: DN449 error: this line's parents lead "
+                                          "back to it: fill_hierarchy follows parents until "
+                                          "-1, and this loop never ends (hint: list a parent "
+                                          "for every class that ends at a root (-1))"]),
+    ("a\nb\nc\n", "a -1\nb 7\nc 0\n", ["t.tree:2:1: DN449 error: parent 7 is not a line of "
+                                          "the tree (0 to 2): read_tree writes outside its "
+                                          "array (hint: use the line index of the parent, -1 "
+                                          "for a root)"]),
+    ("a\nb\nc\n", "a -1\nb 0\n", ["t.tree: DN449 error: 2 lines in the tree but classes=3: "
+                                     "each line is one output of the softmax (hint: make "
+                                     "classes= the number of tree lines)"]),
+])
+def test_classifier_labels_and_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     labels: str, tree: str | None, found: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "a.jpg").write_bytes(b"\xff\xd8")
+    (tmp_path / "train.list").write_text("img/a.jpg\n")
+    (tmp_path / "labels.txt").write_text(labels)
+    (tmp_path / "backup").mkdir()
+    (tmp_path / "cls.data").write_text("classes=3\ntrain=train.list\nlabels=labels.txt\n"
+                                       "names=labels.txt\nbackup=backup/\n")
+    cfg = CLASSIFIER
+    if tree is not None:
+        (tmp_path / "t.tree").write_text(tree)
+        cfg += "tree=t.tree\n"
+    (tmp_path / "cls.cfg").write_text(cfg)
+    lines = concise("--dialect", "alexeyab", "--check-labels", "cls.data", "cls.cfg")
+    assert [line for line in lines if "DN447" in line or "DN449" in line] == found
+
+
+def test_a_progress_bar_only_on_a_terminal(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from dnlint.dataset import check
+
+    listed = tmp_path / "train.txt"
+    listed.write_bytes(b"img/a.jpg\n" * 200_000)  # 2 MB: over PROGRESS_AFTER
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    monkeypatch.setattr("sys.stderr", shown)
+    with check._progress(listed) as advance:
+        advance(listed.stat().st_size)
+    assert "checking train.txt" in shown.getvalue()
+    quiet = io.StringIO()  # not a terminal: nothing at all
+    monkeypatch.setattr("sys.stderr", quiet)
+    with check._progress(listed) as advance:
+        advance(listed.stat().st_size)
+    assert quiet.getvalue() == ""
+
+
+def test_one_job_with_every_label_problem(job: Path) -> None:
+    """Each kind once, by code, in report order (file-level findings first, then by line)."""
+    images(job, {"a": "0 0.5 0.5 0.2 0.2 0.97\n1 0.5 0.5 0.2 0.2\n",  # a sixth column
+                 "b": BOX, "c": "2 0.5 0.5 0.2 0.2\n"},
+           "img/a.jpg\nimg/b.jpg\nimg/b.jpg\nimg/c.jpg\nc.jpg\n")
+    (job / "data").mkdir()
+    (job / "data" / "c.jpg").write_bytes(b"\xff\xd8")
+    (job / "obj.data").write_text("classes=3\ntrain=train.txt\nvalid=data/valid.txt\n"
+                                  "names=obj.names\nbackup=backup/\n")
+    (job / "data" / "valid.txt").write_text("c.jpg\n")
+    found = [(line.split(":", 1)[0], line.split(": ", 1)[1].split(" ", 1)[0])
+             for line in concise("--dialect", "alexeyab", "--check-labels", "obj.data")]
+    assert found == [("train.txt", "DN445"), ("img/a.txt", "DN433"),
+                     ("data/valid.txt", "DN444"), ("train.txt", "DN443"),
+                     ("train.txt", "DN420")]
