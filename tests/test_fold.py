@@ -148,7 +148,9 @@ def test_unknown_sections_alone_need_no_lint_in_the_other_fork(monkeypatch) -> N
     assert [(d.code, d.line, d.message) for d in result.diagnostics
             if d.severity is Severity.ERROR] == [
         ("DN020", 5, "unknown section [x]: Darknet prints 'Type not recognized' and builds an "
-                     "all-zero layer in its place"),
+                     "all-zero layer in its place; that layer is 0x0 and no other is wider and "
+                     "taller than 1, so AlexeyAB's Darknet then divides by zero at the end of "
+                     "parse_network_cfg (avg_outputs / avg_counter) and dies of SIGFPE"),
         ("DN022", 6, "a second [net] section: Darknet builds it as an unknown, all-zero layer"),
     ]
     lints.clear()

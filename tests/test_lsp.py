@@ -475,25 +475,6 @@ def test_fix_all_answers_the_parent_kind_and_only_safe_fixes(client: Client,
     assert client.close() == 0
 
 
-def test_a_finding_about_the_whole_file_is_disabled_for_the_file(client: Client,
-                                                                 tmp_path: Path) -> None:
-    client.initialize()
-    uri = uri_of(tmp_path / "a.cfg")
-    client.open(uri, CFG)
-    found = client.published(uri)["diagnostics"][0]
-    assert found["data"]["line"] == 3
-    whole_file = {**found, "data": {**found["data"], "line": None}}
-    actions = client.request("textDocument/codeAction", {
-        "textDocument": {"uri": uri}, "range": found["range"],
-        "context": {"diagnostics": [whole_file], "only": ["quickfix"]}})
-    assert [a["title"] for a in actions] == ["Disable DN103 for this file"]
-    edit = actions[0]["edit"]["documentChanges"][0]["edits"][0]
-    assert edit["newText"] == "# dnlint: disable-file=DN103\n"
-    client.change(uri, 2, [{"range": edit["range"], "text": edit["newText"]}])
-    assert client.published(uri, 2)["diagnostics"] == []
-    assert client.close() == 0
-
-
 def test_no_disable_action_for_a_syntax_error(client: Client, tmp_path: Path) -> None:
     client.initialize()
     uri = uri_of(tmp_path / "a.cfg")

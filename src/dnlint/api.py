@@ -10,16 +10,24 @@ builds its runs with :func:`new_run`).
 >>> result.layers[0].output
 (30, 30, 16)
 
-Bad arguments (an unknown dialect, rule or target) raise :class:`ValueError`; a configuration
-file that cannot be used raises :class:`dnlint.settings.config.ConfigError`. A path that cannot be
-read is a finding of that path (DN029), as on the command line, never an exception.
+Bad arguments (an unknown dialect, rule or target) raise :class:`ValueError`; an argument of
+the wrong type (a :class:`~pathlib.Path` as ``lint_text``'s text, a number as a path) raises
+:class:`TypeError`, before anything is read; a configuration file that cannot be used raises
+:class:`dnlint.settings.config.ConfigError`. A path that cannot be read is a finding of that path
+(DN029), as on the command line, never an exception.
+
+The API leaves the process as it found it: the cycle collector, which a run pauses while it
+lints, is the caller's own again whenever control is back with the caller (between two results
+of :func:`lint_paths` too, and when its iterator is closed or dropped unfinished).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from dnlint.dialects import parse_dialect
 from dnlint.run.engine import Run
@@ -50,12 +58,13 @@ def lint_text(text: str | bytes, path: PathLike | None = None, *, dialect: str |
     carry it (``<stdin>`` without one). ``dialect``: ``"pjreddie"``, ``"alexeyab"``,
     ``"hank"`` or ``None`` to detect it; ``weights``: weights files checked against it;
     ``data``: an ``obj.data`` file checked against its heads; ``target``: deployment targets
-    (``"opencv"``); ``select``/``ignore``: rule codes, prefixes or names."""
-    raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    (``"opencv"``); ``select``/``ignore``: rule codes, prefixes or names. With ``data``, the
+    result is the cfg's, with the ``.data`` file's own findings after the cfg's."""
+    raw = _text_bytes(text)
+    name = None if path is None else _path(path, "lint_text: path")
     run = new_run(("-",), dialect=dialect, weights=weights, data=data, target=target,
-                  config=config, select=select, ignore=ignore,
-                  stdin_filename=None if path is None else os.fspath(path), text=raw)
-    return _one(run.results(), "the text")
+                  config=config, select=select, ignore=ignore, stdin_filename=name, text=raw)
+    return _one(run.results(), "the text", data is not None)
 
 
 def lint_path(path: PathLike, *, dialect: str | None = None, weights: Iterable[PathLike] = (),
@@ -64,12 +73,12 @@ def lint_path(path: PathLike, *, dialect: str | None = None, weights: Iterable[P
               ignore: Iterable[str] = ()) -> LintResult:
     """Lint the cfg at ``path`` (arguments as :func:`lint_text`); for a directory, or several
     paths, use :func:`lint_paths`."""
-    name = os.fspath(path)
+    name = _path(path, "lint_path: path")
     if os.path.isdir(name):
         raise ValueError(f"{name} is a directory: use dnlint.lint_paths for a directory")
     run = new_run((name,), dialect=dialect, weights=weights, data=data, target=target,
                   config=config, select=select, ignore=ignore)
-    return _one(run.results(), name)
+    return _one(run.results(), name, data is not None)
 
 
 def lint_paths(paths: Iterable[PathLike], *, dialect: str | None = None,
@@ -77,34 +86,115 @@ def lint_paths(paths: Iterable[PathLike], *, dialect: str | None = None,
                config: ConfigChoice = None, select: Iterable[str] | None = None,
                ignore: Iterable[str] = (), weights_beside: bool = False) -> Iterator[LintResult]:
     """Lint cfg files, weights files and directories as ``dnlint PATHS`` does (the same walk,
-    excludes and pairing of weights files with cfgs), one result per cfg as each is done.
-    ``weights_beside``: also check each cfg named against the weights files named after it."""
-    run = new_run(tuple(os.fspath(p) for p in paths), dialect=dialect, data=data,
+    excludes and pairing of weights files with cfgs), one result per cfg as each is done
+    (with ``data``, the ``.data`` file's first). ``paths``: one path (a ``str`` or
+    ``os.PathLike``) or several. ``weights_beside``: also check each cfg named against the
+    weights files named after it."""
+    run = new_run(_paths(paths, "lint_paths: paths"), dialect=dialect, data=data,
                   target=target, config=config, select=select, ignore=ignore,
                   weights_beside=weights_beside)
+    return _grouped(run.results())
+
+
+def _grouped(results: Iterator[FileResult]) -> Iterator[LintResult]:
+    """``results`` as API results: a cfg with the further weights files checked against it.
+    The run pauses the cycle collector while it lints; here it is paused only while the next
+    result is made and is the caller's again at every ``yield`` (a caller that keeps the
+    iterator unfinished keeps its own collector)."""
     from dnlint.api_types import LintResult
 
     pending: FileResult | None = None
     extra: list[FileResult] = []
-    for result in run.results():
-        if pending is not None and not result.given and result.path != pending.path \
-                and result.network is pending.network:  # a further weights file of the cfg
-            extra.append(result)
-            continue
+    try:
+        while True:
+            with _gc_paused():  # the run's own pause finds it paused: it leaves it to us
+                result = next(results, None)
+            if result is None:
+                break
+            if pending is not None and not result.given and result.path != pending.path \
+                    and result.network is pending.network:  # a further weights file of the cfg
+                extra.append(result)
+                continue
+            if pending is not None:
+                yield LintResult.of(pending, extra)
+            pending, extra = result, []
         if pending is not None:
             yield LintResult.of(pending, extra)
-        pending, extra = result, []
-    if pending is not None:
-        yield LintResult.of(pending, extra)
+    finally:
+        close = getattr(results, "close", None)  # a generator's: its own clean-up runs now
+        if close is not None:
+            with _gc_paused():
+                close()
 
 
-def _one(results: Iterator[FileResult], what: str) -> LintResult:
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cycle collector paused, and put back as it was (on or off) on every way out."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _one(results: Iterator[FileResult], what: str, data: bool) -> LintResult:
+    """The one cfg's result, with the others of its run attached (the weights files checked
+    against it; with ``data``, the .data file's, which the run yields first)."""
     from dnlint.api_types import LintResult
 
     found = list(results)
+    if data and len(found) > 1:
+        found = [*found[1:2], found[0], *found[2:]]
     if not found:
         raise ValueError(f"{what}: nothing to lint")
     return LintResult.of(found[0], found[1:])
+
+
+def _text_bytes(text: object) -> bytes:
+    """``lint_text``'s text as the bytes linted (a str as UTF-8)."""
+    if isinstance(text, str):
+        return text.encode("utf-8")
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text)
+    # bytes(7) is seven NULs, and a Path is no cfg text: neither is linted
+    hint = "; to lint a file, use dnlint.lint_path" if isinstance(text, os.PathLike) else ""
+    raise TypeError(f"lint_text: text must be the cfg's content as str or bytes, not "
+                    f"{type(text).__name__}{hint}")
+
+
+def _path(value: Any, what: str) -> str:
+    """``value`` as a path: a ``str`` or an ``os.PathLike`` of one, else TypeError."""
+    name = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a path (str or os.PathLike), not "
+                        f"{type(value).__name__}")
+    return name
+
+
+def _paths(values: Any, what: str) -> tuple[str, ...]:
+    """One path or an iterable of paths (a ``str`` is one path, never its characters)."""
+    if isinstance(values, (str, os.PathLike)):
+        return (_path(values, what),)
+    if isinstance(values, (bytes, bytearray)) or not isinstance(values, Iterable):
+        raise TypeError(f"{what} must be a path or an iterable of paths, not "
+                        f"{type(values).__name__}")
+    return tuple(_path(value, f"{what} item") for value in values)
+
+
+def _names(values: Any, what: str) -> tuple[str, ...]:
+    """One name (a ``str``) or an iterable of names: rule selectors, targets."""
+    if isinstance(values, str):
+        return (values,)
+    if isinstance(values, (bytes, bytearray)) or not isinstance(values, Iterable):
+        raise TypeError(f"{what} must be a str or an iterable of str, not "
+                        f"{type(values).__name__}")
+    found = tuple(values)
+    for value in found:
+        if not isinstance(value, str):
+            raise TypeError(f"{what} must hold str items, not {type(value).__name__}")
+    return found
 
 
 def new_run(paths: tuple[str, ...], *, dialect: str | None = None,
@@ -123,20 +213,32 @@ def new_run(paths: tuple[str, ...], *, dialect: str | None = None,
             check_labels: bool = False) -> Run:
     """The run these settings describe, as the ``dnlint`` command builds it from its flags
     (each argument is the flag of the same name; ``per_file_ignores`` are ``GLOB:RULES``,
-    ``severity_override`` ``CODE=LEVEL``). Iterate its ``results()`` once."""
-    named = tuple(os.fspath(w) for w in weights)
+    ``severity_override`` ``CODE=LEVEL``). Iterate its ``results()`` once. An argument of
+    the wrong type raises TypeError (a single ``str`` where a list is expected is one item)."""
+    paths = _paths(paths, "paths")
+    named = _paths(weights, "weights")
+    data = None if data is None else _path(data, "data")
+    if dialect is not None and not isinstance(dialect, str):
+        raise TypeError(f"dialect must be a str or None, not {type(dialect).__name__}")
+    if not (config is None or isinstance(config, (bool, str, os.PathLike))):
+        raise TypeError(f"config must be a path, True, False or None, not "
+                        f"{type(config).__name__}")
+    select = None if select is None else _names(select, "select")
     excludes = ExcludeOptions(None if exclude is None else tuple(exclude),
                               tuple(extend_exclude), respect_gitignore,
                               True if force_exclude else None)
-    options = RunOptions(parse_dialect(dialect or "auto"), named, cfg, scan,
-                         None if data is None else os.fspath(data), verbose,
-                         _targets(tuple(target)), excludes, weights_beside, stdin_filename,
+    options = RunOptions(parse_dialect(dialect or "auto"), named, cfg, scan, data, verbose,
+                         _targets(_names(target, "target")), excludes, weights_beside,
+                         stdin_filename,
                          fix=fix, unsafe_fixes=unsafe_fixes, weights_only=weights_only,
                          text=text, data_root=data_root, check_images=check_images,
                          gpu_memory=_gpu_memory(gpu_memory), check_labels=check_labels)
-    policy = Policy(_selectors(select, "select"), _selectors(extend_select, "extend-select") or (),
-                    _selectors(ignore, "ignore") or (), _overrides(tuple(severity_override)),
-                    directives, _per_file_ignores(tuple(per_file_ignores)))
+    policy = Policy(_selectors(select, "select"),
+                    _selectors(_names(extend_select, "extend_select"), "extend-select") or (),
+                    _selectors(_names(ignore, "ignore"), "ignore") or (),
+                    _overrides(_names(severity_override, "severity_override")),
+                    directives, _per_file_ignores(_names(per_file_ignores,
+                                                         "per_file_ignores")))
     return Run(paths, options, _finder(config), policy, dialect_given=dialect is not None,
                track_inputs=track_inputs)
 
@@ -158,7 +260,14 @@ def _selectors(values: Iterable[str] | None, key: str) -> tuple[str, ...] | None
 
 def _gpu_memory(size: str | int | None) -> int | None:
     """``--gpu-memory``: bytes, or a size such as ``8G``, ``11GiB``, ``6144M``."""
-    if size is None or isinstance(size, int):
+    if size is None:
+        return None
+    if isinstance(size, bool) or not isinstance(size, (int, str)):
+        raise TypeError(f"gpu_memory must be a size (bytes as int, or str), not "
+                        f"{type(size).__name__}")
+    if isinstance(size, int):
+        if size <= 0:
+            raise ValueError(f"--gpu-memory: {size} is not a size (bytes, more than 0)")
         return size
     from dnlint.checks.memory import parse_size
 

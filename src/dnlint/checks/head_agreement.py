@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Severity, Sink
@@ -225,10 +225,17 @@ def check_anchors_agree(network: Network, doc: CfgDocument, dialect: Dialect,
 def check_mask_order(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
     """Masks in reverse order of stride: a head on a finer grid (smaller stride, meant for
     small objects) given larger anchors than a head on a coarser grid. Compared by the mean
-    anchor area of each head's mask, between heads of different grid sizes."""
+    anchor area of each head's mask, between heads of different grid sizes. Only heads with a
+    grid of their own are compared: one behind a layer that could not be built has the 0x0
+    grid (or worse) that layer left, a consequence of its error, not a size to compare."""
     misread = _misread_anchor_lines(sink)
     found = [layer for layer in heads(network) if layer.type in MASKED_TYPES
              and line_of(layer, "anchors")[0] not in misread]
+    if len(found) < 2:
+        return
+    unbuilt = _behind_unbuilt(network, doc, sink)
+    found = [layer for layer in found if layer.input[0] > 0 and layer.input[1] > 0
+             and not unbuilt(layer.index)]
     sized = [(layer.input[0] * layer.input[1], _mean_area(layer), layer) for layer in found]
     usable = [(cells, area, layer) for cells, area, layer in sized if area is not None]
     for cells, area, layer in usable:
@@ -249,6 +256,17 @@ def check_mask_order(network: Network, doc: CfgDocument, dialect: Dialect, sink:
             "swap the masks so that the mask of smaller anchors goes to the head on the "
             "larger grid",
         )
+
+
+def _behind_unbuilt(network: Network, doc: CfgDocument, sink: Sink) -> Callable[[int], bool]:
+    """Whether a layer could not be built or reads (through others) one that could not: the
+    layers whose shape findings :mod:`dnlint.checks.cascade` drops as consequences."""
+    from dnlint.checks.cascade import LineMap, analyse
+
+    if not any(layer.broken for layer in network.layers) and not any(
+            d.severity is Severity.ERROR for d in sink.items):
+        return lambda index: False  # the common case: nothing broken, no walk
+    return analyse(network, sink.items, LineMap(doc)).dead
 
 
 def _misread_anchor_lines(sink: Sink) -> set[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.checks.head_agreement import (
@@ -22,6 +23,7 @@ from dnlint.read.darknet_reader import CfgDocument
 
 if TYPE_CHECKING:
     from dnlint.network.build import Network
+    from dnlint.network.layers.base import Layer
 
 
 def check_network(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
@@ -47,12 +49,21 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
     """S29: [ab] averages outputs over the layers whose own l.w and l.h, as their make_*_layer
     stores them, exceed 1 (the avg_counter loop of parse_network_cfg_custom): a connected
     layer stores 1x1, [rnn], [lstm], [gru], [cost] and a plain [dropout] 0x0, whatever they
-    receive."""
+    receive, and the zeroed layer of an unknown section 0x0.
+
+    When that zeroed layer is why the parse reaches the division (every other layer builds),
+    the crash is its consequence: said in the unknown section's own error, not as a DN313 of
+    its own (one root cause, one error)."""
     if dialect is Dialect.PJ or not network.layers:
         return
-    if any(layer.broken for layer in network.layers):
+    if any(layer.broken and not layer.unknown for layer in network.layers.built()):
         return  # Darknet stops (or misbuilds) at the broken layer first: that is the root
     if any(w > 1 and h > 1 for w, h, _ in (layer.dims_stored for layer in network.layers.built())):
+        return
+    zeroed = next((layer for layer in network.layers if layer.unknown), None)
+    if zeroed is not None:
+        if dialect is Dialect.AB:  # hank-ai's Darknet stops at the unknown name itself
+            _name_the_crash(zeroed, sink)
         return
     net = doc.sections[0]
     sink.report(
@@ -65,6 +76,19 @@ def check_avg_outputs(network: Network, doc: CfgDocument, dialect: Dialect, sink
         "add a layer on an image input (convolutional, maxpool, ...) or build it with the "
         "original Darknet (--dialect pjreddie)",
     )
+
+
+def _name_the_crash(zeroed: Layer, sink: Sink) -> None:
+    """Add to the error on the zeroed layer's section (unknown, of the other fork, a second
+    [net], a malformed header) that AlexeyAB's Darknet dies of it at the end of the parse."""
+    for at, diagnostic in enumerate(sink.items):
+        if diagnostic.line == zeroed.line and diagnostic.severity is Severity.ERROR \
+                and diagnostic.code.startswith("DN0"):
+            sink.items[at] = replace(diagnostic, message=(
+                f"{diagnostic.message}; that layer is 0x0 and no other is wider and taller "
+                "than 1, so AlexeyAB's Darknet then divides by zero at the end of "
+                "parse_network_cfg (avg_outputs / avg_counter) and dies of SIGFPE"))
+            return
 
 
 def check_cost_is_last(network: Network, doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:

@@ -1,9 +1,12 @@
 """Code actions: the ``--fix`` edit of a finding (quickfix), a directive that disables a
 rule on the finding's line, and ``source.fixAll.dnlint`` (``dnlint --fix``: safe fixes only).
 
-A quickfix is the edit carried in the finding's ``data``, computed for the version the
-editor showed: it is offered only while that version is still the document's, and sent as
-a versioned edit where the client takes one, so it can never land on other text."""
+A diagnostic the client sends back may have been computed for an older text (the editor
+keeps showing it while the next lint runs). Every action is therefore computed from the
+finding of the *current* text that it stands for (:func:`current`): the same rule on a line
+of the same text, where that line is now; when the text is gone, nothing is offered. An
+edit is sent as a versioned edit where the client takes one, so it can never land on other
+text either."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dnlint.lsp.convert import SOURCE
+from dnlint.lsp.rpc import clamped
 
 if TYPE_CHECKING:
     from dnlint.lsp.analysis import Analysis
@@ -48,7 +52,9 @@ def code_actions(server: Server, analysis: Analysis, params: dict[str, Any]) -> 
     if wanted(QUICKFIX, only):
         for diagnostic in given if isinstance(given, list) else []:
             if isinstance(diagnostic, dict) and diagnostic.get("source") == SOURCE:
-                actions += _for_finding(server, analysis, diagnostic)
+                now = current(analysis, diagnostic)
+                if now is not None:
+                    actions += _for_finding(server, analysis, diagnostic, now)
     if server.fix_all and wanted(FIX_ALL, only) and (only is not None or _any_fix(analysis)):
         fix_all = _fix_all(server, analysis)
         if fix_all is not None:
@@ -64,20 +70,48 @@ def _any_fix(analysis: Analysis) -> bool:
     return any(d.fix is not None and d.fix.safe for d in analysis.findings())
 
 
-def _for_finding(server: Server, analysis: Analysis, diagnostic: dict[str, Any]) -> list[Any]:
+def current(analysis: Analysis, diagnostic: dict[str, Any]) -> dict[str, Any] | None:
+    """The diagnostic of the analysed text that ``diagnostic`` (as the client sent it back,
+    perhaps made for an older text) stands for: of those with its code on a line of the same
+    text (``data.anchor``; a message can change with other lines, as a hint's line number
+    does), the nearest its line; itself when it was made for this text. Without an anchor (a
+    client that drops ``data``), the same code and message. None when the text it was about
+    is gone."""
+    code, message = diagnostic.get("code"), diagnostic.get("message")
+    anchor = _dict(diagnostic.get("data")).get("anchor")
+    if anchor is not None:
+        found = [d for d in analysis.diagnostics()
+                 if d["code"] == code and d["data"].get("anchor") == anchor]
+    else:
+        found = [d for d in analysis.diagnostics()
+                 if d["code"] == code and d["message"] == message]
+    line = _start_line(diagnostic) or 0
+    # the nearest; of two on one line (a width and a height finding), the one it says
+    return min(found, key=lambda d: (abs((_start_line(d) or 0) - line), d["message"] != message),
+               default=None)
+
+
+def _start_line(diagnostic: dict[str, Any]) -> int | None:
+    where = _dict(diagnostic.get("range"))
+    return clamped(_dict(where.get("start")).get("line"))
+
+
+def _for_finding(server: Server, analysis: Analysis, given: dict[str, Any],
+                 diagnostic: dict[str, Any]) -> list[Any]:
+    """The actions on ``diagnostic`` (this text's), answering the client's ``given``."""
     code = diagnostic.get("code")
     data = _dict(diagnostic.get("data"))
     actions = []
     fix = _dict(data.get("fix"))
-    if fix and data.get("version") == analysis.version:
+    if fix:
         edits = fix.get("edits")
         if isinstance(edits, list) and edits:
             safe = fix.get("safe") is True
             title = f"Fix {code}" + ("" if safe else " (unsafe: check the result)")
-            actions.append({"title": title, "kind": QUICKFIX, "diagnostics": [diagnostic],
+            actions.append({"title": title, "kind": QUICKFIX, "diagnostics": [given],
                             "isPreferred": safe, "edit": _edit(server, analysis, edits)})
     if server.disable_comment and isinstance(code, str):
-        disable = _disable(server, analysis, diagnostic, code)
+        disable = _disable(server, analysis, diagnostic, code, given)
         if disable is not None:
             actions.append(disable)
     return actions
@@ -92,7 +126,7 @@ def _edit(server: Server, analysis: Analysis, edits: list[Any]) -> dict[str, Any
 
 
 def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
-             code: str) -> dict[str, Any] | None:
+             code: str, given: dict[str, Any]) -> dict[str, Any] | None:
     """``# dnlint: disable-next-line=CODE`` above the finding's line (added to a directive
     already there). Never for a syntax error, which no directive suppresses."""
     from dnlint.diagnostics import Severity
@@ -108,11 +142,9 @@ def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
                          "end": {"line": 0, "character": 0}},
                "newText": f"# dnlint: disable-file={code}{analysis.doc.eol()}"}
         return {"title": f"Disable {code} for this file", "kind": QUICKFIX,
-                "diagnostics": [diagnostic], "edit": _edit(server, analysis, [top])}
-    where = diagnostic.get("range")
-    start = where.get("start") if isinstance(where, dict) else None
-    line = start.get("line") if isinstance(start, dict) else None
-    if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+                "diagnostics": [given], "edit": _edit(server, analysis, [top])}
+    line = _start_line(diagnostic)
+    if line is None:
         return None
     doc = analysis.doc
     if line >= doc.line_count():
@@ -133,7 +165,7 @@ def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
                           "end": {"line": line, "character": 0}},
                 "newText": f"# dnlint: disable-next-line={code}{doc.eol()}"}
     return {"title": f"Disable {code} for this line", "kind": QUICKFIX,
-            "diagnostics": [diagnostic], "edit": _edit(server, analysis, [edit])}
+            "diagnostics": [given], "edit": _edit(server, analysis, [edit])}
 
 
 def _units(text: str, encoding: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +35,13 @@ def finding_span(doc: TextDocument, diagnostic: Diagnostic) -> tuple[int, int]:
     if isinstance(end_line, int) and isinstance(end_column, int):
         return start, max(start, doc.lf_offset(end_line, end_column))
     return start, token_end(doc.text, start, end_of_line)
+
+
+def anchor(doc: TextDocument, line: int) -> str:
+    """A short fingerprint of dnlint line ``line``'s text: a diagnostic sent back by the
+    client is matched to the current text's by it (:func:`dnlint.lsp.actions.current`)."""
+    start, end = doc.lf_line_span(line)
+    return f"{zlib.crc32(doc.text[start:end].encode('utf-8', 'surrogatepass')):08x}"
 
 
 def token_end(text: str, start: int, limit: int) -> int:
@@ -93,6 +101,8 @@ def to_lsp(doc: TextDocument, diagnostic: Diagnostic, encoding: str,
         "message": message,
     }
     data: dict[str, Any] = {"version": doc.version, "line": diagnostic.line}
+    if diagnostic.line is not None:
+        data["anchor"] = anchor(doc, diagnostic.line)
     if diagnostic.fix is not None:
         data["fix"] = {"edits": fix_edits(doc, bytemap(), diagnostic.fix, encoding),
                        "safe": diagnostic.fix.safe}

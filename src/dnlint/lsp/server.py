@@ -121,6 +121,10 @@ class Server:
                 continue
             if message is None:  # stdin closed: the client is gone
                 return 0 if self.shutdown_requested else 1
+            if isinstance(message, rpc.FramingError):  # nothing later can be read in step
+                # said on stderr, which clients log (the protocol allows no notification
+                # before initialize, and this can come first)
+                return _say(f"dnlint-lsp: {message}: the connection is closed\n", 1)
             try:
                 self.handle(message)
                 if inbox.empty():
@@ -139,7 +143,7 @@ class Server:
             os.kill(pid, 0)
         except ProcessLookupError:
             return True
-        except OSError:
+        except (OSError, OverflowError):
             return False
         return False
 
@@ -155,6 +159,11 @@ class Server:
             return  # a response to one of our requests (registerCapability, refresh)
         params = message.get("params")
         if "id" in message:
+            if not rpc.valid_id(message["id"]):  # not an id a response could carry back
+                self.writer.send(rpc.error(None, rpc.INVALID_REQUEST,
+                                           "a request id must be a string or an integer "
+                                           f"within {rpc.INTEGER_MIN}..{rpc.INTEGER_MAX}"))
+                return
             self.answer(message["id"], method, params)
         else:
             self.notify(method, params)
@@ -214,13 +223,13 @@ class Server:
         text_caps = _dict(capabilities.get("textDocument"))
         self.pull = "diagnostic" in text_caps and isinstance(text_caps["diagnostic"], dict)
         workspace = _dict(capabilities.get("workspace"))
-        self.refresh = bool(_dict(workspace.get("diagnostics")).get("refreshSupport"))
-        self.document_changes = bool(_dict(workspace.get("workspaceEdit")).get(
-            "documentChanges"))
-        self.watch_dynamic = bool(_dict(workspace.get("didChangeWatchedFiles")).get(
-            "dynamicRegistration"))
-        pid = params.get("processId")
-        self.parent_pid = pid if isinstance(pid, int) and not isinstance(pid, bool) else None
+        # a capability is a JSON true, nothing else that Python finds true (1, "no", {})
+        self.refresh = _dict(workspace.get("diagnostics")).get("refreshSupport") is True
+        self.document_changes = _dict(workspace.get("workspaceEdit")).get(
+            "documentChanges") is True
+        self.watch_dynamic = _dict(workspace.get("didChangeWatchedFiles")).get(
+            "dynamicRegistration") is True
+        self.parent_pid = rpc.integer(params.get("processId"), 1)
         self.roots = _roots(params)
         self.apply_settings(params.get("initializationOptions"))
         self.initialized = True
@@ -367,7 +376,7 @@ class Server:
             return
         version = item.get("version")
         path, display = self.locate(uri)
-        document = TextDocument(uri, text, version if isinstance(version, int) else None,
+        document = TextDocument(uri, text, rpc.integer(version),
                                 str(item.get("languageId", "")))
         self.documents[uri] = OpenDocument(document, path, display)
         self.dirty.add(uri)
@@ -386,7 +395,7 @@ class Server:
         for change in changes if isinstance(changes, list) else []:
             opened.text.apply_change(change, self.encoding)
         version = identifier.get("version")
-        opened.text.version = version if isinstance(version, int) else None
+        opened.text.version = rpc.integer(version)
         self.dirty.add(opened.text.uri)
 
     def did_close(self, params: Any) -> None:
@@ -578,7 +587,9 @@ def run_stdio(argv: list[str] | None = None, stdin: BinaryIO | None = None,
                 inbox.put(message)
                 if message is None:
                     return
-        except (rpc.FramingError, OSError, ValueError, MemoryError):
+        except rpc.FramingError as exc:
+            inbox.put(exc)  # said to the client, then the end of the session
+        except (OSError, ValueError, MemoryError):
             inbox.put(None)  # the stream cannot be trusted past this point: stop
 
     threading.Thread(target=read, name="dnlint-lsp-reader", daemon=True).start()

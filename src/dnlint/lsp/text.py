@@ -18,6 +18,8 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
 
+from dnlint.lsp.rpc import clamped
+
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 ENCODINGS = (UTF8, UTF16, UTF32)
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -197,9 +199,6 @@ def starts_after(text: str | bytes) -> list[int]:
 def _line_character(position: Any) -> tuple[int, int]:
     if not isinstance(position, dict):
         return 0, 0
-    line, character = position.get("line", 0), position.get("character", 0)
-    if not isinstance(line, int) or isinstance(line, bool):
-        line = 0
-    if not isinstance(character, int) or isinstance(character, bool):
-        character = 0
-    return line, max(character, 0)
+    # LSP's uinteger: a negative number is the start, one past 2**31 - 1 the end
+    line, character = clamped(position.get("line")), clamped(position.get("character"))
+    return line or 0, character or 0

@@ -519,6 +519,16 @@ def _check_structure(doc: CfgDocument) -> None:
                 _check_option_shape(option, section, seen, doc.findings)
 
 
+def _name_hidden_line(findings: list[LexFinding], bare: Option, hidden: Option) -> None:
+    """Say in the DN006 of the line ``bare`` (no '=') the first line of its key it hides."""
+    for finding in reversed(findings):
+        if finding.code == "DN006" and finding.line == bare.line:
+            if "; here it hides" not in finding.message:
+                finding.message += (f"; here it hides line {hidden.line} "
+                                    f"('{hidden.key}={hidden.value}')")
+            return
+
+
 # a key repeated with the value it already has: a warning in the forks whose option_find
 # returns the first line (hank-ai's own reader refuses any repeat)
 _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
@@ -554,7 +564,14 @@ def _check_option_shape(
         return
     if not option.key:
         return
-    if option.value is not None and option.value == first.value:
+    if option.value is None or first.value is None:
+        # one root cause, one finding: a line without '=' is ignored (its own DN006 says so),
+        # and one first hides every later line of its key (the first line's DN006 says so,
+        # naming the first line it hides here); neither repeat is a DN009 of its own
+        if option.value is not None:
+            _name_hidden_line(findings, first, option)
+        return
+    if option.value == first.value:
         # option_find returns the first line, which says the same: nothing is misread
         findings.append(
             LexFinding(

@@ -179,7 +179,9 @@ rule("DN019", "malformed-section-header", E,
 rule("DN020", "unknown-section", E,
      summary="A section name that no Darknet knows.",
      darknet="parse_network_cfg prints 'Type not recognized' and inserts an all-zero "
-             "convolutional layer; the next layers receive shape 0.",
+             "convolutional layer; the next layers receive shape 0. In AlexeyAB's, when no "
+             "layer is then wider and taller than 1, the parse ends in a division by zero "
+             "(SIGFPE), which the error names.",
      bad=NET + "\n[convolution]\nfilters=16\n",
      good=NET + CONV, reference="L5")
 rule("DN021", "section-not-in-dialect", E,

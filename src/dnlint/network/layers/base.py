@@ -229,6 +229,10 @@ class Layer:
 
     @property
     def dims_stored(self) -> tuple[int, int, int]:
+        """l.w, l.h, l.c as the layer's make_*_layer stores them (all 0 in the zeroed layer of
+        an unknown section, whatever it receives)."""
+        if self.values is None:
+            return _ZERO_SHAPE
         return self.stored_input if self.stored_input is not None else self.input
 
     @property

@@ -184,7 +184,9 @@ def check_channels(
     if ctx.rejected(*_HEAD_SIZES):
         ctx.layer.broken = True
         return False  # a size option is already reported out of range
-    if ctx.w <= 0 or ctx.h <= 0:
+    if (ctx.w <= 0 or ctx.h <= 0) and not (ctx.w * ctx.h == 0 and ctx.inputs == 0):
+        # (a 0x0 input of 0 values passes the C check, outputs == inputs: the zeroed layer
+        # of an unknown section before it; the head builds, with no grid)
         before = _previous(ctx)
         ctx.layer.broken = True
         if before is not None and before.broken:

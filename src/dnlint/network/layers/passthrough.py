@@ -71,14 +71,17 @@ def build_dropout(ctx: LayerContext) -> None:
             "probability",
         )
     flat = not (ctx.w > 0 and ctx.h > 0 and ctx.c > 0)
-    if not ctx.pj and v.int("dropblock") and flat and not already_reported(ctx):
-        ctx.report(
-            "DN326",
-            f"dropblock=1 on a {ctx.w}x{ctx.h}x{ctx.c} input: {ctx.dialect.label} stops with "
-            "'DropBlock - there must be positive values'",
-            "dropblock",
-        )
+    if not ctx.pj and v.int("dropblock") and flat:
+        # Darknet stops here whether or not the flat input is an earlier error's consequence
+        # (then only that error is reported)
         ctx.layer.broken = True
+        if not already_reported(ctx):
+            ctx.report(
+                "DN326",
+                f"dropblock=1 on a {ctx.w}x{ctx.h}x{ctx.c} input: {ctx.dialect.label} stops "
+                "with 'DropBlock - there must be positive values'",
+                "dropblock",
+            )
     if not ctx.pj:
         _check_dropblock_sizes(ctx)
     keep_carried(ctx)

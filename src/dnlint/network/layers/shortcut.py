@@ -159,36 +159,42 @@ def _check_activation(ctx: LayerContext) -> None:
         )
 
 
-def _scale_mismatch(ctx: LayerContext, what: str) -> None:
-    ctx.report("DN321", f"{what}; Darknet only asserts this (release builds read out of bounds)",
-               "from")
-    ctx.layer.broken = True
-
-
 def build_scale_channels(ctx: LayerContext) -> None:
     """make_scale_channels_layer: output = the from-layer's dims."""
     source = _source(ctx)
     _check_activation(ctx)
-    if not already_reported(ctx, source):
-        _check_scale_channels(ctx, source.output if source else (0, 0, 0))
+    if source is not None:
+        _asserted(ctx, source, _scale_channels_problem(ctx, source.output))
     ctx.layer.refs = [source.index] if source else []
     ctx.output(*(source.output if source else (0, 0, 0)))
 
 
-def _check_scale_channels(ctx: LayerContext, source: tuple[int, int, int]) -> None:
-    """Asserts: a 1x1 input with the from-layer's channels, or, with scale_wh, a one-channel
-    input of the from-layer's size."""
+def _asserted(ctx: LayerContext, source: Layer | None, problem: str | None) -> None:
+    """A shape make_*_layer asserts: the layer is broken whether or not the shapes are an
+    earlier error's consequence (then only that error is reported)."""
+    if problem is None:
+        return
+    ctx.layer.broken = True
+    if not already_reported(ctx, source):
+        ctx.report("DN321", f"{problem}; Darknet only asserts this (release builds read out "
+                            "of bounds)", "from")
+
+
+def _scale_channels_problem(ctx: LayerContext, source: tuple[int, int, int]) -> str | None:
+    """What make_scale_channels_layer asserts and this layer breaks: a 1x1 input with the
+    from-layer's channels, or, with scale_wh, a one-channel input of the from-layer's size."""
     w2, h2, c2 = source
     if ctx.v.int("scale_wh"):
         if ctx.c != 1:
-            _scale_mismatch(ctx, f"the input has {ctx.c} channels, not 1 (scale_wh=1)")
-        elif (w2, h2) != (ctx.w, ctx.h):
-            _scale_mismatch(ctx, f"the input is {ctx.w}x{ctx.h}, the from-layer {w2}x{h2}")
-    elif (ctx.w, ctx.h) != (1, 1):
-        _scale_mismatch(ctx, f"the input is {ctx.w}x{ctx.h}, not 1x1 (scale_wh=0 scales whole "
-                             "channels)")
-    elif c2 != ctx.c:
-        _scale_mismatch(ctx, f"the input has {ctx.c} channels, the from-layer {c2}")
+            return f"the input has {ctx.c} channels, not 1 (scale_wh=1)"
+        if (w2, h2) != (ctx.w, ctx.h):
+            return f"the input is {ctx.w}x{ctx.h}, the from-layer {w2}x{h2}"
+        return None
+    if (ctx.w, ctx.h) != (1, 1):
+        return f"the input is {ctx.w}x{ctx.h}, not 1x1 (scale_wh=0 scales whole channels)"
+    if c2 != ctx.c:
+        return f"the input has {ctx.c} channels, the from-layer {c2}"
+    return None
 
 
 def build_sam(ctx: LayerContext) -> None:
@@ -196,10 +202,10 @@ def build_sam(ctx: LayerContext) -> None:
     source = _source(ctx)
     _check_activation(ctx)
     shape = source.output if source else (0, 0, 0)
-    if shape != (ctx.w, ctx.h, ctx.c) and not already_reported(ctx, source):
+    if source is not None and shape != (ctx.w, ctx.h, ctx.c):
         w2, h2, c2 = shape
-        _scale_mismatch(ctx, f"the from-layer is {w2}x{h2}x{c2}, the input "
-                             f"{ctx.w}x{ctx.h}x{ctx.c}")
+        _asserted(ctx, source, f"the from-layer is {w2}x{h2}x{c2}, the input "
+                               f"{ctx.w}x{ctx.h}x{ctx.c}")
     ctx.layer.refs = [source.index] if source else []
     ctx.output(*shape)
 
