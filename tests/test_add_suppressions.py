@@ -68,3 +68,79 @@ def test_standard_input_gets_the_new_text_on_standard_output() -> None:
 def test_not_with_fix() -> None:
     code, _, err = run("--add-suppressions", "--fix", "-", stdin=CFG)
     assert code == 2 and "--add-suppressions cannot be combined with --fix" in err
+
+
+# -- the added lines follow the file: the reader's lines, its BOM, its line endings ------------
+
+def _run_bytes(*args: str, stdin: bytes | None = None) -> tuple[int, bytes, str]:
+    result = CliRunner().invoke(main, ["--no-config", "--format", "concise", *args],
+                                input=stdin)
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+BARE_CR = (b"[net]\n# tuned for the\rsmall GPU\nbatch=64\nsubdivisions=24\nwidth=32\n"
+           b"height=32\nchannels=3\n\n[maxpool]\nsize=2\nstride=2\n")
+
+
+def test_a_bare_cr_in_a_comment_starts_no_line(cwd: Path) -> None:
+    """Darknet (and the reader) split lines at LF only: the directive goes above the reader's
+    line 4, not one line higher as a CR-splitting count put it."""
+    (cwd / "m.cfg").write_bytes(BARE_CR)
+    assert _run_bytes("--dialect", "ab", "--add-suppressions", "m.cfg")[0] == 0
+    assert (cwd / "m.cfg").read_bytes() == BARE_CR.replace(
+        b"subdivisions=24", b"# dnlint: disable-next-line=DN103" + TODO.encode()
+        + b"\nsubdivisions=24")
+    assert _run_bytes("--dialect", "ab", "m.cfg") == (0, b"All checks passed (1 file).\n", "")
+
+
+def test_a_bom_stays_first_and_crlf_lines_get_crlf(cwd: Path) -> None:
+    """A finding on line 1 of a BOM file: the directive goes after the BOM; in a CRLF file it
+    ends in CRLF, and DN013 (at the first CRLF line, which a directive line would become) is
+    suppressed for the whole file. Afterwards only the unsuppressible DN014 is left."""
+    original = b"\xef\xbb\xbf[net]\r\nwidth=32\r\nheight=32\r\n\r\n[maxpool]\r\nsize=2\r\n"
+    (cwd / "m.cfg").write_bytes(original)
+    assert _run_bytes("--dialect", "ab", "--add-suppressions", "m.cfg")[:2] == (
+        0, b"Added 2 suppressions to 1 file.\n")
+    assert (cwd / "m.cfg").read_bytes() == (
+        b"\xef\xbb\xbf# dnlint: disable-file=DN013" + TODO.encode() + b"\r\n"
+        b"# dnlint: disable-next-line=DN106,DN390" + TODO.encode() + b"\r\n"
+        + original[3:])
+    code, out, _ = _run_bytes("--dialect", "ab", "-q", "m.cfg")
+    assert (code, [line.split(b" ")[1] for line in out.splitlines()]) == (1, [b"DN014"])
+
+
+def test_each_added_line_ends_as_the_line_below_it(cwd: Path) -> None:
+    """Mixed endings: the directive takes its own line's ending; above a last line with
+    none, the ending of the line before it."""
+    original = (b"[net]\r\nbatch=64\r\nsubdivisions=24\nwidth=32\r\nheight=32\r\nchannels=3\r\n"
+                b"\r\n[convolutional]\r\nfilters=8\r\nfilter=3")
+    (cwd / "m.cfg").write_bytes(original)
+    _run_bytes("--dialect", "ab", "--add-suppressions", "--select", "DN103,DN201", "m.cfg")
+    assert (cwd / "m.cfg").read_bytes() == original.replace(
+        b"subdivisions=24\n", b"# dnlint: disable-next-line=DN103" + TODO.encode()
+        + b"\nsubdivisions=24\n").replace(
+        b"filter=3", b"# dnlint: disable-next-line=DN201" + TODO.encode() + b"\r\nfilter=3")
+
+
+@pytest.mark.parametrize("data", [
+    CFG.encode("utf-16"),  # with its BOM
+    CFG.encode("utf-16-le"),
+    b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4,
+    b"\x00" * 64,
+])
+def test_standard_input_that_cannot_be_annotated_is_echoed_unchanged(data: bytes) -> None:
+    """As ``--fix -``: a pipe never loses the text; standard error says why."""
+    code, out, err = _run_bytes("--add-suppressions", "-", stdin=data)
+    assert (code, out) == (0, data)
+    first = err.splitlines()[0]
+    assert first.startswith("dnlint: <stdin>: no suppressions added (DN0") \
+        and first.endswith("); the input is echoed unchanged")
+    assert err.splitlines()[-1] == "Added 0 suppressions."
+
+
+def test_standard_input_with_nul_bytes_is_annotated_byte_for_byte() -> None:
+    data = b"[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3 \x00x\n"
+    code, out, _ = _run_bytes("--dialect", "ab", "--add-suppressions", "--select", "DN103",
+                              "-", stdin=data)
+    assert (code, out) == (0, data.replace(b"subdivisions", b"# dnlint: disable-next-line=DN103"
+                                           + TODO.encode() + b"\nsubdivisions"))

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from dnlint.cli import main
@@ -130,7 +132,41 @@ def test_names_are_counted_as_get_labels_does(tmp_path: Path, text: bytes,
 
     path = tmp_path / "obj.names"
     path.write_bytes(text)
-    assert count_names(path) == expected
+    found = count_names(path)
+    assert (found.names, found.blank) == expected
+
+
+def _get_labels(data: bytes) -> tuple[int, int, int, list[int]]:
+    """get_labels written plainly, one fgetl line at a time: (names, blank lines, lines that
+    end with \\r, the first 11 blank lines)."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    blank = [n for n, line in enumerate(lines, start=1) if not line.strip()]
+    return (len(lines), len(blank), sum(line.endswith(b"\r") for line in lines), blank[:11])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from([b"cat", b"", b" ", b"\t\r", b"\r", b"dog\r", b"a b",
+                                 b"\x0b", b"x" * 70]), max_size=60),
+       st.integers(1, 64), st.booleans())
+def test_names_are_counted_in_blocks_as_line_by_line(lines: list[bytes], block: int,
+                                                     newline_at_end: bool) -> None:
+    """Blocks of any size (down to one byte) count as a line-by-line reading does."""
+    import tempfile
+
+    from dnlint.checks import data as module
+
+    text = b"\n".join(lines) + (b"\n" if newline_at_end and lines else b"")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "obj.names"
+        path.write_bytes(text)
+        saved, module.BLOCK_BYTES = module.BLOCK_BYTES, block
+        try:
+            found = module.count_names(path, 11)
+        finally:
+            module.BLOCK_BYTES = saved
+    assert (found.names, found.blank, found.crlf, found.first_blank) == _get_labels(text)
 
 
 def test_the_data_cap_is_the_cfg_cap() -> None:
@@ -138,3 +174,72 @@ def test_the_data_cap_is_the_cfg_cap() -> None:
     from dnlint.read import MAX_CFG_BYTES
 
     assert MAX_DATA_BYTES == MAX_CFG_BYTES == 256 * 1024 * 1024
+
+
+def _read_data_cfg(data: bytes) -> dict[str, tuple[str, int]]:
+    """read_data_cfg written plainly, one line at a time (the model read_data_file must
+    equal): every whitespace character removed, comments skipped, the first key with a value
+    wins; the value gets a \\r mark when its raw line ends in one."""
+    from dnlint.checks.data import DATA_KEYS
+
+    options: dict[str, tuple[str, int]] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        line = raw.translate(None, b" \t\r")
+        if not line or line[:1] in (b"#", b";") or b"=" not in line:
+            continue
+        key, value = line.decode("utf-8", "surrogateescape").split("=", 1)
+        if key in DATA_KEYS and value and key not in options:
+            options[key] = (value + ("\r" if raw.endswith(b"\r") else ""), number)
+    return options
+
+
+_DATA_LINES = [b"classes=2", b"train=data/train.txt", b"valid = data/v.txt", b"names=",
+               b"#names=x", b";backup=b", b"  na mes =o bj.names  ", b"backup=\tbackup/\r",
+               b"train=other", b"classes", b"= 3", b"k=v", b"", b"\r", b"names=\xff\xfe",
+               b"x" * 300, b"backup=" + b"y" * 300, b"train=t\r  ", b"cla\rsses=4"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(_DATA_LINES), max_size=40), st.integers(1, 64),
+       st.booleans())
+def test_the_data_file_is_read_as_read_data_cfg_reads_it(
+        lines: list[bytes], block: int, newline_at_end: bool) -> None:
+    """Blocks of any size (down to one byte, so every line straddles them) give what a
+    line-by-line reading gives, line numbers and CRLF marks included."""
+    import tempfile
+
+    from dnlint.checks import data as module
+
+    text = b"\n".join(lines) + (b"\n" if newline_at_end else b"")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "obj.data"
+        path.write_bytes(text)
+        saved, module.BLOCK_BYTES = module.BLOCK_BYTES, block
+        try:
+            read = module.read_data_file(path)
+        finally:
+            module.BLOCK_BYTES = saved
+    got = {key: (value + ("\r" if line in read.crlf_lines else ""), line)
+           for key, (value, line) in read.options.items()}
+    assert got == _read_data_cfg(text)
+
+
+def test_a_large_data_file_is_read_without_an_object_per_line(tmp_path: Path) -> None:
+    """4 MB of one-key lines (1 GB for 40 MB when each line was a string): Python's
+    allocations while reading stay below the file's size."""
+    import tracemalloc
+
+    from dnlint.checks.data import read_data_file
+
+    path = tmp_path / "obj.data"
+    body = b"".join(b"k%d=v\n" % i for i in range(500_000))
+    path.write_bytes(body + b"names=" + b"n" * 100_000 + b"\ntrain=t\r\n")
+    tracemalloc.start()
+    try:
+        read = read_data_file(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert read.options == {"names": ("n" * 100_000, 500_001), "train": ("t", 500_002)}
+    assert read.crlf_lines == {500_002}
+    assert peak < len(body) // 4, peak

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,33 @@ def test_a_config_that_grows_past_the_cap_is_caught_by_the_read(
                         lambda fd: os.stat_result((*real(fd)[:6], 0, *real(fd)[7:])))
     with pytest.raises(ConfigError, match="larger than 1 MiB"):
         config.read_config_bytes(str(tree / "c.toml"))
+
+
+@pytest.mark.parametrize(("where", "content", "message"), [
+    (".", "x = [\n", "{cfg}: invalid TOML: Invalid value (at end of document)"),
+    (".", 'dialect = "yolo"\n', "{cfg}: dialect must be one of pjreddie, pj, original, "
+                                "alexeyab, ab, hank, hank-ai, auto, not 'yolo'"),
+    (".", "# " + "x" * (1024 * 1024) + "\n",
+     "{cfg}: larger than 1 MiB, the limit of a configuration file"),
+    (".", None, "{cfg}: cannot read: Too many levels of symbolic links (looking for the "
+                "working directory's configuration)"),
+    ("sub", None, "{cfg}: cannot read: Too many levels of symbolic links"),
+])
+def test_show_settings_with_a_bad_configuration_says_what_a_run_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, content: str | None,
+        message: str) -> None:
+    """One line naming the file and exit 2, never a traceback nor "cannot write to standard
+    output"; in the working directory exactly the line a lint run prints."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    config = tmp_path / where / ".dnlint.toml"
+    if content is None:
+        config.symlink_to(".dnlint.toml")  # a link to itself: ELOOP
+    else:
+        config.write_text(content)
+    cfg = os.path.join(where, "a.cfg")
+    Path(cfg).write_text(CFG)
+    expected = "dnlint: " + message.format(cfg=config) + "\n"
+    assert run("--show-settings", cfg) == (2, "", expected)
+    if where == ".":
+        assert run(cfg) == (2, "", expected)

@@ -105,7 +105,8 @@ def test_a_missing_valid_list_is_a_warning(in_job: Path) -> None:
 
 def test_an_empty_train_list(in_job: Path) -> None:
     _job(in_job, GOOD, train=b"")
-    assert run("obj.data") == (1, [("obj.data:2", "DN419"), ("obj.data:3", "DN419")])
+    # valid= names the same list: one finding, at train=
+    assert run("obj.data") == (1, [("obj.data:2", "DN419")])
 
 
 @pytest.mark.skipif(os.name != "posix", reason="permission bits")
@@ -280,3 +281,81 @@ def test_many_blank_names_lines_are_counted_not_listed(in_job: Path) -> None:
     found = json.loads(result.output)["files"][0]["diagnostics"]
     assert [d["line"] for d in found] == [*range(2, 12), 12]
     assert found[-1]["message"] == "and 99,990 more blank lines in the names file"
+
+
+@pytest.mark.parametrize("valid", ["data/train.txt", "./data/train.txt", "data/../data/train.txt"])
+def test_valid_naming_the_train_list_reports_each_finding_once(in_job: Path, valid: str) -> None:
+    """valid= and train= naming one list (however spelled): its findings once, in every
+    format and in the counts."""
+    _job(in_job, GOOD.replace("valid=data/train.txt", f"valid={valid}"),
+         train=b"img/a.jpg\r\nimg/gone.jpg\r\n")
+    args = ("--no-config", "--dialect", "ab", "--check-images", "obj.data")
+    assert run(*args) == (0, [("data/train.txt:2", "DN420")])
+    result = CliRunner().invoke(main, ["--format", "json", *args])
+    import json
+
+    diagnostics = json.loads(result.output)["files"][0]["diagnostics"]
+    assert [(d["path"], d["line"], d["code"]) for d in diagnostics] == [
+        ("data/train.txt", 2, "DN420")]
+    summary = CliRunner().invoke(main, ["--format", "concise", *args]).output.splitlines()[-1]
+    assert summary == "Found 1 problem (1 warning) in 1 file."
+    # where the original keeps the \r, the list's CRLF and both images: each once
+    assert run("--no-config", "--dialect", "pj", "--check-images", "obj.data") == (1, [
+        ("data/train.txt:1", "DN423"), ("data/train.txt:1", "DN420"),
+        ("data/train.txt:2", "DN420")])
+
+
+def test_valid_naming_the_same_missing_list_is_one_finding(in_job: Path) -> None:
+    _job(in_job, GOOD.replace("data/train.txt", "data/none.txt"), train=None)
+    assert run("--no-config", "obj.data") == (1, [("obj.data:2", "DN418")])
+
+
+WARNED = CFG.replace("subdivisions=16", "subdivisions=24")  # DN103 at line 6, its own finding
+
+
+@pytest.mark.parametrize(("config", "reason"), [
+    (None, "cannot read {config}: Too many levels of symbolic links"),
+    ("x = [\n", "cannot use {config}: invalid TOML: Invalid value (at end of document)"),
+    ('dialect = "yolo"\n', "cannot use {config}: dialect must be one of pjreddie, pj, "
+                           "original, alexeyab, ab, hank, hank-ai, auto, not 'yolo'"),
+])
+@pytest.mark.parametrize("order", ["cfg-first", "data-first", "--data"])
+def test_a_data_file_whose_folder_configuration_is_unusable(
+        in_job: Path, config: str | None, reason: str, order: str) -> None:
+    """The .data file gets a DN029 naming the configuration, the cfg keeps its own findings
+    (checked without the .data file), exit 2 at the end; JSON stays one whole document."""
+    (in_job / "job").mkdir()
+    _job(in_job / "job", GOOD)
+    (in_job / "model.cfg").write_text(WARNED)
+    toml = in_job / "job" / ".dnlint.toml"
+    if config is None:
+        toml.symlink_to(".dnlint.toml")
+    else:
+        toml.write_text(config)
+    args = {"cfg-first": ["model.cfg", "job/obj.data"], "data-first": ["job/obj.data",
+                                                                        "model.cfg"],
+            "--data": ["--data", "job/obj.data", "model.cfg"]}[order]
+    why = reason.format(config=toml) + (" (--data)" if order == "--data" else "")
+    result = CliRunner().invoke(main, ["--format", "json", *args])
+    import json
+
+    files = {f["path"]: [(d["code"], d["line"], d["message"]) for d in f["diagnostics"]]
+             for f in json.loads(result.stdout)["files"]}
+    assert (result.exit_code, files) == (2, {
+        "job/obj.data": [("DN029", None, why)],
+        "model.cfg": [("DN103", 6, "batch=64 is not a multiple of subdivisions=24: Darknet "
+                                   "trains on 48 images per batch, not 64")]})
+    assert result.stderr == ""
+
+
+def test_an_unusable_configuration_stops_the_run_before_the_report(in_job: Path) -> None:
+    """A cfg's own folder configuration that is invalid stops the run with its one line, as
+    always, but before a JSON document is begun (it once ended after '"files": [')."""
+    (in_job / "sub").mkdir()
+    (in_job / "sub" / "model.cfg").write_text(WARNED)
+    (in_job / "model.cfg").write_text(WARNED)
+    (in_job / "sub" / ".dnlint.toml").write_text("x = [\n")
+    result = CliRunner().invoke(main, ["--format", "json", "model.cfg", "sub/model.cfg"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"dnlint: {in_job / 'sub' / '.dnlint.toml'}: invalid TOML: Invalid value "
+               "(at end of document)\n")

@@ -93,7 +93,7 @@ def test_dilation_that_does_not_keep_the_size() -> None:
 
 def test_int_overflow_is_reported() -> None:
     layers, found = build("[convolutional]\nfilters=70000\nsize=1\n", w=256, h=256)
-    assert found == [("DN312", 6)]
+    assert found == [("DN312", 7)]  # at filters=70000, the value to edit
     assert layers[0].outputs == 256 * 256 * 70000
 
 

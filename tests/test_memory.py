@@ -214,7 +214,9 @@ def test_dn120_a_digit_too_many_in_filters() -> None:
     text = ("[net]\nwidth=1024\nheight=1024\nchannels=3\n\n[convolutional]\nfilters=2000\n"
             "batch_normalize=1\n")
     result = lint_text(text, Dialect.AB)
-    assert codes(result) == [("DN120", 6)]
+    # at the value to edit, filters=2000 (line 7, column 9), not the section header
+    assert codes(result) == [("DN120", 7)]
+    assert result.diagnostics[0].column == 9
     message = result.diagnostics[0].message
     assert message.startswith("this convolutional layer alone needs ≈23.4 GiB of GPU memory "
                               "to train at mini-batch 1 (output 1024 x 1024 x 2000")
@@ -242,7 +244,7 @@ def test_dn121_with_a_budget(tmp_path: Path) -> None:
     assert run.exit_code == 0, run.output
     # 64 images of output, delta and BN's x (3 x 608*608*64 floats) and, on the device, of
     # input and truth (the last layer's outputs: 608*608*(3 + 64) floats)
-    assert f"{cfg}:3:1: DN121 warning: training needs ≈22.8 GiB of GPU memory at mini-batch 64 " \
+    assert f"{cfg}:3:14: DN121 warning: training needs ≈22.8 GiB of GPU memory at mini-batch 64 " \
            "(batch=64, subdivisions=1), more than --gpu-memory 8 GiB" in run.output
     json_run = CliRunner().invoke(main, [str(cfg), "--gpu-memory", "8G", "--format", "json"])
     hint = json.loads(json_run.output)["files"][0]["diagnostics"][0]["hint"]
@@ -291,7 +293,7 @@ def test_the_budget_from_the_configuration(tmp_path: Path) -> None:
     (tmp_path / ".dnlint.toml").write_text('gpu-memory = "lots"\n')
     run = CliRunner().invoke(main, [str(cfg)])
     assert run.exit_code == 2
-    assert 'gpu-memory must be a size such as "8G", not \'lots\'' in run.output
+    assert 'gpu-memory must be a size such as "8G", or "auto", not \'lots\'' in run.output
 
 
 def test_a_bad_budget_is_a_usage_error(tmp_path: Path) -> None:

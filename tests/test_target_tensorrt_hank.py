@@ -221,3 +221,102 @@ def test_hundred_thousand_sections_under_the_targets() -> None:
     check_targets(result, ("tensorrt-demos", "hank-onnx"))
     assert [(d.code, d.line) for d in result.diagnostics if d.code.startswith("DN6")] == [
         ("DN628", 1), ("DN640", 1)] or result.diagnostics
+
+
+# -- every target reads any text the reader accepts, broken or not ------------------------------
+
+HOSTILE_VALUES = ["sixty", "", "1.5", "64.0", "-1", "0", "4294967296", "-2147483649",
+                  "9" * 30, "1e309", "-1e309", "nan", "1" + "0" * 400, ",", "-1,", ",,3",
+                  "3,,", "0x40", " 7 "]
+INSERTED_KEYS = ["group_id", "groups", "layers", "stride", "size", "width", "height", "classes",
+                 "anchors", "mask", "from", "scale_x_y", "letter_box", "dilation", "padding",
+                 "filters", "pad", "new_coords", "channels"]
+TARGET_SEEDS = [TRT_GOOD, HANK_GOOD,
+                (Path(__file__).parents[1] / "fixtures/examples/tiny-detector.cfg").read_text()]
+
+
+def _hostile(text: str, ops: list[tuple[int, int, int]]) -> str:
+    """``text`` with values replaced by hostile ones and options inserted anywhere."""
+    lines = text.split("\n")
+    for op, a, b in ops:
+        i, value = a % len(lines), HOSTILE_VALUES[b % len(HOSTILE_VALUES)]
+        if op == 0 and "=" in lines[i]:
+            lines[i] = lines[i].split("=", 1)[0] + "=" + value
+        elif op == 1:
+            lines.insert(i + 1, f"{INSERTED_KEYS[b % len(INSERTED_KEYS)]}={value}")
+        elif op == 2 and "=" in lines[i]:
+            del lines[i]
+    return "\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(range(len(TARGET_SEEDS))),
+       st.lists(st.tuples(st.integers(0, 2), st.integers(0, 10**6), st.integers(0, 10**6)),
+                min_size=1, max_size=4),
+       st.sampled_from([Dialect.AB, Dialect.HANK, Dialect.PJ]))
+def test_every_target_runs_on_hostile_values(seed: int, ops: list[tuple[int, int, int]],
+                                             dialect: Dialect) -> None:
+    """Seeds every target converts, with the typos a user makes: no target check raises
+    (DN000, exit 3), and every code it reports is a declared rule."""
+    result = lint_cfg_bytes(_hostile(TARGET_SEEDS[seed], ops).encode(), "m.cfg", dialect)
+    check_targets(result, ALL_TARGETS)
+    for d in result.diagnostics:
+        assert d.code != "DN000", d.message
+        assert get_rule(d.code).code == d.code
+
+
+def test_every_rule_code_in_the_sources_is_declared() -> None:
+    """A code reported anywhere (a sink, a target's refusal) is one ``rule()`` declares: an
+    undeclared one is a crash the moment it is reported."""
+    import ast
+    import re
+
+    source = Path(__file__).parents[1] / "src" / "dnlint"
+    undeclared = []
+    for path in sorted(source.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and re.fullmatch(r"DN\d{3}", node.value):
+                try:
+                    get_rule(node.value)
+                except ValueError:
+                    undeclared.append(f"{path.name}:{node.lineno} {node.value}")
+    assert undeclared == []
+
+
+@pytest.mark.parametrize(("text", "target", "dialect", "expected"), [
+    (trt("width=64", "width=sixty"), "tensorrt-demos", Dialect.AB,
+     [("DN622", 2, "tensorrt_demos: width=sixty: the tool builds the graph with it and needs "
+                   "an integer")]),
+    (trt("height=64", "height=4294967296"), "tensorrt-demos", Dialect.AB,
+     [("DN622", 3, "tensorrt_demos: height=4294967296 is outside the 32-bit integers TensorRT "
+                   "builds the network with")]),
+    (trt("height=64", "height=1e309"), "tensorrt-demos", Dialect.AB,
+     [("DN622", 3, "tensorrt_demos: height=inf: the tool builds the graph with it and needs "
+                   "an integer")]),
+    (trt("anchors=10,14", "anchors=1" + "0" * 400 + ",14"), "tensorrt-demos", Dialect.AB,
+     [("DN629", 35, "tensorrt_demos: mask value 0 picks an anchor that is not a finite 32-bit "
+                    "float, as the YOLO plugin stores anchors")]),
+    (HANK_GOOD.replace("\n[maxpool]", "\n[route]\nlayers=-1\ngroup_id=3\n\n[maxpool]"),
+     "hank-onnx", Dialect.AB,
+     [("DN644", 15, "hank's ONNX export: groups=1 group_id=3: the export tool needs groups >= 1 "
+                    "and 0 <= group_id < groups ('invalid number of groups' / 'invalid group "
+                    "number')")]),
+    # hank's Darknet skips the empty item and builds no route: no shape to export from it
+    (HANK_GOOD.replace("\n[maxpool]", "\n[route]\nlayers=,\n\n[maxpool]"), "hank-onnx",
+     Dialect.HANK, []),
+])
+def test_broken_values_give_the_targets_diagnostic(
+        text: str, target: str, dialect: Dialect, expected: list[tuple[str, int, str]]) -> None:
+    result = lint_cfg_bytes(text.encode(), "m.cfg", dialect)
+    check_targets(result, (target,))
+    assert [(d.code, d.line, d.message) for d in result.diagnostics
+            if d.code.startswith("DN6") or d.code == "DN000"] == expected
+
+
+def test_a_typo_under_every_target_exits_1_not_3(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.cfg").write_text(trt("width=64", "width=6x4"))
+    code, out = _run("--no-config", "--target", "opencv,tensorrt-demos,hank-onnx", "m.cfg")
+    assert code == 1 and "DN000" not in out and " DN622 " in out

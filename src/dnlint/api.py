@@ -258,8 +258,9 @@ def _selectors(values: Iterable[str] | None, key: str) -> tuple[str, ...] | None
         raise ValueError(str(exc).removeprefix("command line: ")) from None
 
 
-def _gpu_memory(size: str | int | None) -> int | None:
-    """``--gpu-memory``: bytes, or a size such as ``8G``, ``11GiB``, ``6144M``."""
+def _gpu_memory(size: str | int | None) -> int | str | None:
+    """``--gpu-memory``: bytes, a size such as ``8G``, ``11GiB``, ``6144M``, or ``auto``
+    (this machine's card, by nvidia-smi: dnlint.run.gpu)."""
     if size is None:
         return None
     if isinstance(size, bool) or not isinstance(size, (int, str)):
@@ -269,11 +270,14 @@ def _gpu_memory(size: str | int | None) -> int | None:
         if size <= 0:
             raise ValueError(f"--gpu-memory: {size} is not a size (bytes, more than 0)")
         return size
+    if size.strip().lower() == "auto":
+        return "auto"
     from dnlint.checks.memory import parse_size
 
     parsed = parse_size(size)
     if parsed is None:
-        raise ValueError(f"--gpu-memory: {size!r} is not a size (try 8G, 11GiB, 6144M)")
+        raise ValueError(f"--gpu-memory: {size!r} is not a size (try 8G, 11GiB, 6144M, or "
+                         "auto)")
     return parsed
 
 

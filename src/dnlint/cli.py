@@ -30,7 +30,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
 from dnlint.run.engine import Run
-from dnlint.settings.config import ConfigError
+from dnlint.settings.config import CWD_CONFIGURATION, ConfigError, unreadable_config
 
 __all__ = ["EXIT_INTERNAL", "build_description", "main"]
 
@@ -257,8 +257,10 @@ class _PrintsToStdout:
               help="Also check deployment to NAME (opencv, tensorrt-demos, hank-onnx); "
                    "repeatable.")
 @click.option("--gpu-memory", "gpu_memory", metavar="SIZE",
-              help="The GPU's memory (8G, 11GiB, 6144M): warn when training needs more at the "
-                   "cfg's mini-batch, and say which subdivisions fits (DN121).")
+              help="The GPU's memory (8G, 11GiB, 6144M), or auto: this machine's, read with "
+                   "nvidia-smi (also done for a training job, a .data with a cfg). Warn when "
+                   "training needs more at the cfg's mini-batch, and say which subdivisions "
+                   "fits (DN121); with no size, the limit is an 80 GiB card (DN123).")
 @click.option("--statistics", is_flag=True,
               help="Print how many findings of each rule instead of the findings (as ruff; "
                    "JSON with --format json).")
@@ -333,7 +335,17 @@ def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
     from dnlint.run.settings import settings_lines
 
     run = _new_run(paths, args, track_inputs=False)
-    blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    # a configuration that cannot be used: what a lint run says of the same file, one line
+    # and exit 2 (the working directory's first, as a run's plan looks it up first)
+    looking_for = CWD_CONFIGURATION
+    try:
+        run.finder.for_path(os.path.join(os.curdir, "."))
+        looking_for = ""
+        blocks = ["\n".join(settings_lines(path, run)) for path in paths]
+    except ConfigError as exc:
+        fail(str(exc), EXIT_USAGE)
+    except OSError as exc:
+        fail(str(unreadable_config(exc, looking_for)), EXIT_USAGE)
     click.echo("\n\n".join(blocks))
 
 

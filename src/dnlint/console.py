@@ -148,12 +148,13 @@ def _stream(run: Run, settings: ReportSettings, stream: TextIO, graph_file: str 
 
     if settings.fix_mode in ("diff", "suppress") or settings.fix_only:
         return _stream_fixes(run, settings, stream)
+    results = run.results()  # planned before the report starts: a bad configuration stops
     ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
                         settings.show_layers, settings.statistics)
     reporter: Reporter = get_reporter(settings.output_format, ctx)
     graph = _graph_collector() if graph_file else None
     totals = RunTotals()
-    for result in run.results():
+    for result in results:
         totals.add(result)
         _fix_problem(result)
         _print_fixed_stdin(result)
@@ -180,6 +181,8 @@ def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
     path skipped as not a Darknet cfg (--force-exclude) always; and when the run checked
     nothing at all, that it did not, and why (a run that checks nothing must not pass
     silently)."""
+    for message in run.messages:  # not a skipped path: always said
+        click.echo(f"dnlint: {message}", err=True)
     notes = run.notes
     if verbose:
         from dnlint.run.settings import configuration_lines
@@ -252,8 +255,9 @@ def _print_fixed_stdin(result: FileResult) -> None:
 def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
     """A cfg --fix could not write on standard error; with ``paths_too`` (--diff and
     --fix-only print no report) also a path that could not be handled at all."""
-    if "fix_error" in result.extra:
-        click.echo(f"dnlint: {printable(result.extra['fix_error'])}", err=True)
+    for key in ("fix_error", "fix_note"):
+        if key in result.extra:
+            click.echo(f"dnlint: {printable(result.extra[key])}", err=True)
     for diagnostic in result.diagnostics if paths_too else ():
         if diagnostic.code in PATH_PROBLEMS or diagnostic.code == INTERNAL_ERROR:
             click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.checks.cascade import suppress_cascades
-from dnlint.checks.memory import check_memory
+from dnlint.checks.memory import check_common_card, check_memory, check_testing_block
 from dnlint.checks.net_values import check_net
 from dnlint.checks.whole_network import check_network
 from dnlint.diagnostics import Diagnostic, Severity, Sink, with_ends
@@ -71,6 +71,8 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
         check_net(network.net_values, dialect, sink)
         check_network(network, doc, dialect, sink)
         check_memory(network, dialect, sink)
+        check_testing_block(network, doc, dialect, sink)
+        check_common_card(network, doc, dialect, sink)  # after DN124, whose cause it shares
         suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
     return network
 

@@ -70,6 +70,9 @@ __all__ = [
 ]
 
 
+MachineCard = Callable[[bool], "tuple[int, str] | None"]
+
+
 class DataJob:
     """The ``.data`` file a run checks its cfgs against (``--data``, or the one ``.data`` file
     named with them), the folder darknet runs from (``root``), and the length of its train list
@@ -102,9 +105,13 @@ class Choices(NamedTuple):  # not a dataclass: start-up
     dialect: Dialect | None = None  # None: the configuration's, else detected
     policy: Policy = Policy()
     targets: tuple[str, ...] = ()
-    gpu_memory: int | None = None  # bytes
+    gpu_memory: int | str | None = None  # bytes, or "auto": the machine's card
     data: DataJob | None = None
     dialect_chosen: bool = False  # a dialect was named (auto too): the configuration's is not used
+    training: bool = False  # a training job (a .data file with the cfg): DN124, the machine's card
+    # this machine's card, (bytes, what it is) or None, asked once (dnlint.run.gpu); the
+    # argument says whether it was asked for ("auto") rather than read for a training job
+    machine_card: MachineCard | None = None
 
 
 class DocumentSettings(NamedTuple):  # not a dataclass: start-up
@@ -115,8 +122,10 @@ class DocumentSettings(NamedTuple):  # not a dataclass: start-up
     dialect_reason: str | None  # why, when the configuration named it
     selection: Selection
     targets: tuple[str, ...]
-    gpu_memory: int | None
+    gpu_memory: int | str | None
     data: DataJob | None = None
+    training: bool = False
+    machine_card: MachineCard | None = None
 
 
 def resolve(choices: Choices, config: Config | None, path: str) -> DocumentSettings:
@@ -131,7 +140,8 @@ def resolve(choices: Choices, config: Config | None, path: str) -> DocumentSetti
     if budget is None and config is not None:
         budget = config.gpu_memory
     return DocumentSettings(dialect, reason, selection_for(path, choices.policy, config),
-                            targets, budget, choices.data)
+                            targets, budget, choices.data, choices.training,
+                            choices.machine_card)
 
 
 def lint_document(data: bytes, path: str, settings: DocumentSettings) -> FileResult:
@@ -162,7 +172,8 @@ def analyse(data: bytes, path: str, settings: DocumentSettings) -> FileResult:
 
 def complete(result: FileResult, settings: DocumentSettings) -> None:
     """Add the checks the settings turn on to a lint: deployment targets, the training recipe,
-    the ``.data`` job and the GPU memory budget; and say where the dialect was set."""
+    the ``.data`` job and the GPU memory budget (a training job: DN124 and the machine's
+    card); and say where the dialect was set."""
     if settings.targets:
         from dnlint.targets import check_targets
 
@@ -172,8 +183,7 @@ def complete(result: FileResult, settings: DocumentSettings) -> None:
         check_recipe(result, data.train_images() if data is not None else None)
     if data is not None and result.network is not None:
         check_data(result, data.path, data.on_read, data.root)
-    if settings.gpu_memory is not None:
-        _check_budget(result, settings.gpu_memory)
+    _check_card(result, settings)
     if settings.dialect_reason is not None and result.dialect is not None:
         result.dialect_reason = settings.dialect_reason
 
@@ -249,15 +259,46 @@ def check_data(result: FileResult, data_path: str,
     result.add(sink.items)
 
 
-def _check_budget(result: FileResult, budget: int) -> None:
-    """--gpu-memory: DN121 when training needs more than the card (dnlint.checks.memory)."""
-    if result.network is None or result.dialect is None:
+def _check_card(result: FileResult, settings: DocumentSettings) -> None:
+    """DN121 against the card when one is known (--gpu-memory, the configuration's
+    gpu-memory, or the machine's: when asked with "auto", or for a training job), in place of
+    the lint's DN123; and for a training job, DN124 for batch=1 left under '# Testing'."""
+    if settings.training:
+        _check_testing_batch(result)
+    size = settings.gpu_memory
+    if isinstance(size, int):
+        _check_budget(result, size)
+    elif (size is not None or settings.training) and settings.machine_card is not None:
+        card = settings.machine_card(size is not None)  # a process, once per run
+        if card is not None:
+            _check_budget(result, card[0], card[1])
+
+
+def _check_budget(result: FileResult, budget: int, card: str | None = None) -> None:
+    """A known card: DN121 when training needs more than it (dnlint.checks.memory), and the
+    lint's DN123 (more than the largest common card) dropped: the card is known now. Nothing
+    when DN124 found the cause (a training batch under '# Testing')."""
+    result.diagnostics = [d for d in result.diagnostics if d.code != "DN123"]
+    if result.network is None or result.dialect is None or any(
+            d.code == "DN124" for d in result.diagnostics):
         return
     from dnlint.checks.memory import check_budget
     from dnlint.network.memory import memory_report
 
     sink = Sink(result.path)
-    check_budget(memory_report(result.network, result.dialect), budget, sink)
+    check_budget(memory_report(result.network, result.dialect), budget, sink, card)
+    result.add(sink.items)
+
+
+def _check_testing_batch(result: FileResult) -> None:
+    """A training job: DN124 when batch=1, the '# Testing' value, is the active one."""
+    if result.network is None or result.dialect is None or result.document is None:
+        return
+    from dnlint.checks.memory import check_testing_block
+
+    sink = Sink(result.path)
+    check_testing_block(result.network, result.document, result.dialect, sink,
+                        training_job=True)
     result.add(sink.items)
 
 

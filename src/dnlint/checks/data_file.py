@@ -2,16 +2,19 @@
 resolves them from.
 
 ``darknet detector train obj.data model.cfg`` reads the .data file with read_data_cfg, then
-``names`` with get_labels, ``train`` (and, with ``-map``, ``valid``) with get_paths, and saves
-into ``backup`` after the first hundred iterations. Each of these is opened with ``fopen`` on
-the value as written, so a relative path is relative to the directory Darknet is started from
-(the *root*: ``--data-root`` / ``data-root``; without it dnlint tries the working directory,
-then the .data file's own folder, and says when only the second one fits).
+``train`` (and, with ``-map``, ``valid``) with get_paths, and saves into ``backup`` after the
+first hundred iterations; ``detector test``/``valid``/``map`` (and AlexeyAB's ``train -map``)
+read ``names`` with get_labels; ``classifier train`` reads ``labels``, never ``names``. Each
+file is opened with ``fopen`` on the value as written, so a relative path is relative to the
+directory Darknet is started from (the *root*: ``--data-root`` / ``data-root``; without it
+dnlint tries the working directory, then the .data file's own folder, and says when only the
+second one fits).
 
 What differs between the forks is the carriage return: the original Darknet's fgetl and strip
 keep a ``\\r`` (a file with CRLF line ends gives every path a trailing ``\\r``, which no file
 has); AlexeyAB's and hank-ai's remove it. Only the keys that are present are checked, except
-``names``, whose default the detector always opens, and ``backup``, whose default ``/backup/``
+``names``, whose default the detector's commands open (not a classifier's .data, see
+``DataFile.classifier``), and ``backup``, whose default ``/backup/``
 training writes to.
 
 Reads are bounded: the .data, names and list files are read in chunks up to the cap of a cfg,
@@ -33,6 +36,7 @@ from dnlint.checks.data import (
     DataFile,
     DataFileError,
     chunks,
+    count_names,
     path_exists,
     read_data_file,
 )
@@ -102,6 +106,9 @@ class _Job:
         self.sink = sink
         self.beside: list[tuple[str, int]] = []  # (key, line) found only beside the .data
         self.lists: list[tuple[str, Path]] = []  # (key, file) of the lists that can be read
+        # the list files checked, by identity: valid= naming train's list (a common set-up)
+        # is the same file, whose findings are reported once
+        self.checked: set[object] = set()
 
     # --- resolution -----------------------------------------------------------------------
 
@@ -153,24 +160,35 @@ class _Job:
                              "only Windows has: fopen looks for one file of that whole name",
                              "write the path with '/' (every system accepts it)")
             return
+        who = ("classifier predict stops" if key == "names" and self.data.classifier
+               else "Darknet stops")
         self.sink.report(code, line, 1, f"{key} file '{shown}' ({self.where(line)}) not "
-                         f"found in {_folders(found.tried)}: Darknet stops with "
+                         f"found in {_folders(found.tried)}: {who} with "
                          "\"Couldn't open file\"", _root_hint(self.settings), severity)
 
     # --- names, train and valid -----------------------------------------------------------
 
     def check_names(self) -> None:
-
-        resolved = self.resolve("names", DEFAULT_NAMES)
-        assert resolved is not None
+        """``names`` where the C code reads it: the detector's test, valid, map and demo (and
+        AlexeyAB's train -map) open it, its default too. A classifier's .data is read by
+        train_classifier and validate_classifier_*, which read ``labels`` and never ``names``;
+        only classifier predict/try read ``names`` when it is given (else ``labels``): a
+        warning there, nothing when it is not given."""
+        classifier = self.data.classifier
+        resolved = self.resolve("names", None if classifier else DEFAULT_NAMES)
+        if resolved is None:
+            return
         found, line = resolved
+        level = Severity.WARNING if classifier else None
         if found.path is None:
-            self.missing("DN414", "names", found, line)
+            self.missing("DN414", "names", found, line, level)
             return
         problem = _not_a_file(found.path)
         if problem:
+            reader = ("classifier predict cannot read names from it (training reads labels=)"
+                      if classifier else "get_labels cannot read names from it")
             self.sink.report("DN414", line, 1, f"names={found.value.rstrip()} {problem}: "
-                             "get_labels cannot read names from it")
+                             f"{reader}", None, level)
             return
         names_sink = Sink(str(found.path))
         check_names_file(found.path, self.settings.dialect, names_sink)
@@ -183,6 +201,10 @@ class _Job:
         if resolved is None:
             return
         found, line = resolved
+        identity = _identity(found)
+        if identity in self.checked:
+            return  # the list train= names (checked, with its findings, already)
+        self.checked.add(identity)
         level = None if severity is Severity.ERROR else severity
         if found.path is None:
             self.missing("DN418", key, found, line, level)
@@ -265,6 +287,18 @@ def count_train_images(data_path: Path, root: Path | None) -> int | None:
         return None
 
 
+def _identity(found: Resolved) -> object:
+    """What tells two values naming the same file apart from two naming different ones: the
+    file's device and inode, else (nothing found) the value as Darknet reads it."""
+    if found.path is not None:
+        try:
+            info = os.stat(found.path)
+            return info.st_dev, info.st_ino
+        except (OSError, ValueError):
+            pass
+    return found.value
+
+
 def _not_a_file(path: Path) -> str:
     """Why ``path`` cannot be read as a text file ("" when it can be tried)."""
     try:
@@ -286,33 +320,25 @@ def check_names_file(path: Path, dialect: Dialect | None, sink: Sink) -> int | N
     """A names file's own lines (get_labels: one name per fgetl line): blank lines, which are
     counted as names (DN426), and CRLF line ends, which the original Darknet keeps in every
     name (DN424). The number of names, or None when the file cannot be read (DN414)."""
-    blank: list[int] = []  # the first MAX_SHOWN + 1 blank lines; the rest are counted
-    count = crlf = blanks = 0
     try:
-        for number, raw, _ in list_lines(path):
-            count = number
-            if raw.endswith(b"\r"):
-                crlf += 1
-            if not raw.strip():
-                blanks += 1
-                if len(blank) <= MAX_SHOWN:
-                    blank.append(number)
+        found = count_names(path, MAX_SHOWN + 1)
     except OSError as exc:
         sink.report("DN414", None, None, f"cannot read the names file: {_why(exc)}")
         return None
-    for number in blank[:MAX_SHOWN]:
+    for number in found.first_blank[:MAX_SHOWN]:
         sink.report("DN426", number, 1, "blank line in the names file: get_labels counts it as "
                     "a class name, so every later name belongs to the next class id",
                     "remove the blank line")
-    if blanks > MAX_SHOWN:
-        sink.report("DN426", blank[MAX_SHOWN], 1,
-                    f"and {blanks - MAX_SHOWN:,} more blank lines in the names file")
+    if found.blank > MAX_SHOWN:
+        sink.report("DN426", found.first_blank[MAX_SHOWN], 1,
+                    f"and {found.blank - MAX_SHOWN:,} more blank lines in the names file")
+    crlf = found.crlf
     if crlf and dialect is not Dialect.AB and dialect is not Dialect.HANK:
         sink.report("DN424", 1, None, f"{crlf} line{'s' if crlf > 1 else ''} end with CRLF: "
                     "the original Darknet keeps the \\r in each name (labels print and draw "
                     "with it); AlexeyAB's and hank-ai's remove it",
                     "save the names file with LF line ends", _pj_only(dialect))
-    return count
+    return found.names
 
 
 def _pj_only(dialect: Dialect | None) -> Severity | None:

@@ -535,9 +535,9 @@ def check_dataset(data: DataFile, settings: DataSettings, lists: list[tuple[str,
     """Every list of ``lists`` ((key, file) of train= and valid=, already known readable), and
     a classifier's labels file and tree; the summaries for the report."""
     facts = settings.facts
+    # with the cfg, its last layer decides; without it, the .data file's own keys
     kind = facts.kind if facts is not None else (
-        "classifier" if data.get("labels") is not None and data.get("names") is None
-        else "detector")
+        "classifier" if data.classifier else "detector")
     labels: list[str] | None = None
     if kind == "classifier":
         classes = _data_int(data, "classes", CLASSIFIER_CLASSES)

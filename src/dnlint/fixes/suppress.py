@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.diagnostics import Diagnostic
+from dnlint.edits import Source
 from dnlint.settings.selectors import is_syntax_error
 
 if TYPE_CHECKING:
@@ -24,42 +25,67 @@ REASON = "TODO: say why this is right"
 Keep = Callable[["FileResult"], list[Diagnostic]]
 
 
+# findings about the whole file, placed at the first line with a property that an inserted
+# directive line would share (DN013: the first line ending in CRLF): a next-line directive
+# would itself become that line, so these get one ``disable-file`` at the top instead
+FILE_WIDE = frozenset({"DN013"})
+FILE_LINE = 0  # the key of ``codes_by_line`` for the codes of the disable-file line
+
+
 def suppressible(diagnostic: Diagnostic, lines: Sequence[str]) -> bool:
-    """Whether a ``disable-next-line`` above its line would suppress ``diagnostic``."""
+    """Whether a ``disable-next-line`` above its line would suppress ``diagnostic`` (or, for
+    a :data:`FILE_WIDE` code, a ``disable-file``)."""
     line = diagnostic.line
     if line is None or not 1 <= line <= len(lines) or diagnostic.code.startswith("DN9"):
         return False
     if is_syntax_error(diagnostic.code, diagnostic.severity):
         return False
+    if diagnostic.code in FILE_WIDE:
+        return True
     text = lines[line - 1].strip()
     return bool(text) and text[0] not in "#;"
 
 
 def codes_by_line(diagnostics: list[Diagnostic], lines: Sequence[str],
                   path: str) -> dict[int, list[str]]:
-    """The codes to suppress on each line, each once, in report order."""
+    """The codes to suppress on each line, each once, in report order; the whole file's
+    (:data:`FILE_WIDE`) under :data:`FILE_LINE`."""
     found: dict[int, list[str]] = {}
     for diagnostic in diagnostics:
         if diagnostic.path == path and suppressible(diagnostic, lines) \
                 and diagnostic.line is not None:
-            codes = found.setdefault(diagnostic.line, [])
+            line = FILE_LINE if diagnostic.code in FILE_WIDE else diagnostic.line
+            codes = found.setdefault(line, [])
             if diagnostic.code not in codes:
                 codes.append(diagnostic.code)
     return found
 
 
 def with_suppressions(data: bytes, codes: dict[int, list[str]]) -> bytes:
-    """``data`` with a directive line inserted above each line of ``codes``."""
+    """``data`` with a directive line inserted above each line of ``codes`` (and the
+    disable-file line of :data:`FILE_LINE` first). Lines are the reader's (split at LF only: a
+    bare CR inside a comment starts no line), a BOM stays the first bytes, and each inserted
+    line ends as the line it stands above does (else as the one before it)."""
     if not codes:
         return data
-    newline = b"\r\n" if b"\r\n" in data else b"\n"
-    pieces = []
-    for number, line in enumerate(data.splitlines(keepends=True), start=1):
-        if number in codes:
-            directive = f"# dnlint: disable-next-line={','.join(codes[number])} -- {REASON}"
-            pieces.append(directive.encode("ascii") + newline)
-        pieces.append(line)
+    source = Source(data)
+    pieces: list[bytes] = []
+    at = 0
+    for line in sorted(codes):
+        start = source.starts[max(line, 1) - 1]
+        action = "disable-file" if line == FILE_LINE else "disable-next-line"
+        directive = f"# dnlint: {action}={','.join(codes[line])} -- {REASON}"
+        pieces += [data[at:start], directive.encode("ascii"), _ending(source, max(line, 1))]
+        at = start
+    pieces.append(data[at:])
     return b"".join(pieces)
+
+
+def _ending(source: Source, line: int) -> bytes:
+    """The line ending of ``line``, or of the nearest line before it that has one; LF in a
+    file of one unterminated line."""
+    terminated = min(line, len(source.starts) - 1)  # every line but the last ends in LF
+    return source.eol(terminated) if terminated >= 1 else b"\n"
 
 
 class Suppressed(NamedTuple):

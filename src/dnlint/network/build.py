@@ -164,8 +164,12 @@ def _check_overflow(ctx: LayerContext) -> None:
     if found is None:
         return
     what, value = found
-    ctx.report(
-        "DN312",
+    # at the value to edit: filters= (a digit too many) when it is what grew the size
+    line, column = (ctx.layer.size_at() if what in ("outputs", "parameter count",
+                                                     "output channels")
+                    else ctx.values.line_of(None))
+    ctx.sink.report(
+        "DN312", line, column,
         f"the {what} of this layer is {value:,}, more than a 32-bit C int holds: Darknet's "
         "int arithmetic overflows; the layers after it are not built",
     )

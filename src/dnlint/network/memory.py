@@ -193,8 +193,8 @@ class MemoryReport:
     allocations) and GPU (an estimate), for training at the cfg's mini-batch or any other,
     and for inference (``detector test``)."""
 
-    __slots__ = ("dialect", "gpu_infer", "gpu_train", "infer", "mini_batch", "network",
-                 "resized", "train")
+    __slots__ = ("_gpu_infer", "_gpu_train", "_infer", "_train", "dialect", "mini_batch",
+                 "network", "resized")
 
     def __init__(self, network: Network, dialect: Dialect) -> None:
         self.network = network
@@ -204,11 +204,37 @@ class MemoryReport:
         self.mini_batch = max(values.int("batch") // subdivisions, 0) if subdivisions > 0 else 0
         if dialect is not Dialect.PJ:
             self.mini_batch = max(self.mini_batch, 1)
-        self.train = predict(network, dialect, True)
-        self.infer = predict(network, dialect, False)
-        self.gpu_train = layer_costs(network, dialect, True, gpu=True)
-        self.gpu_infer = layer_costs(network, dialect, False, gpu=True)
+        # each of the four figures is worked out when first asked for: the lint's own check
+        # (DN123) needs only the GPU training one
+        self._train: Memory | None = None
+        self._infer: Memory | None = None
+        self._gpu_train: list[Cost] | None = None
+        self._gpu_infer: list[Cost] | None = None
         self.resized = random_resize(network, dialect)
+
+    @property
+    def train(self) -> Memory:
+        if self._train is None:
+            self._train = predict(self.network, self.dialect, True)
+        return self._train
+
+    @property
+    def infer(self) -> Memory:
+        if self._infer is None:
+            self._infer = predict(self.network, self.dialect, False)
+        return self._infer
+
+    @property
+    def gpu_train(self) -> list[Cost]:
+        if self._gpu_train is None:
+            self._gpu_train = layer_costs(self.network, self.dialect, True, gpu=True)
+        return self._gpu_train
+
+    @property
+    def gpu_infer(self) -> list[Cost]:
+        if self._gpu_infer is None:
+            self._gpu_infer = layer_costs(self.network, self.dialect, False, gpu=True)
+        return self._gpu_infer
 
     def steps(self, train: bool) -> int:
         return time_steps_of(self.network, self.dialect, train)

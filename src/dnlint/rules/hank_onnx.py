@@ -58,6 +58,15 @@ rule("DN643", "hank-onnx-masks-per-head", E,
                                                  _swap("37,58\n", "37,58, 81,82\n")
                                                  .replace("num=3", "num=4"))),
      good=GOOD, reference=_TOOL + " (O:1199-1204, O:1647-1657)", target=_TARGET)
+rule("DN644", "hank-onnx-route-group", E,
+     summary="The export tool needs a single-input [route]'s groups >= 1 and 0 <= group_id "
+             "< groups.",
+     darknet="For a [route] of one layer with groups= or group_id=, the tool writes a Split "
+             "node and first throws 'invalid number of groups' for groups below 1 and 'invalid "
+             "group number' for a group_id outside 0..groups-1, even where Darknet loads the "
+             "cfg (groups=1 with group_id=1).",
+     bad=_swap(_POOL, "\n[route]\nlayers=-1\ngroups=1\ngroup_id=1\n" + _POOL), good=GOOD,
+     reference=_TOOL + " (O:818-837)", target=_TARGET)
 rule("DN645", "hank-onnx-model-refused", E,
      summary="The export succeeds, but onnxruntime refuses the model it writes.",
      darknet="The tool writes each node's attributes from the cfg text with its own rules and "

@@ -41,3 +41,44 @@ rule("DN122", "batch-array-int-overflow", E,
      good="[net]\nbatch=64\nsubdivisions=4\nwidth=1024\nheight=1024\nchannels=3\n\n"
           "[convolutional]\nfilters=64\n",
      reference="§memory, §arithmetic")
+rule("DN123", "beyond-common-card", W,
+     summary="Training at the cfg's mini-batch needs more GPU memory than the largest common "
+             "training card (80 GiB), and no card size is known.",
+     darknet="Darknet allocates the whole network for the mini-batch batch/subdivisions on "
+             "each GPU it trains on (-gpus gives every card a mini-batch of its own; nothing "
+             "splits a network across cards), so a run that needs more than the card stops "
+             "with an out-of-memory error before the first iteration. 80 GiB is the memory of "
+             "the largest cards commonly used to train (NVIDIA A100 80GB and H100 80GB): "
+             "beyond it no common card runs the cfg, almost always a subdivisions too small "
+             "for the batch. Reported when neither --gpu-memory, gpu-memory in the "
+             "configuration, nor nvidia-smi (--gpu-memory auto, or a training job) gives the "
+             "card, which DN121 then compares with instead. An estimate, as DN121's.",
+     bad="[net]\nbatch=256\nsubdivisions=1\nwidth=608\nheight=608\nchannels=3\n"
+         + "\n[convolutional]\nfilters=16\nbatch_normalize=1\n" * 5,
+     good="[net]\nbatch=256\nsubdivisions=4\nwidth=608\nheight=608\nchannels=3\n"
+          + "\n[convolutional]\nfilters=16\nbatch_normalize=1\n" * 5,
+     reference="§memory",
+     stock="AlexeyAB's cspx-p7-mish.cfg (≈157 GiB at mini-batch 8) and yolov4-p6.cfg (≈87 "
+           "GiB) need more than an 80 GiB card by the estimate: as shipped they train on no "
+           "common card, and the hint gives the subdivisions that does.")
+rule("DN124", "batch-in-testing-block", W,
+     summary="The active batch is written under '# Testing' while the '# Training' values are "
+             "commented out (a training batch in the testing block; in a training job, "
+             "batch=1 left active).",
+     darknet="The stock cfgs open [net] with a '# Testing' block (batch=1, subdivisions=1) "
+             "and a '# Training' block (batch=64, subdivisions=16 or so), one of them "
+             "commented out. Darknet reads whichever lines are active: a training batch "
+             "written into the testing block trains with the testing subdivisions (a "
+             "mini-batch of the whole batch, which rarely fits a card), and batch=1 left "
+             "active makes AlexeyAB's train_detector stop ('You set incorrect value batch=1 "
+             "for Training!') and the original train one image at a time. A batch above 1 in "
+             "the testing block is reported by every lint when it makes the mini-batch larger "
+             "than the commented-out training values would (no subdivisions at all is DN113), "
+             "batch=1 only when a .data file is checked with the cfg (a training job: the "
+             "stock cfgs ship batch=1 active for detector test). The finding is at the value "
+             "to edit.",
+     bad="[net]\n# Testing\nbatch=64\nsubdivisions=1\n# Training\n#batch=64\n#subdivisions=16\n"
+         "width=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=16\n",
+     good="[net]\n# Testing\n#batch=1\n#subdivisions=1\n# Training\nbatch=64\nsubdivisions=16\n"
+          "width=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=16\n",
+     reference="§memory")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from dnlint.collector import cycle_gc_paused
@@ -44,7 +45,13 @@ from dnlint.run.inputs import (
     require_regular_file,
 )
 from dnlint.run.options import RunOptions
-from dnlint.settings.config import Config, ConfigError, ConfigFinder
+from dnlint.settings.config import (
+    CWD_CONFIGURATION,
+    Config,
+    ConfigError,
+    ConfigFinder,
+    unreadable_config,
+)
 from dnlint.settings.policy import Policy
 
 if TYPE_CHECKING:
@@ -119,6 +126,9 @@ class Run:
         self._data_check: DataJob | None = None
         self._training_cfg: str | None = None  # the one cfg given: what --check-labels reads
         self._facts: tuple[TrainingFacts | None] | None = None  # (facts,) once read
+        # this machine's card by nvidia-smi, (bytes, what it is) or None, once asked for
+        self._machine_card: tuple[tuple[int, str] | None] | None = None
+        self.messages: list[str] = []  # said once to the user (standard error), not findings
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -126,12 +136,17 @@ class Run:
         try:
             config = self.finder.for_path(os.path.join(os.curdir, "."))
         except OSError as exc:  # no file to hang a DN029 on: the working directory's
-            raise ConfigError(f"{exc.filename or os.curdir}: cannot read: "
-                              f"{exc.strerror or exc} (looking for the working directory's "
-                              "configuration)") from None
+            raise unreadable_config(exc, CWD_CONFIGURATION) from None
         rules = (self.options.excludes.rules(config, self._reader())
                  if self._excludes_apply(config) else None)
         inputs = collect_inputs(self.paths, self.notes, rules, self.options.stdin_filename)
+        for item in inputs:
+            if item.kind not in ("data", "names"):
+                # a configuration that cannot be used stops the run (exit status 2) before
+                # its report starts, not in the middle of a JSON document; one that cannot be
+                # read is the DN029 of the files it covers, said when each is handled
+                with suppress(OSError):
+                    self.finder.for_path(item.display or item.path)
         named = [i.path for i in inputs if i.kind == "data" and i.explicit]
         if self.options.data:
             # --data is linted as a data file once, before the cfgs, even when also named
@@ -145,8 +160,12 @@ class Run:
         return _weights_jobs(jobs, self.notes) if self.options.weights_only else jobs
 
     def results(self) -> Iterator[FileResult]:
-        """Every file's result, policy applied, in command-line order (walks sorted)."""
-        jobs = self.plan()
+        """Every file's result, policy applied, in command-line order (walks sorted). The run
+        is planned at this call, not at the first result: a configuration that stops it does
+        so before a caller starts its report."""
+        return self._results(self.plan())
+
+    def _results(self, jobs: list[Job]) -> Iterator[FileResult]:
         with cycle_gc_paused() as collect_garbage:
             if self.options.data:
                 yield from self._check_data_path(self.options.data)
@@ -234,7 +253,9 @@ class Run:
     def choices(self) -> Choices:
         """What the command line (or the API's arguments) chose, for :func:`resolve`."""
         return Choices(self.options.dialect, self.policy, self.options.targets,
-                       self.options.gpu_memory, self._data_job(), self.dialect_given)
+                       self.options.gpu_memory, self._data_job(), self.dialect_given,
+                       training=self._data is not None and self._data_ok,
+                       machine_card=self._card_of_machine)
 
     def _settings(self, path: str) -> DocumentSettings:
         return resolve(self.choices(), self.finder.for_path(path), path)
@@ -244,7 +265,10 @@ class Run:
         if not self._data or not self._data_ok:
             return None
         if self._data_check is None or self._data_check.path != self._data:
-            root = self._data_root(self._data)
+            try:
+                root = self._data_root(self._data)
+            except InputError:  # its folder's configuration: the .data file's own result says
+                return None
             self._data_check = DataJob(self._data, root, self._reader())
         return self._data_check
 
@@ -262,15 +286,15 @@ class Run:
     def _check_data_path(self, path: str) -> Iterator[FileResult]:
         try:
             require_regular_file(path)
-        except InputError as exc:
+            self._remember(path)
+            result = self._lint_data(path, "data")
+        except InputError as exc:  # unreadable, or its folder's configuration is
             self._data_ok = False
             self.unreadable += 1
             yield unreadable(path, f"{exc.reason} (--data)")
             return
-        self._remember(path)
-        result = self._lint_data(path, "data")
         self._count(result)
-        finish(result, self._settings(result.path))
+        finish(result, self._data_settings(result.path))
         yield result
 
     def _lint_data(self, path: str, kind: str) -> FileResult:
@@ -279,7 +303,7 @@ class Run:
         --check-images."""
         require_regular_file(path)  # InputError: a DN029 of this path
         self._remember(path)
-        dialect = self._settings(path).dialect
+        dialect = self._data_settings(path).dialect
         labels = self.options.check_labels
         facts = self._training_facts() if labels and kind != "names" else None
         return lint_data_document(path, kind, dialect, self._data_root(path),
@@ -292,10 +316,15 @@ class Run:
             if self._training_cfg is not None:
                 from dnlint.dataset.facts import training_facts
 
-                dialect = self._settings(self._training_cfg).dialect
-                linted = lint_input(Input(self._training_cfg, "cfg"),
-                                    self.options._replace(dialect=dialect))
-                if linted.network is not None and linted.dialect is not None:
+                try:
+                    dialect = self._settings(self._training_cfg).dialect
+                except OSError:  # the cfg's own result says why (DN029)
+                    linted = None
+                else:
+                    linted = lint_input(Input(self._training_cfg, "cfg"),
+                                        self.options._replace(dialect=dialect))
+                if linted is not None and linted.network is not None \
+                        and linted.dialect is not None:
                     facts = training_facts(linted.network, linted.dialect, linted.path)
             self._facts = (facts,)
         return self._facts[0]
@@ -305,10 +334,45 @@ class Run:
         from pathlib import Path
 
         root: Path | None = Path(self.options.data_root) if self.options.data_root else None
-        config = self.finder.for_path(path)
+        config = self._data_config(path)
         if root is None and config is not None and config.data_root is not None:
             root = config.root / config.data_root
         return root.absolute() if root else None
+
+    def _data_settings(self, path: str) -> DocumentSettings:
+        """The settings of a .data (or names) file: those of its folder's configuration."""
+        return resolve(self.choices(), self._data_config(path), path)
+
+    def _card_of_machine(self, asked: bool) -> tuple[int, str] | None:
+        """(bytes, what it is) of this machine's card, by nvidia-smi, once per run. When
+        there is none, a message says why: always when it was asked for, and for a training
+        job when nvidia-smi is there but fails (a driver Darknet cannot use either)."""
+        if self._machine_card is None:
+            from dnlint.checks.memory import COMMON_CARD, gib
+            from dnlint.run.gpu import describe, query_cards
+
+            query = query_cards()
+            card = query.smallest()
+            self._machine_card = ((card.memory, describe(query)) if card is not None else None,)
+            if card is None and (asked or query.found):
+                how = ("--gpu-memory auto" if asked
+                       else "the GPU of this machine (read for the training job)")
+                self.messages.append(
+                    f"{how}: {query.problem}; training memory is checked against the largest "
+                    f"common training card ({gib(COMMON_CARD)}, DN123) instead")
+        return self._machine_card[0]
+
+    def _data_config(self, path: str) -> Config | None:
+        """The configuration of a .data (or names) file's folder (where darknet runs, the
+        dialect). One that cannot be read or used is an InputError of that file, a DN029
+        naming the configuration: never the error of a cfg checked against the .data file,
+        nor, mid-report, of the whole run."""
+        try:
+            return self.finder.for_path(path)
+        except OSError as exc:
+            raise path_error(exc, path) from None
+        except ConfigError as exc:
+            raise InputError(path, f"cannot use {exc}") from None
 
     def _reader(self) -> Callable[[str], None] | None:
         """What a reader below the run calls with each file it reads (None: not tracked)."""

@@ -66,7 +66,16 @@ def suppress_input(item: Input, options: RunOptions, settings: DocumentSettings)
         return data
     done = suppress_document(data, display, settings)
     if done.lines is None:
-        return done.first  # a binary or a file of another kind: nothing to annotate
+        # a binary or a file of another kind: nothing to annotate; standard input is echoed
+        # as it came, as --fix - does, so that a pipe never loses it
+        first = done.first
+        if item.kind == "stdin":
+            first.extra["fixed_data"] = data
+            why = next((f"{d.code} {d.message}" for d in first.diagnostics),
+                       "not a cfg dnlint can annotate")
+            first.extra["fix_note"] = (f"{display}: no suppressions added ({why}); the input "
+                                       "is echoed unchanged")
+        return first
     result = done.result
     result.extra["suppressed"] = done.lines
     if item.kind == "stdin":

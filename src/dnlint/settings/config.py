@@ -14,7 +14,7 @@ Keys (kebab-case, as in ruff)::
     per-file-ignores = { "legacy/*.cfg" = ["DN2"] }
     severity-override = { DN103 = "error" }
     target = ["opencv"]                  # deployment targets also checked (like --target)
-    gpu-memory = "8G"                    # the training card's memory (like --gpu-memory)
+    gpu-memory = "8G"                    # the training card's memory (like --gpu-memory; "auto")
     extend-ignore = []                   # added to ignore
     exclude = [".venv", "build"]         # replaces the default excludes of directory walks
     extend-exclude = ["legacy/*.cfg"]    # added to them
@@ -58,6 +58,16 @@ class ConfigError(Exception):
         super().__init__(escaped(message))
 
 
+CWD_CONFIGURATION = "the working directory's configuration"
+
+
+def unreadable_config(exc: OSError, looking_for: str = "") -> ConfigError:
+    """The one-line error of a configuration file the search could not read (a link loop, no
+    permission): the same words wherever the search ran."""
+    return ConfigError(f"{exc.filename or os.curdir}: cannot read: {exc.strerror or exc}"
+                       + (f" (looking for {looking_for})" if looking_for else ""))
+
+
 class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up
     path: Path | None = None
     dialect: str | None = None
@@ -73,7 +83,7 @@ class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less st
     force_exclude: bool | None = None
     data_root: str | None = None  # relative to the configuration file's folder
     recipe: bool | None = None
-    gpu_memory: int | None = None  # bytes
+    gpu_memory: int | str | None = None  # bytes, or "auto" (nvidia-smi: dnlint.run.gpu)
 
     @property
     def root(self) -> Path:
@@ -345,15 +355,18 @@ def _flag(value: object, where: str, key: str) -> bool | None:
     return value
 
 
-def gpu_memory_size(value: object, where: str) -> int | None:
-    """A ``gpu-memory`` value ("8G", "11GiB", "6144M") in bytes; None when not given."""
+def gpu_memory_size(value: object, where: str) -> int | str | None:
+    """A ``gpu-memory`` value ("8G", "11GiB", "6144M") in bytes, "auto", or None when not given."""
     if value is None:
         return None
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
     from dnlint.checks.memory import parse_size
 
     size = parse_size(value) if isinstance(value, str) else None
     if size is None:
-        raise ConfigError(f"{where}: gpu-memory must be a size such as \"8G\", not {value!r}")
+        raise ConfigError(f"{where}: gpu-memory must be a size such as \"8G\", or \"auto\", "
+                          f"not {value!r}")
     return size
 
 

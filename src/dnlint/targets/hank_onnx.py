@@ -24,6 +24,7 @@ from dnlint.result import FileResult
 COMMIT = "f684e1d75d4594298c8e73acc727ba6cf2e81c60"
 EXPORTED = ("convolutional", "route", "maxpool", "upsample", "yolo", "shortcut")  # O:552-612
 ACTIVATIONS = ("logistic", "leaky", "relu", "mish", "linear")  # O:721-768
+FLOAT_MAX = 3.4028234663852886e38  # an ONNX float attribute (the Resize scale)
 MASKS_PER_HEAD = 3  # O:1199-1204, with box post-processing (the default)
 Shape = tuple[int, int, int]  # channels, height, width
 
@@ -87,7 +88,8 @@ def _load_refusals(hank: FileResult, sink: Sink) -> None:
 def _export(network: Network, sink: Sink) -> None:
     layers = list(network.layers)
     refusals = _export_refusals(layers, sink)
-    if refusals:
+    if refusals or network.overflowed or any(layer.broken for layer in layers):
+        # a layer Darknet could not build has no shape to compare: its own error says why
         return
     shapes: list[Shape] = []
     try:
@@ -227,8 +229,9 @@ def _node_shape(layer: Layer, source: Shape, shapes: list[Shape],
                 _out(source[2], size, stride, pad, layer, "maxpool"))
     if layer.type == "upsample":
         scale = values.float("stride", 2.0) if values.given("stride") else 2.0
-        if scale <= 0:
-            raise _Invalid(layer, f"stride={scale:g} becomes a Resize by a non-positive scale")
+        if not 0 < scale <= FLOAT_MAX:  # also false for nan
+            raise _Invalid(layer, f"stride={scale:g} becomes a Resize by a scale that is not "
+                           "a positive finite float")
         return (source[0], int(source[1] * scale), int(source[2] * scale))
     if layer.type == "route":
         return _route_shape(layer, shapes, layers)
@@ -282,6 +285,8 @@ def _route_shape(layer: Layer, shapes: list[Shape], layers: list[Layer]) -> Shap
     refs = list(layer.refs or ())
     values = layer.values
     assert values is not None
+    if not refs or not all(0 <= ref < len(shapes) for ref in refs):
+        raise _Invalid(layer, "the Concat has an input the exported graph does not hold")
     inputs = [shapes[ref] for ref in refs]
     if len(inputs) == 1:
         if not (values.given("groups") or values.given("group_id")):

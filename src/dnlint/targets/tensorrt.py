@@ -9,7 +9,14 @@ from dataclasses import replace
 from dnlint.diagnostics import Diagnostic, Sink
 from dnlint.dialects import Dialect
 from dnlint.result import FileResult
-from dnlint.targets.tensorrt_model import TrtConversion, TrtSection, convert
+from dnlint.targets.tensorrt_model import (
+    FLOAT_MAX,
+    INT_MAX,
+    INT_MIN,
+    TrtConversion,
+    TrtSection,
+    convert,
+)
 
 _HINTS = {
     "DN620": "replace the layer with ones tensorrt_demos converts, or deploy another way",
@@ -112,8 +119,14 @@ def _weights(result: FileResult, conversion: TrtConversion, sink: Sink) -> None:
 
 
 def _number(section: TrtSection, key: str, default: int) -> int | float:
+    """A numeric option of a converted section, ``default`` for a word or a number outside
+    what the tool's graph can hold (an infinite float, an integer past 32 bits)."""
     value = section.values.get(key, default)
-    return value if isinstance(value, (int, float)) else default
+    if isinstance(value, int) and INT_MIN <= value <= INT_MAX:
+        return value
+    if isinstance(value, float) and -FLOAT_MAX <= value <= FLOAT_MAX:
+        return value
+    return default
 
 
 def _ignored(section: TrtSection, sink: Sink) -> None:

@@ -26,6 +26,8 @@ REQUIRED = {  # the keys each node builder indexes without a default
     "route": ("layers",),  # Y:866
 }
 MAX_ANCHORS = 6  # C:331
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # TensorRT's dimensions and attributes: int32
+FLOAT_MAX = 3.4028234663852886e38  # an ONNX float attribute: a 32-bit float
 MULTIPLIERS = (64, 32, 16, 8)  # C:354
 
 Value = int | float | str | list[int] | None
@@ -231,7 +233,12 @@ def _scan_heads(text: str, sections: list[TrtSection]) -> _Heads:
                 raise _Stop("DN629", index + 1, f"mask value {m} picks no anchor pair of the "
                             f"first 'anchors' line (line {anchors_at[0] + 1}), which the tool "
                             "uses for every head (IndexError)")
-            head += [float(anchor_list[2 * m]), float(anchor_list[2 * m + 1])]
+            pair = anchor_list[2 * m], anchor_list[2 * m + 1]
+            if not all(-FLOAT_MAX <= v <= FLOAT_MAX for v in pair):
+                raise _Stop("DN629", anchors_at[0] + 1, f"mask value {m} picks an anchor "
+                            "that is not a finite 32-bit float, as the YOLO plugin stores "
+                            "anchors")
+            head += [float(pair[0]), float(pair[1])]
         anchors.append(head)
     if not anchors:  # Y:164
         raise _Stop("DN630", 1, "no [yolo] head: the tool asserts at least one 'mask' line")
@@ -330,11 +337,28 @@ def _need(section: TrtSection, key: str) -> Value:
 
 
 def _int(section: TrtSection, key: str) -> int:
+    """A value the graph is built with: an integer TensorRT can hold (its dimensions and
+    attributes are 32-bit), else the conversion stops here."""
     value = _need(section, key)
     if not isinstance(value, int):
-        raise _Stop("DN622", section.line_of(key), f"{key}={value}: the tool builds the graph "
-                    "with it and needs an integer")
+        raise _Stop("DN622", section.line_of(key), f"{key}={_short(str(value))}: the tool "
+                    "builds the graph with it and needs an integer")
+    if not INT_MIN <= value <= INT_MAX:
+        raise _Stop("DN622", section.line_of(key), f"{key}={_short(str(value))} is outside "
+                    "the 32-bit integers TensorRT builds the network with")
     return value
+
+
+def _float(section: TrtSection, key: str) -> float:
+    """A value the tool reads with float(): finite and within a 32-bit float's range."""
+    value = _need(section, key)
+    if not isinstance(value, (int, float)):
+        raise _Stop("DN622", section.line_of(key), f"{key}={_short(str(value))}: the tool "
+                    "reads it with float() (ValueError)")
+    if not -FLOAT_MAX <= value <= FLOAT_MAX:  # also false for nan
+        raise _Stop("DN622", section.line_of(key), f"{key}={_short(str(value))} is not a "
+                    "finite 32-bit float, which the ONNX graph stores it as")
+    return float(value)
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -372,14 +396,11 @@ def _maxpool(graph: _Graph, section: TrtSection, name: str, conv: TrtConversion)
 
 
 def _upsample(graph: _Graph, section: TrtSection, name: str, conv: TrtConversion) -> _Node:
-    stride = _need(section, "stride")
-    if not isinstance(stride, (int, float)):
-        raise _Stop("DN622", section.line_of("stride"), f"stride={stride}: the tool reads it "
-                    "with float() (ValueError)")
+    stride = _float(section, "stride")
     previous = graph.previous(section)
     out = None
     if previous.size is not None:
-        out = (int(previous.size[0] * float(stride)), int(previous.size[1] * float(stride)))
+        out = (int(previous.size[0] * stride), int(previous.size[1] * stride))
     return _Node(name, previous.channels, out)
 
 
@@ -456,8 +477,7 @@ _NODE_MAKERS = {"convolutional": _conv, "maxpool": _maxpool, "upsample": _upsamp
 
 def _plugins(text: str, sections: list[TrtSection], heads: _Heads,
              sizes: list[tuple[int, int] | None], channels: list[int | float]) -> None:
-    net = sections[0].values
-    height, width = int(net["height"]), int(net["width"])  # type: ignore[arg-type]
+    height, width = _int(sections[0], "height"), _int(sections[0], "width")
     strides = _assumed_strides(len(heads.anchors), heads.pan)
     raw_lines = text.split("\n")
     scale_at = [i for i, raw in enumerate(raw_lines) if raw.startswith("scale_x_y")]
@@ -553,8 +573,8 @@ def _build_into(result: TrtConversion, graph: _Graph) -> None:
     net = sections[0]
     for key in REQUIRED["net"]:
         _need(net, key)
-    height, width = net.values["height"], net.values["width"]
-    size = (height, width) if isinstance(height, int) and isinstance(width, int) else None
+    # the input tensor's dimensions (Y:651-660): integers, as every size after them
+    size = (_int(net, "height"), _int(net, "width"))
     graph.nodes.append(_Node("000_net", _int(net, "channels"), size))
     for index, section in enumerate(sections[1:], 1):
         name = f"{index:03d}_{section.type}"

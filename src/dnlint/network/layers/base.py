@@ -74,6 +74,10 @@ def shared_geometry(filters: int | None, size: int | None,
     return Geometry(filters, size, stride)
 
 
+# the options that set a layer's output channels or outputs (Layer.size_at)
+SIZE_OPTIONS = ("filters", "output", "output_filters")
+
+
 class Layer:
     """A built layer: the shapes and weight blocks Darknet would give it."""
 
@@ -123,6 +127,18 @@ class Layer:
     @property
     def stride(self) -> tuple[int, int] | None:
         return self.geometry.stride if self.geometry is not None else None
+
+    def size_at(self) -> tuple[int, int]:
+        """(line, column) of the option that sets this layer's output size as written
+        (``filters=``, ``output=``, the original's crnn ``output_filters=``): the value to
+        edit when the layer is too large. The section header when none is given."""
+        values = self.values
+        if values is None:
+            return self.line, 1
+        for key in SIZE_OPTIONS:
+            if values.given(key):
+                return values.line_of(key)
+        return values.line_of(None)
 
     def _facts(self) -> LayerFacts:
         if self.facts is None:
