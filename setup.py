@@ -30,7 +30,9 @@ from setuptools.command.build_ext import build_ext
 # package. Everything else stays interpreted.
 COMPILED = [
     "dnlint/read/darknet_reader.py",
+    "dnlint/read/document.py",
     "dnlint/options/convert.py",
+    "dnlint/options/list_items.py",
     "dnlint/cnumbers.py",
     "dnlint/options/value_checks.py",
     "dnlint/options/schema.py",

@@ -83,7 +83,7 @@ _CHILD = r"""
 import gc, os, sys
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 import dnlint.network.layers, dnlint.rules  # noqa: F401 - imported lazily by a first lint otherwise
 lint_cfg_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n", "w.cfg")
 trace = sys.argv[2] == "1"

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 HEAD = "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\nsize=1\n"
 

@@ -184,7 +184,7 @@ def test_lint_paths_leaves_the_callers_collector_as_it_was(job: Path, collector:
 
 
 def test_a_run_that_fails_gives_the_collector_back(job: Path, collector: None) -> None:
-    from dnlint.run.config import ConfigError
+    from dnlint.settings.config import ConfigError
 
     (job / "bad.toml").write_text("select = [\n")
     gc.enable()

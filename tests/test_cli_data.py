@@ -171,7 +171,7 @@ def test_names_are_counted_in_blocks_as_line_by_line(lines: list[bytes], block: 
 
 def test_the_data_cap_is_the_cfg_cap() -> None:
     from dnlint.checks.data import MAX_DATA_BYTES
-    from dnlint.run.engine import MAX_CFG_BYTES
+    from dnlint.read import MAX_CFG_BYTES
 
     assert MAX_DATA_BYTES == MAX_CFG_BYTES == 256 * 1024 * 1024
 

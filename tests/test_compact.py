@@ -195,7 +195,7 @@ def test_section_column_and_header_ok_share_a_slot() -> None:
 @given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz\r"]), max_size=12).map("".join))
 def test_line_lookup_across_chunk_boundaries(text: str) -> None:
     """Line starts are found a chunk at a time: a line cut by a chunk's end reads whole."""
-    import dnlint.read.darknet_reader as reader
+    import dnlint.read.document as reader
 
     expected = text.split("\n")
     if expected[-1] == "":
@@ -309,8 +309,8 @@ def test_dialect_detection_builds_no_list_of_the_sections() -> None:
 def test_the_empty_item_fix_builds_no_list_of_the_pieces() -> None:
     """The text report works out every fixable finding's edit (to mark it [*]): a long line of
     commas was split into a list of every piece, 8 bytes per comma."""
+    from dnlint.edits import Source
     from dnlint.fixes import FixContext
-    from dnlint.fixes.edits import Source
     from dnlint.fixes.text import drop_empty_items
 
     data = NET + b"[route]\nlayers=" + b"," * 400_000 + b"-1\n"
@@ -326,7 +326,7 @@ def test_the_empty_item_fix_builds_no_list_of_the_pieces() -> None:
 def test_the_fix_source_keeps_its_line_starts_packed() -> None:
     """The text report makes a fix Source of every file with a fixable finding (to mark it
     [*]): a list of int objects cost 36 bytes per line, four times a file of short lines."""
-    from dnlint.fixes.edits import Source
+    from dnlint.edits import Source
 
     data = b"\xef\xbb\xbf" + b"x1=1\n" * 100_000
     assert _traced_peak(lambda: Source(data)) < 100_000 * 12

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from conftest import WARNED_CFG
 from dnlint.cli import main
-from dnlint.run.config import (
+from dnlint.settings.config import (
     ConfigError,
     ConfigFinder,
     load_config,
@@ -278,7 +278,7 @@ def test_a_config_that_grows_past_the_cap_is_caught_by_the_read(
     byte is read, and that byte refuses it."""
     import os
 
-    from dnlint.run import config
+    from dnlint.settings import config
 
     (tree / "c.toml").write_bytes(_padded('ignore = ["DN1"]\n', MIB + 1))
     real = os.fstat

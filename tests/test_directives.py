@@ -9,8 +9,8 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.run.policy import Policy, apply_policy, selection_for
-from dnlint.run.selectors import is_syntax_error
+from dnlint.settings.policy import Policy, apply_policy, selection_for
+from dnlint.settings.selectors import is_syntax_error
 
 NET = """\
 [net]

@@ -20,8 +20,8 @@ from conftest import SHARED, need_shared
 from dnlint.cli import main
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
+from dnlint.edits import Edit, Fix, Source, apply_fixes
 from dnlint.fixes import FIXERS, _load
-from dnlint.fixes.edits import Edit, Fix, Source, apply_fixes
 from dnlint.fixes.run import MAX_PASSES, fix_bytes
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult

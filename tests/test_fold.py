@@ -13,7 +13,7 @@ from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network
 from dnlint.read.darknet_reader import CfgDocument
 from dnlint.result import FileResult
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"  # lines 1-4
 UNKNOWN = 150  # unknown options x0..x149 on lines 7..156, in a [convolutional] at line 5

@@ -139,12 +139,12 @@ def test_numload_larger_than_filters() -> None:
 
 def test_an_internal_failure_is_a_diagnostic_not_a_traceback(tmp_path: Any,
                                                              monkeypatch: Any) -> None:
-    import dnlint.run.engine
+    import dnlint.pipeline
 
     def explode(*args: Any) -> Any:
         raise KeyError("boom")
 
-    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", explode)
+    monkeypatch.setattr(dnlint.pipeline, "lint_cfg_bytes", explode)
     path = tmp_path / "x.cfg"
     path.write_text("[net]\n")
     result = lint_input(Input(str(path), "cfg"), RunOptions())

@@ -266,7 +266,7 @@ def test_a_finding_about_the_whole_file_is_disabled_at_the_top(tmp_path: Path) -
     from dnlint.lsp.analysis import Analysis
     from dnlint.lsp.pipeline import Settings, lint_text
     from dnlint.lsp.text import UTF16, TextDocument
-    from dnlint.run.config import ConfigFinder
+    from dnlint.settings.config import ConfigFinder
 
     doc = TextDocument("file:///a.cfg", "# x\r\n" + WARNED_CFG, 4)
     linted = lint_text(doc.text, str(tmp_path / "a.cfg"), ConfigFinder(disabled=True),

@@ -11,8 +11,8 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.read.darknet_reader import _LOWER_CHUNK, Lines, may_hold_directives
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.read.document import _LOWER_CHUNK, Lines, may_hold_directives
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"
 CONV = "\n[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n"

@@ -18,7 +18,7 @@ from dnlint.clean import clipped
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 SEEDS = sorted((FIXTURES / "examples").glob("*.cfg")) + sorted((FIXTURES / "rules").glob("*.cfg"))
 SEED_TEXTS = [p.read_bytes() for p in SEEDS if p.read_bytes().isascii()]

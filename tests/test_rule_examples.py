@@ -16,9 +16,9 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
+from dnlint.pipeline import check_recipe
 from dnlint.rules import OPT_IN, Rule, all_rules
-from dnlint.run.engine import check_recipe
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.policy import Policy, apply_policy, selection_for
 from dnlint.targets import TARGETS, check_targets
 
 CFG_RULES = [r for r in all_rules() if r.examples == "cfg"]

@@ -352,12 +352,12 @@ def test_each_file_is_reported_before_the_next_is_read(folder: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The stream holds m.cfg's finding when ok.cfg is linted; each result is gone once
     reported (nothing keeps a file's network, options or lines alive)."""
-    import dnlint.run.engine
+    import dnlint.pipeline
 
     stream = io.StringIO()
     seen: list[tuple[str, str]] = []
     alive: list[weakref.ref[Any]] = []
-    real = dnlint.run.engine.lint_cfg_bytes
+    real = dnlint.pipeline.lint_cfg_bytes
 
     def spy(data: bytes, path: str, dialect: Any) -> Any:
         seen.append((path, stream.getvalue()))
@@ -367,7 +367,7 @@ def test_each_file_is_reported_before_the_next_is_read(folder: Path,
         alive.append(weakref.ref(result))
         return result
 
-    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", spy)
+    monkeypatch.setattr(dnlint.pipeline, "lint_cfg_bytes", spy)
     monkeypatch.setattr(sys, "stdout", stream)
     with pytest.raises(SystemExit) as done:
         main.main(["--no-color", "--format", "concise", str(folder / "m.cfg"),
@@ -383,17 +383,17 @@ def test_every_format_writes_a_file_before_the_next_is_read(
         folder: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each format streams: m.cfg's finding is on the stream when ok.cfg is linted (JUnit
     too, whose root element carries no totals for that reason)."""
-    import dnlint.run.engine
+    import dnlint.pipeline
 
     stream = io.StringIO()
     seen: list[str] = []
-    real = dnlint.run.engine.lint_cfg_bytes
+    real = dnlint.pipeline.lint_cfg_bytes
 
     def spy(data: bytes, path: str, dialect: Any) -> Any:
         seen.append(stream.getvalue())
         return real(data, path, dialect)
 
-    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", spy)
+    monkeypatch.setattr(dnlint.pipeline, "lint_cfg_bytes", spy)
     monkeypatch.setattr(sys, "stdout", stream)
     with pytest.raises(SystemExit):
         main.main(["--no-color", "--format", fmt, str(folder / "m.cfg"), str(folder / "ok.cfg")],
@@ -410,19 +410,19 @@ def test_no_garbage_piles_up_across_files(tmp_path: Path, fmt: str,
     objects the collector tracks stays flat over 60 files of 40 findings each."""
     import gc
 
-    import dnlint.run.engine
+    import dnlint.pipeline
 
     for i in range(60):
         (tmp_path / f"f{i:02d}.cfg").write_bytes(BAD + b"".join(
             b"unknown%d=1\n" % n for n in range(40)))
     tracked: list[int] = []
-    real = dnlint.run.engine.lint_cfg_bytes
+    real = dnlint.pipeline.lint_cfg_bytes
 
     def spy(data: bytes, path: str, dialect: Any) -> Any:
         tracked.append(len(gc.get_objects()))
         return real(data, path, dialect)
 
-    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", spy)
+    monkeypatch.setattr(dnlint.pipeline, "lint_cfg_bytes", spy)
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     with pytest.raises(SystemExit):
         main.main(["--no-color", "--format", fmt, str(tmp_path)], standalone_mode=False)
@@ -440,8 +440,8 @@ def test_a_reporters_cycles_are_freed_between_files(folder: Path,
     allocation count, which the deallocations of older objects lower, decides nothing)."""
     import gc
 
+    import dnlint.pipeline
     import dnlint.reporters.text
-    import dnlint.run.engine
 
     class Cycle:
         def __init__(self) -> None:
@@ -454,7 +454,7 @@ def test_a_reporters_cycles_are_freed_between_files(folder: Path,
         left.append(weakref.ref(Cycle()))
         real_file(self, result)
 
-    real = dnlint.run.engine.lint_cfg_bytes
+    real = dnlint.pipeline.lint_cfg_bytes
     alive_at_lint: list[int] = []
 
     def spy(data: bytes, path: str, dialect: Any) -> Any:
@@ -464,7 +464,7 @@ def test_a_reporters_cycles_are_freed_between_files(folder: Path,
     for i in range(5):
         (folder / f"more{i}.cfg").write_bytes(BAD)
     monkeypatch.setattr(dnlint.reporters.text.TextReporter, "file", file)
-    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", spy)
+    monkeypatch.setattr(dnlint.pipeline, "lint_cfg_bytes", spy)
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     assert gc.isenabled() and gc.get_threshold()[0] > 1
     with pytest.raises(SystemExit):
@@ -477,9 +477,9 @@ def test_a_reporters_cycles_are_freed_between_files(folder: Path,
 
 def test_a_bug_on_one_file_is_exit_3_and_the_others_are_reported(
         folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dnlint.run.engine
+    import dnlint.pipeline
 
-    real = dnlint.run.engine.lint_cfg_bytes
+    real = dnlint.pipeline.lint_cfg_bytes
 
     def buggy(data: bytes, path: str, dialect: Any) -> Any:
         if path.endswith("ok.cfg"):
@@ -487,7 +487,7 @@ def test_a_bug_on_one_file_is_exit_3_and_the_others_are_reported(
         return real(data, path, dialect)
 
     monkeypatch.chdir(folder)
-    monkeypatch.setattr(dnlint.run.engine, "lint_cfg_bytes", buggy)
+    monkeypatch.setattr(dnlint.pipeline, "lint_cfg_bytes", buggy)
     result = CliRunner().invoke(main, ["--format", "concise", "m.cfg", "ok.cfg"])
     assert result.exit_code == EXIT_INTERNAL == 3
     assert result.stdout.splitlines()[1] == (

@@ -20,7 +20,7 @@ HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTr
          # a weights file (issue 13: start-up)
          "pathlib", "tempfile", "difflib", "dnlint.weights",
          # only for a file that spells "dnlint:" (a directive, or a misplaced one)
-         "dnlint.run.directives",
+         "dnlint.settings.directives",
          # the language server is a program of its own (dnlint-lsp)
          "dnlint.lsp")
 PROBE = """
@@ -92,4 +92,4 @@ def test_a_comment_that_names_dnlint_does_not_load_the_directive_parser(cwd: Pat
     (cwd / "m.cfg").write_text("# checked by dnlint; DNLINT's examples\n" + CFG)
     assert loaded(["--no-color", "m.cfg"], cwd) == []
     (cwd / "m.cfg").write_text("# DNLint \t: disable=DN2\n" + CFG)
-    assert loaded(["--no-color", "m.cfg"], cwd) == ["dnlint.run.directives"]
+    assert loaded(["--no-color", "m.cfg"], cwd) == ["dnlint.settings.directives"]

@@ -184,7 +184,7 @@ def test_cli_cfg_that_cannot_be_read_is_dn029(tmp_path: Path, kind: str) -> None
 def test_cli_failure_on_a_companion_cfg_is_exit_3(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A cfg linted only for its weights file keeps its DN000: the run must not exit 0."""
-    import dnlint.run.engine as engine
+    import dnlint.pipeline as engine
 
     def broken(*args: object) -> None:
         raise ValueError("bad")

@@ -13,7 +13,7 @@ builds its runs with :func:`new_run`).
 Bad arguments (an unknown dialect, rule or target) raise :class:`ValueError`; an argument of
 the wrong type (a :class:`~pathlib.Path` as ``lint_text``'s text, a number as a path) raises
 :class:`TypeError`, before anything is read; a configuration file that cannot be used raises
-:class:`dnlint.run.config.ConfigError`. A path that cannot be read is a finding of that path
+:class:`dnlint.settings.config.ConfigError`. A path that cannot be read is a finding of that path
 (DN029), as on the command line, never an exception.
 
 The API leaves the process as it found it: the cycle collector, which a run pauses while it
@@ -30,9 +30,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from dnlint.dialects import parse_dialect
-from dnlint.run.config import ConfigError, ConfigFinder
-from dnlint.run.engine import ExcludeOptions, Run, RunOptions
-from dnlint.run.policy import Policy
+from dnlint.run.engine import Run
+from dnlint.run.options import ExcludeOptions, RunOptions
+from dnlint.settings.config import ConfigError, ConfigFinder
+from dnlint.settings.policy import Policy
 
 if TYPE_CHECKING:  # annotations only: the command imports this module on every run
     from typing import TypeAlias
@@ -249,7 +250,7 @@ def _selectors(values: Iterable[str] | None, key: str) -> tuple[str, ...] | None
     listed = [values] if isinstance(values, str) else list(values)
     if not listed:
         return None
-    from dnlint.run.config import selectors
+    from dnlint.settings.config import selectors
 
     try:
         return selectors(",".join(listed), "command line", f"--{key}")
@@ -291,7 +292,7 @@ def _targets(values: tuple[str, ...]) -> tuple[str, ...]:
 def _overrides(values: tuple[str, ...]) -> tuple[tuple[str, Severity], ...]:
     if not values:
         return ()
-    from dnlint.run.config import severity_overrides
+    from dnlint.settings.config import severity_overrides
 
     table: dict[str, str] = {}
     for value in values:
@@ -324,6 +325,6 @@ def _finder(config: ConfigChoice) -> ConfigFinder:
         return ConfigFinder()
     if config is False:
         return ConfigFinder(disabled=True)
-    from dnlint.run.config import open_explicit_config
+    from dnlint.settings.config import open_explicit_config
 
     return ConfigFinder(explicit=open_explicit_config(os.fspath(config)))

@@ -3,38 +3,41 @@
 Exit status: 0 no error (warnings allowed), 1 at least one error (with ``--strict``, warnings
 too), 2 usage error, bad configuration, or a path that cannot be read.
 
-Per file: the nearest configuration (:mod:`dnlint.run.config`) may name the dialect; after linting,
-:mod:`dnlint.run.policy` applies in-file directives, severity overrides and rule selection.
+Each file goes through the one pipeline (:mod:`dnlint.pipeline`), with the settings its nearest
+configuration and the flags resolve to (:mod:`dnlint.settings`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 import click
 
 from dnlint import __version__
-from dnlint.clean import printable, shown_path
+from dnlint.console import (
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    ReportSettings,
+    cannot_write,
+    check_outputs,
+    fail,
+    run_and_report,
+)
 from dnlint.diagnostics import Severity
 from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
-from dnlint.result import FileResult, RunTotals
-from dnlint.run.config import CWD_CONFIGURATION, ConfigError, unreadable_config
-from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
+from dnlint.run.engine import Run
+from dnlint.settings.config import CWD_CONFIGURATION, ConfigError, unreadable_config
+
+__all__ = ["EXIT_INTERNAL", "build_description", "main"]
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from dnlint.reporters import Reporter
-    from dnlint.reporters.graph import GraphCollector
-    from dnlint.run.outputs import AtomicOutput
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-EXIT_PIPE = 141  # the reader of standard output went away: end quietly, as SIGPIPE would
 
 
 def build_description() -> str:
@@ -81,19 +84,6 @@ def _list_rules(output_format: str) -> None:
     for r in all_rules():
         fix = f" [fix: {r.fix}]" if r.fix else ""
         click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}{fix}")
-
-
-def exit_status(run: Run, totals: RunTotals, fail_on: Severity, exit_zero: bool) -> int:
-    """3 when dnlint failed on a file, 2 when a path could not be read, else 1 for a finding
-    of severity ``fail_on`` or above."""
-    if run.internal_errors:
-        return EXIT_INTERNAL
-    if run.unreadable:
-        return EXIT_USAGE
-    if exit_zero:
-        return EXIT_OK
-    failing = sum(totals.count(s) for s in Severity if s.rank >= fail_on.rank)
-    return EXIT_PROBLEMS if failing else EXIT_OK
 
 
 class Flags(NamedTuple):
@@ -152,27 +142,6 @@ def _comma_list(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
 
 
-def _fail(message: str, status: int) -> NoReturn:
-    """One line on standard error and exit ``status``; a standard error that cannot be
-    written either (``2>/dev/full``) leaves the status alone to say it."""
-    try:
-        click.echo(f"dnlint: {printable(message)}", err=True)
-    except OSError:
-        _silence(sys.stderr)
-    sys.exit(status)
-
-
-def _cannot_write(exc: OSError, what: str = "") -> NoReturn:
-    """The one way out after a write to standard output failed: a closed pipe ends quietly
-    (EXIT_PIPE, as SIGPIPE would), anything else (a full disk) is one line and exit 2. Standard
-    output is pointed at /dev/null first, so that no later flush fails again."""
-    _silence(sys.stdout)
-    if isinstance(exc, BrokenPipeError):
-        sys.exit(EXIT_PIPE)
-    _fail(f"cannot write {what + ' ' if what else ''}to standard output: "
-          f"{exc.strerror or exc}", EXIT_USAGE)
-
-
 class _Command(click.Command):
     """The command, whose every write is safe: what it prints outside a run (``--help``,
     ``--version``, ``--list-rules``, ``--explain``, click's usage errors) fails as a run's
@@ -182,7 +151,7 @@ class _Command(click.Command):
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # click re-raises what is not EPIPE; a run handles its own
-            _cannot_write(exc)
+            cannot_write(exc)
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
         """The parameters, each eager one (``--help``, ``--version``: click runs them before
@@ -205,7 +174,7 @@ class _PrintsToStdout:
 
     def __call__(self, ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value and not ctx.resilient_parsing and sys.stdout is None:
-            _fail("cannot write to standard output: it is closed", EXIT_USAGE)
+            fail("cannot write to standard output: it is closed", EXIT_USAGE)
         return self.callback(ctx, param, value)
 
 
@@ -357,9 +326,9 @@ def _need_standard_streams(paths: tuple[str, ...], args: Flags) -> None:
     exit 2, before anything is read."""
     reads_stdin = "-" in paths or (args.stdin_filename and not paths)
     if reads_stdin and sys.stdin is None:
-        _fail("cannot read standard input: it is closed", EXIT_USAGE)
+        fail("cannot read standard input: it is closed", EXIT_USAGE)
     if sys.stdout is None and (args.explain or args.list_rules or not args.output_file):
-        _fail("cannot write to standard output: it is closed", EXIT_USAGE)
+        fail("cannot write to standard output: it is closed", EXIT_USAGE)
 
 
 def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
@@ -374,9 +343,9 @@ def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
         looking_for = ""
         blocks = ["\n".join(settings_lines(path, run)) for path in paths]
     except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     except OSError as exc:
-        _fail(str(unreadable_config(exc, looking_for)), EXIT_USAGE)
+        fail(str(unreadable_config(exc, looking_for)), EXIT_USAGE)
     click.echo("\n\n".join(blocks))
 
 
@@ -417,7 +386,7 @@ def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
             gpu_memory=args.gpu_memory, track_inputs=track_inputs,
             check_labels=args.check_labels)
     except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -437,231 +406,12 @@ def _run_once(paths: tuple[str, ...], args: Flags) -> int:
     outputs = [(path, what) for path, what in ((args.output_file, "the output"),
                                                (args.graph_file, "the graph")) if path]
     run = _new_run(paths, args, track_inputs=bool(outputs))
-    _check_outputs(outputs, run.inputs_read or set())
+    check_outputs(outputs, run.inputs_read or set())
     use_color = (args.output_format in ("text", "concise") and not args.no_color
                  and not args.output_file and _use_color(args.color, sys.stdout))
     fail_on = Severity(args.fail_on) if args.fail_on else (
         Severity.WARNING if args.strict else Severity.ERROR)
-    settings = _ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
+    settings = ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
                                args.show_layers, args.statistics, fail_on, args.exit_zero,
                                fix_mode, args.fix_only and not args.diff)
-    return _run_and_report(run, settings, args.output_file, args.graph_file)
-
-
-class _ReportSettings(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up
-    output_format: str
-    color: bool
-    quiet: bool
-    verbose: bool
-    show_layers: bool
-    statistics: bool
-    fail_on: Severity
-    exit_zero: bool
-    fix_mode: str | None = None  # "fix" or "diff"
-    fix_only: bool = False
-
-
-def _check_outputs(outputs: list[tuple[str, str]], inputs: set[tuple[int, int]]) -> None:
-    """Before anything runs: no output may be one of the ``inputs`` known so far (the paths
-    named on the command line), and no two outputs the same file. (The files the run goes on
-    to read join ``inputs``, and are refused when an output is written.)"""
-    if not outputs:
-        return
-    from dnlint.run.outputs import OutputError, refuse_input, refuse_shared
-
-    try:
-        for path, what in outputs:
-            refuse_input(path, inputs, what)
-        refuse_shared(outputs)
-    except OutputError as exc:
-        _fail(str(exc), EXIT_USAGE)
-
-
-def _run_and_report(run: Run, settings: _ReportSettings, output_file: str | None,
-                    graph_file: str | None) -> int:
-    """Stream every result to the reporter (and the graph); the exit status.
-
-    Nothing escapes as a traceback: a bug is one line naming the file and exit status 3; a
-    report that cannot be written is one line and exit status 2; a closed pipe ends quietly.
-    """
-    output_errors: tuple[type[Exception], ...] = ()
-    if output_file or graph_file:  # the outputs module only for a run that writes files
-        from dnlint.run.outputs import OutputError
-
-        output_errors = (OutputError,)
-    destination: AtomicOutput | None = None
-    try:
-        if output_file:
-            from dnlint.run.outputs import AtomicOutput
-
-            destination = AtomicOutput(output_file)
-        stream = destination.stream if destination is not None else sys.stdout
-        if settings.fix_mode in ("fix", "suppress") and "-" in run.paths \
-                and destination is None:
-            stream = sys.stderr  # `--fix -` prints the fixed text; the report goes aside
-        status = _stream(run, settings, stream, graph_file, output_file)
-        if destination is not None:
-            destination.commit(run.inputs_read or set())
-        else:
-            sys.stdout.flush()
-        return status
-    except ConfigError as exc:
-        _discard(destination)
-        _fail(str(exc), EXIT_USAGE)
-    except output_errors as exc:
-        _discard(destination)
-        _fail(str(exc), EXIT_USAGE)
-    except OSError as exc:
-        _discard(destination)
-        if output_file is None:
-            _cannot_write(exc, "the report")
-        _fail(f"cannot write the report to {shown_path(output_file)}: {exc.strerror or exc}",
-              EXIT_USAGE)
-    except Exception as exc:  # a bug in dnlint: one line, its own exit status
-        _discard(destination)
-        _fail(f"internal error while handling {shown_path(run.current) or 'the run'} "
-              f"({type(exc).__name__}: {exc}); please report it with the file", EXIT_INTERNAL)
-
-
-def _stream(run: Run, settings: _ReportSettings, stream: TextIO, graph_file: str | None,
-            output_file: str | None = None) -> int:
-    from dnlint.reporters import ReportContext, get_reporter
-
-    if settings.fix_mode in ("diff", "suppress") or settings.fix_only:
-        return _stream_fixes(run, settings, stream)
-    results = run.results()  # planned before the report starts: a bad configuration stops
-    ctx = ReportContext(stream, settings.color, settings.quiet, settings.verbose,
-                        settings.show_layers, settings.statistics)
-    reporter: Reporter = get_reporter(settings.output_format, ctx)
-    graph = _graph_collector() if graph_file else None
-    totals = RunTotals()
-    for result in results:
-        totals.add(result)
-        _fix_problem(result)
-        _print_fixed_stdin(result)
-        reporter.file(result)
-        if graph is not None:
-            graph.add(result)
-        del result  # the next file is linted inside the loop's next(): keep nothing of this one
-    _say_skipped(run, totals, settings.verbose)
-    status = exit_status(run, totals, settings.fail_on, settings.exit_zero)
-    reporter.finish(totals, status)
-    if graph is not None and graph_file:
-        others = [output_file] if output_file else []
-        drawn = graph.write(graph_file, run.inputs_read or set(), others)
-        if drawn:
-            click.echo(f"dnlint: {printable(drawn)}", err=True)
-    return status
-
-
-MAX_SKIPPED_SHOWN = 10  # skipped paths named when a run checked nothing (-v names them all)
-
-
-def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
-    """On standard error: with -v every skipped path and the configuration used; a named
-    path skipped as not a Darknet cfg (--force-exclude) always; and when the run checked
-    nothing at all, that it did not, and why (a run that checks nothing must not pass
-    silently)."""
-    for message in run.messages:  # not a skipped path: always said
-        click.echo(f"dnlint: {message}", err=True)
-    notes = run.notes
-    if verbose:
-        from dnlint.run.settings import configuration_lines
-
-        for line in [*notes, *configuration_lines(run)]:
-            click.echo(shown_path(line), err=True)
-    else:
-        for note in notes:
-            if any(note.startswith(f"{path}: skipped, not a Darknet cfg") for path in run.paths):
-                click.echo(f"dnlint: {shown_path(note)}", err=True)
-    if totals.files or run.unreadable or run.internal_errors:
-        return
-    if not notes:
-        named = ", ".join(shown_path(p) for p in run.paths[:3]) or "the given paths"
-        click.echo(f"dnlint: no Darknet file checked: {named} hold no *.cfg or *.weights file",
-                   err=True)
-        return
-    noun = "path" if len(notes) == 1 else "paths"
-    click.echo(f"dnlint: no Darknet file checked; {len(notes)} {noun} skipped"
-               + (":" if not verbose else " (listed above)"), err=True)
-    if not verbose:
-        for note in notes[:MAX_SKIPPED_SHOWN]:
-            click.echo(f"  {shown_path(note)}", err=True)
-        if len(notes) > MAX_SKIPPED_SHOWN:
-            click.echo(f"  and {len(notes) - MAX_SKIPPED_SHOWN} more (-v lists them)", err=True)
-
-
-def _stream_fixes(run: Run, settings: _ReportSettings, stream: TextIO) -> int:
-    """--diff (the diffs, then how many findings they fix; exit 1 when there is one, unless
-    --exit-zero), --fix-only (how many were fixed; leftover findings do not fail) and
-    --add-suppressions (how many directives were added). Paths that could not be handled
-    are named on standard error and exit 2, as always."""
-    totals = RunTotals()
-    added = files = 0
-    for result in run.results():
-        totals.add(result)
-        _fix_problem(result, paths_too=True)
-        _print_fixed_stdin(result)
-        stream.write(result.extra.get("diff", ""))
-        suppressed = result.extra.get("suppressed", 0)
-        added, files = added + suppressed, files + bool(suppressed)
-    status = exit_status(run, totals, settings.fail_on, exit_zero=True)
-    if settings.fix_mode == "suppress":
-        if not settings.quiet:
-            where = f" to {files} file{'s' if files != 1 else ''}" if added else ""
-            stream.write(f"Added {added} suppression{'s' if added != 1 else ''}{where}.\n")
-        return status
-    n = totals.fixed
-    problems = f"{n} problem{'s' if n != 1 else ''}"
-    if settings.fix_mode == "diff":
-        if status == EXIT_OK and n and not settings.exit_zero:
-            status = EXIT_PROBLEMS
-        if not settings.quiet:
-            click.echo(f"Would fix {problems}." if n else "No problems to fix.", err=True)
-    elif not settings.quiet:
-        stream.write(f"Fixed {problems}.\n" if n else "No problems fixed.\n")
-    return status
-
-
-def _print_fixed_stdin(result: FileResult) -> None:
-    """``--fix -``: standard input's fixed bytes, whole and as they are, on standard output
-    (unchanged when nothing was fixed: an editor's format-on-save replaces its buffer)."""
-    data = result.extra.get("fixed_data")
-    if data is not None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-
-
-def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
-    """A cfg --fix could not write on standard error; with ``paths_too`` (--diff and
-    --fix-only print no report) also a path that could not be handled at all."""
-    for key in ("fix_error", "fix_note"):
-        if key in result.extra:
-            click.echo(f"dnlint: {printable(result.extra[key])}", err=True)
-    for diagnostic in result.diagnostics if paths_too else ():
-        if diagnostic.code in PATH_PROBLEMS or diagnostic.code == INTERNAL_ERROR:
-            click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "
-                       f"{printable(diagnostic.message)}", err=True)
-
-
-def _graph_collector() -> GraphCollector:
-    from dnlint.reporters.graph import GraphCollector
-
-    return GraphCollector()
-
-
-def _discard(destination: AtomicOutput | None) -> None:
-    if destination is not None:
-        destination.discard()
-
-
-def _silence(stream: TextIO) -> None:
-    """After a failed write, point ``stream`` at /dev/null so that the interpreter's own final
-    flush cannot fail again (and print a traceback, or make the exit status 120)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass
+    return run_and_report(run, settings, args.output_file, args.graph_file)

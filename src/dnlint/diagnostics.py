@@ -16,7 +16,7 @@ __all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "token_end", "wit
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from dnlint.fixes.edits import Fix
+    from dnlint.edits import Fix
 
 @dataclass(frozen=True, order=True, slots=True)  # slots: no __dict__ per finding
 class Diagnostic:

@@ -4,7 +4,7 @@ Darknet reads the .data file with the cfg reader (read_data_cfg: whitespace remo
 occurrence of a key wins) and the names file with get_labels: one name per line, blank lines
 included. The detector resolves ``names`` against the directory it is started from (``root``
 when the user said which; else dnlint tries the working directory, then the .data file's own
-folder: :func:`dnlint.checks.data_file.resolve_path`).
+folder: :func:`resolve_path`). :mod:`dnlint.checks.data_file` lints the .data file itself.
 """
 
 from __future__ import annotations
@@ -265,8 +265,6 @@ def _names(
     """(names, the file) as get_labels counts them, or None when the file cannot be used or
     nothing reads it (a classifier's .data without names=: ``classifier``, a cfg with no
     detection head)."""
-    from dnlint.checks.data_file import resolve_path
-
     entry = data.get("names")
     if entry is None and (data.classifier or classifier):
         return None  # the default data/names.list is the detector's (classifier.c: labels=)
@@ -309,3 +307,39 @@ def _compare_head(
             f"name{'s' if names[0] != 1 else ''}",
             "one name per line, one line per class",
         )
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Where a path value of the .data file points, and how it was found."""
+
+    value: str  # as Darknet reads it (a trailing \r kept under the original Darknet)
+    path: Path | None  # the existing file system entry, else None
+    tried: tuple[Path, ...]  # the folders tried, in order
+    beside_data: bool = False  # found only relative to the .data file's folder
+
+
+def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
+    """``value`` as fopen would find it when Darknet starts in ``root`` (or, with no root, the
+    working directory, then the .data file's folder). A value with a NUL or too long a name
+    is not found."""
+    given = Path(value)
+    if given.is_absolute():
+        tried: tuple[Path, ...] = ()
+        return Resolved(value, given if path_exists(given) else None, tried)
+    candidates = [root] if root is not None else [Path.cwd(), data_path.parent.absolute()]
+    folders = tuple(dict.fromkeys(candidates))
+    for index, folder in enumerate(folders):
+        candidate = folder / given if root is not None or index else given
+        if path_exists(candidate):
+            return Resolved(value, candidate, folders, beside_data=root is None and index > 0)
+    return Resolved(value, None, folders)
+
+
+def path_exists(path: Path) -> bool:
+    """Whether ``path`` names an entry (stat succeeds; a NUL or too long a name does not)."""
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True

@@ -31,7 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dnlint.checks.data import DataFile, DataFileError, chunks, count_names, read_data_file
+from dnlint.checks.data import (
+    DEFAULT_NAMES,
+    DataFile,
+    DataFileError,
+    chunks,
+    count_names,
+    path_exists,
+    read_data_file,
+)
+from dnlint.checks.data import Resolved as Resolved  # re-exported: where it used to be
+from dnlint.checks.data import resolve_path as resolve_path
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
@@ -59,16 +69,6 @@ class DataSettings:
     check_images: bool = False
     check_labels: bool = False
     facts: TrainingFacts | None = None
-
-
-@dataclass(frozen=True)
-class Resolved:
-    """Where a path value of the .data file points, and how it was found."""
-
-    value: str  # as Darknet reads it (a trailing \r kept under the original Darknet)
-    path: Path | None  # the existing file system entry, else None
-    tried: tuple[Path, ...]  # the folders tried, in order
-    beside_data: bool = False  # found only relative to the .data file's folder
 
 
 def lint_data_file(path: Path, settings: DataSettings, sink: Sink,
@@ -174,8 +174,6 @@ class _Job:
         train_classifier and validate_classifier_*, which read ``labels`` and never ``names``;
         only classifier predict/try read ``names`` when it is given (else ``labels``): a
         warning there, nothing when it is not given."""
-        from dnlint.checks.data import DEFAULT_NAMES
-
         classifier = self.data.classifier
         resolved = self.resolve("names", None if classifier else DEFAULT_NAMES)
         if resolved is None:
@@ -269,8 +267,8 @@ class _Job:
         keys = ", ".join(dict.fromkeys(k for k, _ in self.beside))
         self.sink.report("DN425", line, 1,
                          f"{keys} found relative to the .data file's folder "
-                         f"{_shown_dir(self.data.path.parent)}, not to the working directory "
-                         f"{_shown_dir(Path.cwd())}: Darknet resolves relative paths against "
+                         f"{shown_dir(self.data.path.parent)}, not to the working directory "
+                         f"{shown_dir(Path.cwd())}: Darknet resolves relative paths against "
                          "the directory it is started from",
                          "start darknet from that folder, or tell dnlint where it runs "
                          "(--data-root DIR, or data-root in the configuration)")
@@ -284,26 +282,9 @@ def count_train_images(data_path: Path, root: Path | None) -> int | None:
         found = resolve_path(entry[0], data_path, root).path if entry else None
         if found is None or _not_a_file(found):
             return None
-        return sum(1 for _ in _lines(found))
+        return sum(1 for _ in list_lines(found))
     except OSError:
         return None
-
-
-def resolve_path(value: str, data_path: Path, root: Path | None) -> Resolved:
-    """``value`` as fopen would find it when Darknet starts in ``root`` (or, with no root, the
-    working directory, then the .data file's folder). A value with a NUL or too long a name
-    is not found."""
-    given = Path(value)
-    if given.is_absolute():
-        tried: tuple[Path, ...] = ()
-        return Resolved(value, given if _exists(given) else None, tried)
-    candidates = [root] if root is not None else [Path.cwd(), data_path.parent.absolute()]
-    folders = tuple(dict.fromkeys(candidates))
-    for index, folder in enumerate(folders):
-        candidate = folder / given if root is not None or index else given
-        if _exists(candidate):
-            return Resolved(value, candidate, folders, beside_data=root is None and index > 0)
-    return Resolved(value, None, folders)
 
 
 def _identity(found: Resolved) -> object:
@@ -316,14 +297,6 @@ def _identity(found: Resolved) -> object:
         except (OSError, ValueError):
             pass
     return found.value
-
-
-def _exists(path: Path) -> bool:
-    try:
-        os.stat(path)
-    except (OSError, ValueError):
-        return False
-    return True
 
 
 def _not_a_file(path: Path) -> str:
@@ -389,7 +362,7 @@ def check_list_file(path: Path, settings: DataSettings, sink: Sink) -> ListSumma
     count = crlf = missing = 0
     first_crlf = 0
     folder = settings.root if settings.root is not None else Path.cwd()
-    for number, raw, _ in _lines(path):
+    for number, raw, _ in list_lines(path):
         count = number
         if raw.endswith(b"\r"):
             crlf += 1
@@ -398,7 +371,7 @@ def check_list_file(path: Path, settings: DataSettings, sink: Sink) -> ListSumma
             missing += _check_image(raw, number, folder, settings.dialect, missing, list_sink)
     if missing > MAX_SHOWN:
         list_sink.report("DN420", None, None, f"and {missing - MAX_SHOWN:,} more listed images "
-                         "not found", None, _image_severity(settings.dialect))
+                         "not found", None, image_severity(settings.dialect))
     if crlf and settings.dialect is not Dialect.AB and settings.dialect is not Dialect.HANK:
         list_sink.report("DN423", first_crlf, None,
                          f"{crlf} of {count} lines end with CRLF: the original Darknet keeps the "
@@ -418,22 +391,22 @@ def _check_image(raw: bytes, number: int, folder: Path, dialect: Dialect | None,
     if not text.strip():
         return 0
     image = Path(text)
-    if _exists(image if image.is_absolute() else folder / image):
+    if path_exists(image if image.is_absolute() else folder / image):
         return 0
     if missing < MAX_SHOWN:
         sink.report("DN420", number, 1, f"listed image '{text.rstrip(chr(13))}' not found in "
-                    f"{_shown_dir(folder)}", "fix the path, or regenerate the list",
-                    _image_severity(dialect))
+                    f"{shown_dir(folder)}", "fix the path, or regenerate the list",
+                    image_severity(dialect))
     return 1
 
 
-def _image_severity(dialect: Dialect | None) -> Severity | None:
+def image_severity(dialect: Dialect | None) -> Severity | None:
     """The original Darknet exits at a missing image and hank-ai's stops ("image filename
     does not exist", load_rgb_mat_image); AlexeyAB's trains on a blank 10x10 one."""
     return Severity.WARNING if dialect is Dialect.AB else None
 
 
-def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
+def list_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
     """(line number, the line without its \\n, whether it ended with \\n), as fgetl splits
     a file, read in bounded chunks (data.chunks refuses a FIFO and caps the size)."""
     number = 0
@@ -460,14 +433,14 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _shown_dir(folder: Path) -> str:
+def shown_dir(folder: Path) -> str:
     return str(folder) or "."
 
 
 def _folders(tried: tuple[Path, ...]) -> str:
     if not tried:
         return "the file system (absolute path)"
-    return " nor ".join(_shown_dir(folder) for folder in tried)
+    return " nor ".join(shown_dir(folder) for folder in tried)
 
 
 def _root_hint(settings: DataSettings) -> str:

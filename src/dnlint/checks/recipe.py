@@ -2,7 +2,7 @@
 objects)" and "How to improve object detection", checked on a detector's cfg.
 
 These are recommendations, not what Darknet refuses, so the family is off unless selected
-(``--select DN7``, or ``recipe = true`` in the configuration: :mod:`dnlint.run.policy`). Each
+(``--select DN7``, or ``recipe = true`` in the configuration: :mod:`dnlint.settings.policy`). Each
 check runs only on a network with a box-predicting head ([yolo], [Gaussian_yolo], [region]):
 the recipe is a detector's (§training-recipe).
 """

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from dnlint.checks.data import DataFile
-from dnlint.checks.data_file import MAX_SHOWN, DataSettings, _image_severity, _lines, _shown_dir
+from dnlint.checks.data_file import MAX_SHOWN, DataSettings, image_severity, list_lines, shown_dir
 from dnlint.dataset.classify import LabelMatcher, contained_pairs
 from dnlint.dataset.facts import TrainingFacts
 from dnlint.dataset.label_file import Box, LabelError, LabelFile, read_label_file
@@ -137,7 +137,7 @@ class ListCheck:
                 return self.summary
         keeps_cr = self.dialect is Dialect.PJ
         with _progress(self.list_path) as advance:
-            for number, raw, _ in _lines(self.list_path):
+            for number, raw, _ in list_lines(self.list_path):
                 advance(len(raw) + 1)
                 if number == 1 and problem is not None:
                     self.summary.images += 1
@@ -183,7 +183,7 @@ class ListCheck:
             return
         repeated = set(ordered[1:][same].tolist())
         seen: set[str] = set()
-        for number, raw, _ in _lines(self.list_path):
+        for number, raw, _ in list_lines(self.list_path):
             text = text_of(raw, keeps_cr)
             if not text or hash(text) not in repeated or (keeps_cr and raw.endswith(b"\r")):
                 continue
@@ -213,15 +213,15 @@ class ListCheck:
         for folder in self.elsewhere:
             if _exists(os.path.join(folder, text)):
                 self.fold.report("DN444", self.shown_list, number, f"listed image "
-                                 f"'{_shown(text)}' is not in {_shown_dir(Path(self.root))} but "
+                                 f"'{_shown(text)}' is not in {shown_dir(Path(self.root))} but "
                                  f"is in {folder}: Darknet opens it from the folder it starts "
                                  "in", "write the paths relative to where darknet runs (or "
                                  "absolute), or tell dnlint that folder with --data-root",
-                                 _image_severity(self.dialect))
+                                 image_severity(self.dialect))
                 return
         self.fold.report("DN420", self.shown_list, number, f"listed image '{_shown(text)}' not "
-                         f"found in {_shown_dir(Path(self.root))}",
-                         "fix the path, or regenerate the list", _image_severity(self.dialect))
+                         f"found in {shown_dir(Path(self.root))}",
+                         "fix the path, or regenerate the list", image_severity(self.dialect))
 
     # --- detector labels -------------------------------------------------------------------
 
@@ -573,7 +573,7 @@ def _data_int(data: DataFile, key: str, default: int) -> int:
 def _lines_of(path: Path, keeps_cr: bool, limit: int) -> list[str]:
     """The first ``limit`` lines of a text file as fgetl gives them."""
     out: list[str] = []
-    for _, raw, _ in _lines(path):
+    for _, raw, _ in list_lines(path):
         if len(out) >= limit:
             break
         out.append(text_of(raw, keeps_cr))
@@ -659,7 +659,7 @@ def _check_tree(facts: TrainingFacts, settings: DataSettings, classes: int,
     shown = facts.tree if settings.root is None else str(path)
     try:
         parents = []
-        for _, raw, _ in _lines(path):
+        for _, raw, _ in list_lines(path):
             fields = raw.split()
             parent = -1
             if len(fields) > 1:

@@ -1,8 +1,11 @@
 """``dnlint --fix``: the edits that repair a finding with one right answer.
 
+After the lint, before the pipeline: a fixer reads a linted file (a ``FileResult``); the
+pipeline attaches the fixes and runs the passes (:func:`dnlint.pipeline.fix_document`).
+
 Each fixable rule says so in its registry entry (``fix="safe"`` or ``"unsafe"``); its fixer,
 registered here under the rule's code, turns one diagnostic into byte edits of the original
-file (:class:`~dnlint.fixes.edits.Fix`), or into nothing when this occurrence has no single
+file (:class:`~dnlint.edits.Fix`), or into nothing when this occurrence has no single
 right answer. :func:`attach_fixes` hangs the fixes on the diagnostics of a result, so every
 reporter can mark what ``--fix`` repairs; :mod:`dnlint.fixes.run` applies them.
 """
@@ -15,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.fixes.edits import Edit, Fix, Source
+from dnlint.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 
 if TYPE_CHECKING:

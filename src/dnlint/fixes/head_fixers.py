@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dnlint.checks.head_agreement import head_of, heads
 from dnlint.diagnostics import Diagnostic
+from dnlint.edits import Edit
 from dnlint.fixes import FixContext, fixer
-from dnlint.fixes.edits import Edit
 from dnlint.fixes.text import value_body
 from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import Option

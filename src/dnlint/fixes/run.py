@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
+from dnlint.edits import Fix, apply_some
 from dnlint.fixes import FIXABLE_WHEN_FATAL, attach_fixes
-from dnlint.fixes.edits import Fix, apply_some
 from dnlint.lint import lint_cfg_bytes
 from dnlint.result import FileResult
 

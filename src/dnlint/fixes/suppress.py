@@ -4,23 +4,22 @@ legacy cfgs without fixing them first. The reason is a placeholder to fill in.
 
 Only what a directive can suppress gets one: a finding at a line of code (not a comment or
 blank line, which ``disable-next-line`` passes over) that is not a syntax error (those cannot
-be suppressed, :func:`dnlint.run.selectors.is_syntax_error`) nor about a directive itself
+be suppressed, :func:`dnlint.settings.selectors.is_syntax_error`) nor about a directive itself
 (DN9). The lines are inserted in one pass over the file, keeping its line endings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.diagnostics import Diagnostic
-from dnlint.fixes.edits import Source
-from dnlint.run.selectors import is_syntax_error
+from dnlint.edits import Source
+from dnlint.settings.selectors import is_syntax_error
 
 if TYPE_CHECKING:
+    from dnlint.dialects import Dialect
     from dnlint.result import FileResult
-    from dnlint.run.engine import RunOptions
-    from dnlint.run.inputs import Input
 
 REASON = "TODO: say why this is right"
 Keep = Callable[["FileResult"], list[Diagnostic]]
@@ -89,43 +88,25 @@ def _ending(source: Source, line: int) -> bytes:
     return source.eol(terminated) if terminated >= 1 else b"\n"
 
 
-def suppress_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
-    """Add the suppressions one cfg needs (``extra["suppressed"]``: how many directive lines)
-    and return the lint of the new bytes; standard input's new bytes go to
-    ``extra["fixed_data"]`` instead of a file. A file that cannot be written keeps its lint
-    and gets ``extra["fix_error"]``."""
-    from dnlint.lint import lint_cfg_bytes
-    from dnlint.result import FileResult
-    from dnlint.run.engine import display_name, read_cfg_or_result
-    from dnlint.run.outputs import OutputError, file_state, replace_file
+class Suppressed(NamedTuple):
+    """What ``--add-suppressions`` makes of one cfg's bytes."""
 
-    display = display_name(item)
-    # before the read, so that an edit during or after it shows when the file is written
-    seen = file_state(item.path) if item.kind != "stdin" else None
-    data = read_cfg_or_result(item, display, options.text)
-    if isinstance(data, FileResult):
-        return data
-    first = lint_cfg_bytes(data, display, options.dialect, fold=False)
+    data: bytes  # the new bytes (the old ones when nothing is added)
+    first: FileResult  # the lint of the old bytes
+    result: FileResult  # the lint of the new bytes
+    lines: int | None  # directive lines added; None: a file with nothing to annotate
+
+
+def add_suppressions(data: bytes, path: str, dialect: Dialect | None,
+                     keep: Keep) -> Suppressed:
+    """The suppressions one cfg needs for the findings ``keep`` keeps, and the lint of the new
+    bytes. A binary or a file of another kind (a fatal reading problem) is left alone."""
+    from dnlint.lint import lint_cfg_bytes
+
+    first = lint_cfg_bytes(data, path, dialect, fold=False)
     if first.document is None or first.document.fatal:
-        # a binary or a file of another kind: nothing to annotate; standard input is echoed
-        # as it came, as --fix - does, so that a pipe never loses it
-        if item.kind == "stdin":
-            first.extra["fixed_data"] = data
-            why = next((f"{d.code} {d.message}" for d in first.diagnostics),
-                       "not a cfg dnlint can annotate")
-            first.extra["fix_note"] = (f"{display}: no suppressions added ({why}); the input "
-                                       "is echoed unchanged")
-        return first
-    codes = codes_by_line(keep(first), first.document.lines, display)
+        return Suppressed(data, first, first, None)
+    codes = codes_by_line(keep(first), first.document.lines, path)
     new = with_suppressions(data, codes)
-    result = lint_cfg_bytes(new, display, options.dialect) if codes else first
-    result.extra["suppressed"] = len(codes)
-    if item.kind == "stdin":
-        result.extra["fixed_data"] = new
-    elif codes:
-        try:
-            replace_file(item.path, new, seen, data, "no suppressions added")
-        except OutputError as exc:
-            first.extra["fix_error"] = str(exc)
-            return first
-    return result
+    result = lint_cfg_bytes(new, path, dialect) if codes else first
+    return Suppressed(new, first, result, len(codes))

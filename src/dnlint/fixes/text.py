@@ -10,8 +10,8 @@ import re
 from dnlint.cnumbers import comma_items
 from dnlint.diagnostics import Diagnostic
 from dnlint.dialects import Dialect
+from dnlint.edits import BOM, Edit
 from dnlint.fixes import FixContext, fixer
-from dnlint.fixes.edits import BOM, Edit
 
 _SPACE = " \t"
 # whitespace between two characters that are not separators: what strip() glues together

@@ -1,5 +1,8 @@
 """``dnlint-lsp``: dnlint as a language server (LSP 3.17 over stdio).
 
+A face, as the command and the Python API are: it reaches the stages only through
+:mod:`dnlint.lsp.pipeline`, which calls :mod:`dnlint.pipeline` with the editor's settings.
+
 Nothing here is imported by ``import dnlint`` or the ``dnlint`` command: the server's modules
 load only when the server starts. The protocol layer is small and hand-written (framing and
 JSON-RPC over stdio, :mod:`dnlint.lsp.rpc`), so the server needs nothing beyond dnlint

@@ -11,14 +11,25 @@ text either."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dnlint.lsp.convert import SOURCE
 from dnlint.lsp.rpc import clamped
 
 if TYPE_CHECKING:
     from dnlint.lsp.analysis import Analysis
-    from dnlint.lsp.server import Server
+    from dnlint.settings.config import ConfigFinder
+
+
+class Server(Protocol):
+    """What the actions read of the server (:class:`dnlint.lsp.server.Server`): its settings
+    and what the client takes. (A protocol, so that this module does not import the server,
+    which imports it.)"""
+
+    fix_all: bool
+    disable_comment: bool
+    document_changes: bool
+    finder: ConfigFinder
 
 QUICKFIX = "quickfix"
 FIX_ALL = "source.fixAll.dnlint"
@@ -119,7 +130,7 @@ def _disable(server: Server, analysis: Analysis, diagnostic: dict[str, Any],
     """``# dnlint: disable-next-line=CODE`` above the finding's line (added to a directive
     already there). Never for a syntax error, which no directive suppresses."""
     from dnlint.diagnostics import Severity
-    from dnlint.run.selectors import is_syntax_error
+    from dnlint.settings.selectors import is_syntax_error
 
     severity = {1: Severity.ERROR, 2: Severity.WARNING}.get(diagnostic.get("severity", 1),
                                                            Severity.INFO)

@@ -4,7 +4,7 @@ features share (the section and layer at a line, the layer a reference resolves 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dnlint.diagnostics import Diagnostic
 from dnlint.lsp.convert import ByteMap, to_lsp
@@ -12,10 +12,18 @@ from dnlint.lsp.pipeline import Linted, Settings, lint_text
 from dnlint.lsp.text import TextDocument
 
 if TYPE_CHECKING:
-    from dnlint.lsp.server import OpenDocument
     from dnlint.network.layers.base import Layer
     from dnlint.read.darknet_reader import Section
-    from dnlint.run.config import ConfigFinder
+    from dnlint.settings.config import ConfigFinder
+
+class OpenDocument(Protocol):
+    """What an analysis reads of an open document (:class:`dnlint.lsp.server.OpenDocument`;
+    a protocol, so that this module does not import the server, which imports it)."""
+
+    text: TextDocument
+    path: str  # where its configuration is looked for
+    display: str  # the path its findings carry
+
 
 # where a finding is reported on one line but fixed on another: the note of the line to edit
 _FIXED_ELSEWHERE = "change this line"

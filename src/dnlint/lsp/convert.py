@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dnlint.diagnostics import Diagnostic, Severity
-from dnlint.fixes.edits import Fix
+from dnlint.edits import Fix
 from dnlint.lsp.text import TextDocument, starts_after
 
 SOURCE = "dnlint"

@@ -1,35 +1,33 @@
-"""The one door between the language server and dnlint's pipeline.
+"""The one door between the language server and dnlint's pipeline (:mod:`dnlint.pipeline`).
 
 Everything the server learns about a document goes through here: the lint of its unsaved text
-with the configuration the CLI would find for its path (:mod:`dnlint.run.config`), the
-policy the CLI applies (suppression directives, select/ignore, severity overrides), the
-``--fix`` edits on each finding, and ``--fix``'s whole-file result for fix-all. When dnlint
-has a public in-process API, only this module changes.
+with the settings the CLI would resolve for its path (the editor's settings in the place of
+the flags, and the configuration file the CLI would find: :func:`dnlint.pipeline.resolve`),
+so the opt-in checks a configuration turns on (targets, the recipe, a GPU memory budget) are
+the CLI's; the policy; the ``--fix`` edits on each finding, and ``--fix``'s whole-file result
+for fix-all.
 """
 
 from __future__ import annotations
 
-import copy
 import os
 from typing import NamedTuple
 
-from dnlint.diagnostics import Diagnostic
-from dnlint.dialects import Dialect, parse_dialect
-from dnlint.lint import lint_cfg_bytes
+from dnlint.pipeline import (
+    MAX_CFG_BYTES,
+    Choices,
+    analyse,
+    failed,
+    finish,
+    fix_document,
+    resolve,
+)
 from dnlint.result import FileResult
-from dnlint.run.config import Config, ConfigError, ConfigFinder
-from dnlint.run.engine import _check_targets, _mark_fixes, failed
-from dnlint.run.inputs import MAX_CFG_BYTES
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.config import Config, ConfigError, ConfigFinder
 
-
-class Settings(NamedTuple):
-    """What the editor's settings say, the command line's share: ``dialect`` as --dialect
-    (None: the configuration's, else detected), select/ignore as the flags."""
-
-    dialect: Dialect | None = None
-    policy: Policy = Policy()
-    targets: tuple[str, ...] = ()
+# What the editor's settings say: the command line's share, as the same record the CLI's
+# flags make (``dialect`` as --dialect, select/ignore/target/gpuMemory as the flags).
+Settings = Choices
 
 
 class Linted(NamedTuple):
@@ -79,22 +77,15 @@ def lint_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
     data = encode(text)
     shown = path if display is None else display
     config, problem = find_config(finder, path)
-    dialect = settings.dialect
-    if dialect is None and config is not None and config.dialect is not None:
-        dialect = parse_dialect(config.dialect)
     try:
+        resolved = resolve(settings, config, path)
         if not_darknet(text):
             result = FileResult(shown, None, "not a Darknet cfg", [])
         elif len(data) > MAX_CFG_BYTES:
             result = failed(shown, "too large to lint in the editor")
         else:
-            result = lint_cfg_bytes(data, shown, dialect)
-            _mark_fixes(result, data)
-            _check_targets(result, settings.targets, config)
-            if settings.dialect is None and config is not None and config.dialect is not None \
-                    and result.dialect is not None:
-                result.dialect_reason = f"set in {config.path}"
-        apply_policy(result, selection_for(path, settings.policy, config))
+            result = analyse(data, shown, resolved)
+        finish(result, resolved)
     except RecursionError:
         result = failed(shown, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not take the server down
@@ -106,24 +97,13 @@ def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
                display: str | None = None) -> str | None:
     """The text ``dnlint --fix`` (safe fixes only) makes of ``text``, or None when it changes
     nothing or cannot be fixed."""
-    from dnlint.fixes.run import fix_bytes
-
     data = encode(text)
     if len(data) > MAX_CFG_BYTES or b"\0" in data:
         return None
     config, _ = find_config(finder, path)
-    dialect = settings.dialect
-    if dialect is None and config is not None and config.dialect is not None:
-        dialect = parse_dialect(config.dialect)
-    selection = selection_for(path, settings.policy, config)
-
-    def kept(result: FileResult) -> list[Diagnostic]:
-        probe = copy.copy(result)  # apply_policy replaces the list: the result stays whole
-        apply_policy(probe, selection)
-        return probe.diagnostics
-
     try:
-        fixed = fix_bytes(data, path if display is None else display, dialect, False, kept)
+        resolved = resolve(settings, config, path)
+        fixed = fix_document(data, path if display is None else display, resolved)
     except Exception:  # a fix that fails is no fix: the document stays as it is
         return None
     if not fixed.changed:
@@ -135,7 +115,7 @@ def fixed_text(text: str, path: str, finder: ConfigFinder, settings: Settings,
 
 
 def config_names() -> tuple[str, ...]:
-    from dnlint.run.config import CONFIG_NAMES
+    from dnlint.settings.config import CONFIG_NAMES
 
     return CONFIG_NAMES
 

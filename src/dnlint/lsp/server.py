@@ -61,7 +61,7 @@ class OpenDocument:
 class Server:
     def __init__(self, writer: rpc.Writer) -> None:
         from dnlint.lsp.pipeline import Settings
-        from dnlint.run.config import ConfigFinder
+        from dnlint.settings.config import ConfigFinder
 
         self.writer = writer
         self.encoding = UTF16
@@ -279,19 +279,20 @@ class Server:
     # --- settings and configuration ---------------------------------------------------------
     def apply_settings(self, options: Any) -> None:
         """``initializationOptions`` or ``settings.dnlint``: dialect, select, extendSelect,
-        ignore, target, fixAll, disableRuleComment. A bad value is logged and left out."""
+        ignore, target, gpuMemory, fixAll, disableRuleComment (the first six as the flags of
+        the same names). A bad value is logged and left out."""
         from dnlint.dialects import parse_dialect
         from dnlint.lsp.pipeline import Settings
-        from dnlint.run.config import ConfigError, selectors
-        from dnlint.run.policy import Policy
+        from dnlint.settings.config import ConfigError, selectors
+        from dnlint.settings.policy import Policy
 
         options = _dict(options)
         if isinstance(options.get("dnlint"), dict):
             options = options["dnlint"]
-        dialect = None
+        dialect, dialect_chosen = None, False
         if isinstance(options.get("dialect"), str):
             try:
-                dialect = parse_dialect(options["dialect"])
+                dialect, dialect_chosen = parse_dialect(options["dialect"]), True
             except ValueError as exc:
                 self.log(f"settings: {exc}", 2)
         lists: dict[str, tuple[str, ...] | None] = {}
@@ -315,7 +316,16 @@ class Server:
                 targets = parse_targets(options["target"], "settings")
             except ValueError as exc:
                 self.log(str(exc), 2)
-        self.settings = Settings(dialect, policy, targets)
+        gpu_memory = None
+        if options.get("gpuMemory") is not None:
+            from dnlint.settings.config import gpu_memory_size
+
+            try:
+                gpu_memory = gpu_memory_size(options["gpuMemory"], "settings")
+            except ConfigError as exc:
+                self.log(str(exc), 2)
+        self.settings = Settings(dialect, policy, targets, gpu_memory,
+                                 dialect_chosen=dialect_chosen)
         self.fix_all = options.get("fixAll", True) is not False
         self.disable_comment = options.get("disableRuleComment", True) is not False
 
@@ -347,7 +357,7 @@ class Server:
 
     def configuration_changed(self) -> None:
         """A configuration file or a setting changed: forget what was found, lint again."""
-        from dnlint.run.config import ConfigFinder
+        from dnlint.settings.config import ConfigFinder
 
         self.finder = ConfigFinder()
         self.generation += 1
@@ -371,7 +381,7 @@ class Server:
         self.documents[uri] = OpenDocument(document, path, display)
         self.dirty.add(uri)
         if not self.watch_dynamic:
-            from dnlint.run.config import ConfigFinder
+            from dnlint.settings.config import ConfigFinder
 
             self.finder = ConfigFinder()  # no watcher: a file opened sees the files as they are
 

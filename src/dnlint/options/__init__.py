@@ -1,1 +1,5 @@
-"""Stage 2: sections -> typed options, checked against each section type's declarations."""
+"""Stage 2: sections -> typed options, checked against each section type's declarations.
+
+``schema.py`` (the declaration vocabulary), ``convert.py`` and ``hank_convert.py`` (values as
+each fork reads them; ``list_items.py`` the items of a list option), ``net_section.py``
+(``[net]``), ``value_checks.py``. Reads what :mod:`dnlint.read` produced, nothing later."""

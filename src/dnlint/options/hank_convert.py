@@ -25,7 +25,7 @@ from dnlint.cnumbers import (
 )
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
-from dnlint.options.convert import extra_comma_at, report_items
+from dnlint.options.list_items import extra_comma_at, report_items
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import Option, Section

@@ -1,1 +1,8 @@
-"""Stage 1: bytes -> sections with positions, read the way each dialect's Darknet reads a cfg."""
+"""Stage 1: bytes -> sections with positions, read the way each dialect's Darknet reads a cfg.
+
+``darknet_reader.py`` (pjreddie and AlexeyAB), ``hank_reader.py`` (hank-ai's own lexer),
+``sniff.py`` (files that are not cfgs at all). Nothing here imports a later stage."""
+
+# the cap on a cfg's size: a larger file is no cfg (a weights file given as the cfg?), and a
+# run reads no more of it
+MAX_CFG_BYTES = 256 * 1024 * 1024

@@ -29,8 +29,8 @@ from dnlint.read.darknet_reader import (
     Section,
     Sections,
     _Lexer,
-    _sniff_fatal,
 )
+from dnlint.read.sniff import sniff_fatal
 
 _HANK = Dialect.HANK
 _TRIM = " \t\r\n"
@@ -42,7 +42,7 @@ _KEY_VALUE = re.compile(r"([^#= \t]+)[ \t]*=[ \t]*([^#]+)")
 def read_cfg_hank(data: bytes) -> CfgDocument:
     """Split ``data`` into sections and options as ``Darknet::CfgFile::read`` does."""
     findings: list[LexFinding] = []
-    if _sniff_fatal(data, findings):
+    if sniff_fatal(data, findings):
         return CfgDocument(Sections(), [], [], findings, fatal=True)
     if data.startswith(b"\xef\xbb\xbf"):
         findings.append(LexFinding(

@@ -1,6 +1,7 @@
 """Recognise files that are neither Darknet weights nor cfgs, from their first bytes.
 
-Used by the weights check (a zip renamed .weights) and by the reader (a binary passed as cfg).
+Used by the weights check (a zip renamed .weights) and by the readers (:func:`sniff_fatal`: a
+binary, an empty file, UTF-16, HTML or a Git LFS pointer passed as cfg).
 
 A Darknet file starts with three small little-endian int32, so its first bytes are mostly zero:
 none of the signatures below can be a plausible Darknet header, and a text file cannot either.
@@ -8,7 +9,15 @@ none of the signatures below can be a plausible Darknet header, and a text file 
 
 from __future__ import annotations
 
+import re
+
+from dnlint.read.document import LexFinding
+
 SNIFF_BYTES = 1024
+_HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
+_LFS_MARKER = b"version https://git-lfs"
+_BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 
 # (prefix, what it is, what to do)
 _MAGIC: tuple[tuple[bytes, str, str], ...] = (
@@ -140,3 +149,75 @@ def _darknet_like(name: str) -> bool:
     if lower in _LOWER_SECTIONS or not lower:
         return True
     return bool(difflib.get_close_matches(lower, _LOWER_SECTIONS, n=1, cutoff=0.75))
+
+
+def sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
+    """Recognise inputs that are not a cfg at all; report them once and stop."""
+    if _BLANK.match(data):
+        findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
+        return True
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
+        findings.append(
+            LexFinding(
+                "DN015",
+                1,
+                1,
+                "file is UTF-16 encoded; Darknet reads bytes and sees NUL after every character",
+                "re-save the file as UTF-8 (or ASCII)",
+            )
+        )
+        return True
+    head = data[:4096].lstrip().lower()
+    if head.startswith(_LFS_MARKER):
+        findings.append(
+            LexFinding(
+                "DN018",
+                1,
+                1,
+                "file is a Git LFS pointer, not a cfg: the real file was never downloaded",
+                "run 'git lfs pull' to fetch the content",
+            )
+        )
+        return True
+    if head.startswith(_HTML_MARKERS):
+        findings.append(
+            LexFinding(
+                "DN018",
+                1,
+                1,
+                "file is an HTML/XML page, not a cfg (a web page saved instead of the raw file?)",
+                "download the raw file (on GitHub: the 'Raw' button)",
+            )
+        )
+        return True
+    if _looks_binary(data[:4096]):
+        known = identify(data[:SNIFF_BYTES])
+        what = ("a Darknet .weights file" if _looks_like_weights(data)
+                else known[0] if known else "binary data")
+        findings.append(
+            LexFinding("DN023", 1, 1, f"file is {what}, not a text cfg", None)
+        )
+        return True
+    return False
+
+
+def _looks_utf16(data: bytes) -> bool:
+    sample = data[:512]
+    if len(sample) < 8:
+        return False
+    odd_nuls = sample[1::2].count(0)
+    even_nuls = sample[0::2].count(0)
+    half = len(sample) // 2
+    return max(odd_nuls, even_nuls) > 0.8 * half and min(odd_nuls, even_nuls) < 0.1 * half
+
+
+def _looks_binary(sample: bytes) -> bool:
+    control = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    return control > max(8, len(sample) // 20)
+
+
+def _looks_like_weights(data: bytes) -> bool:
+    if len(data) < 16:
+        return False
+    major, minor = (int.from_bytes(data[i : i + 4], "little") for i in (0, 4))
+    return major in (0, 1) and minor < 1100

@@ -1,4 +1,5 @@
-"""Reporters: one module per format, each a streaming consumer of finished results.
+"""The last stage, reporters: one module per format, each a streaming consumer of finished
+results (the command's :mod:`dnlint.console` streams a run to one).
 
 A reporter is told about each file as soon as that file is done (:meth:`Reporter.file`) and
 keeps at most a small summary of it; :meth:`Reporter.finish` closes the report with the run's

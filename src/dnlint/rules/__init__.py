@@ -1,5 +1,8 @@
 """The rule registry: every rule's code, name, severity and documentation, declared once.
 
+Beside the stages rather than one of them: every stage reports by code, and the registry
+imports no stage.
+
 Each family module (``syntax``, ``options``, ``net``, ``topology``, ``heads``, ``weights``,
 ``recipe``, ``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``,
 ``--list-rules``, SARIF rule metadata and ``docs/rules.md`` are all generated from these

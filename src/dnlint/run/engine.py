@@ -11,44 +11,53 @@ handling one file is a DN000 for that file; every other file is still checked.
 
 from __future__ import annotations
 
-import copy
-import gc
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any, NamedTuple
+from contextlib import suppress
+from typing import TYPE_CHECKING
 
-from dnlint.clean import shown_path
-from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
-from dnlint.dialects import Dialect, parse_dialect
-from dnlint.lint import lint_cfg_bytes
+from dnlint.collector import cycle_gc_paused
+from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.pipeline import (
+    Choices,
+    DataJob,
+    DocumentSettings,
+    UnreadableWeights,
+    analyse,
+    check_weights_file,
+    complete,
+    failed,
+    finish,
+    lint_data_document,
+    path_result,
+    resolve,
+    unreadable,
+)
 from dnlint.result import FileResult
-from dnlint.run.config import (
+from dnlint.run.inputs import (
+    Input,
+    InputError,
+    collect_inputs,
+    display_name,
+    file_identity,
+    path_error,
+    read_cfg,
+    require_regular_file,
+)
+from dnlint.run.options import RunOptions
+from dnlint.settings.config import (
     CWD_CONFIGURATION,
     Config,
     ConfigError,
     ConfigFinder,
     unreadable_config,
 )
-from dnlint.run.inputs import (
-    MAX_CFG_BYTES,
-    Input,
-    InputError,
-    TooLarge,
-    collect_inputs,
-    file_identity,
-    path_error,
-    read_input,
-    require_regular_file,
-)
-from dnlint.run.policy import Policy, apply_policy, selection_for
+from dnlint.settings.policy import Policy
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from dnlint.checks.data_file import DataSettings
     from dnlint.dataset.facts import TrainingFacts
-    from dnlint.run.excludes import ExcludeRules
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -56,62 +65,6 @@ __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 # counted before the policy could hide them.
 PATH_PROBLEMS = frozenset({"DN029", "DN519"})
 INTERNAL_ERROR = "DN000"
-
-
-class ExcludeOptions(NamedTuple):  # not a frozen dataclass: start-up
-    """The command line's share of :class:`~dnlint.run.excludes.ExcludeRules` (None: ask the
-    configuration, then the default)."""
-
-    exclude: tuple[str, ...] | None = None
-    extend_exclude: tuple[str, ...] = ()
-    respect_gitignore: bool | None = None
-    force_exclude: bool | None = None
-
-    def rules(self, config: Config | None,
-              on_read: Callable[[str], None] | None = None) -> ExcludeRules:
-        from dnlint.run.excludes import DEFAULT_EXCLUDES, ExcludeRules
-
-        exclude = self.exclude
-        if exclude is None:
-            exclude = config.exclude if config and config.exclude is not None else None
-        return ExcludeRules(
-            exclude=DEFAULT_EXCLUDES if exclude is None else exclude,
-            extend_exclude=(config.extend_exclude if config else ()) + self.extend_exclude,
-            respect_gitignore=_first(self.respect_gitignore,
-                                     config.respect_gitignore if config else None, True),
-            force_exclude=_first(self.force_exclude, config.force_exclude if config else None,
-                                 False),
-            root=str(config.root) if config and config.path else "",
-            on_read=on_read,
-        )
-
-
-class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
-    dialect: Dialect | None = None
-    weights: tuple[str, ...] = ()
-    cfg: str | None = None
-    scan: bool = False
-    data: str | None = None
-    verbose: bool = False
-    targets: tuple[str, ...] = ()  # --target: deployment targets checked (dnlint.targets)
-    excludes: ExcludeOptions = ExcludeOptions()
-    weights_beside: bool = False  # also check each given cfg against the weights files beside it
-    stdin_filename: str | None = None  # --stdin-filename: standard input is linted as this path
-    # "fix": rewrite the cfgs (--fix, --fix-only); "diff": show the fixes; "suppress":
-    # --add-suppressions
-    fix: str | None = None
-    unsafe_fixes: bool = False  # --unsafe-fixes: apply the fixes whose rule says "unsafe" too
-    data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
-    check_images: bool = False  # --check-images: look for every image a train/valid list names
-    check_labels: bool = False  # --check-labels: also read each image's label file (dataset)
-    # --gpu-memory: the card's bytes (DN121), or "auto": nvidia-smi's (dnlint.run.gpu)
-    gpu_memory: int | str | None = None
-    weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
-    text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)
-
-
-def _first(*values: bool | None) -> bool:
-    return next(v for v in values if v is not None)
 
 
 class Unpaired:
@@ -170,7 +123,7 @@ class Run:
         # the .data file the cfgs are checked against: --data, else the one .data file named
         # (``dnlint obj.data model.cfg``, as darknet is given them); set by plan()
         self._data: str | None = options.data
-        self._train_count: tuple[int | None] | None = None  # (count,) once counted
+        self._data_check: DataJob | None = None
         self._training_cfg: str | None = None  # the one cfg given: what --check-labels reads
         self._facts: tuple[TrainingFacts | None] | None = None  # (facts,) once read
         # this machine's card by nvidia-smi, (bytes, what it is) or None, once asked for
@@ -238,8 +191,7 @@ class Run:
             results = self._handle(job)
             for result in results:
                 self._count(result)
-                config = self.finder.for_path(result.path)
-                apply_policy(result, selection_for(result.path, self.policy, config))
+                finish(result, self._settings(result.path))
             return results
         except ConfigError:
             raise  # a bad configuration stops the run (exit status 2)
@@ -282,57 +234,52 @@ class Run:
         return results
 
     def _lint_cfg(self, item: Input, fix: bool = True) -> FileResult:
-        """One cfg with the dialect of its nearest configuration, and --data; with --fix,
+        """One cfg with the settings of its nearest configuration, and --data; with --fix,
         fixed unless it was linted only for its weights files (``fix`` False)."""
-        config = self.finder.for_path(item.display or item.path)
-        chosen = self._options_for(config)
+        settings = self._settings(item.display or item.path)
         self._remember(item.path)
         if self.options.fix and fix and item.kind in ("cfg", "stdin"):
-            result = self._fixed(item, chosen, config)
+            from dnlint.run.fixing import fix_input, suppress_input
+
+            fixer = suppress_input if self.options.fix == "suppress" else fix_input
+            result = fixer(item, self.options, settings)
+            if "fix_error" in result.extra:
+                self.unreadable += 1  # a refused write: a path that could not be handled
+            complete(result, settings)
         else:
-            result = lint_input(item, chosen)
-        _check_targets(result, self.options.targets, config)
-        if selection_for(item.display or item.path, self.policy, config).recipe:
-            check_recipe(result, self._train_images())
-        if self._data and self._data_ok and result.network is not None:
-            with suppress(InputError):  # the .data file's own result says why
-                root = self._data_settings(self._data).root
-                check_data(result, self._data, self._reader(), root)
-        self._check_card(result, config)
-        if chosen is not self.options and config is not None and result.dialect is not None:
-            result.dialect_reason = f"set in {config.path}"
+            result = lint_input(item, self.options, settings)
         return result
 
-    def _fixed(self, item: Input, chosen: RunOptions, config: Config | None) -> FileResult:
-        """--fix / --diff: fix what the file's policy selects; a refused write is counted
-        with the paths that could not be handled (exit status 2)."""
-        selection = selection_for(item.display or item.path, self.policy, config)
+    def choices(self) -> Choices:
+        """What the command line (or the API's arguments) chose, for :func:`resolve`."""
+        return Choices(self.options.dialect, self.policy, self.options.targets,
+                       self.options.gpu_memory, self._data_job(), self.dialect_given,
+                       training=self._data is not None and self._data_ok,
+                       machine_card=self._card_of_machine)
 
-        def kept(result: FileResult) -> list[Diagnostic]:
-            probe = copy.copy(result)  # apply_policy replaces the list: the result stays whole
-            apply_policy(probe, selection)
-            return probe.diagnostics
+    def _settings(self, path: str) -> DocumentSettings:
+        return resolve(self.choices(), self.finder.for_path(path), path)
 
-        if self.options.fix == "suppress":
-            from dnlint.fixes.suppress import suppress_input
-
-            result = suppress_input(item, chosen, kept)
-        else:
-            result = fix_input(item, chosen, kept)
-        if "fix_error" in result.extra:
-            self.unreadable += 1
-        return result
-
-    def _options_for(self, config: Config | None) -> RunOptions:
-        if self.dialect_given or config is None or config.dialect is None:
-            return self.options
-        return self.options._replace(dialect=parse_dialect(config.dialect))
+    def _data_job(self) -> DataJob | None:
+        """The .data file every cfg is checked against, once it is known to be readable."""
+        if not self._data or not self._data_ok:
+            return None
+        if self._data_check is None or self._data_check.path != self._data:
+            try:
+                root = self._data_root(self._data)
+            except InputError:  # its folder's configuration: the .data file's own result says
+                return None
+            self._data_check = DataJob(self._data, root, self._reader())
+        return self._data_check
 
     def _check_weights(self, entry: FileResult, path: str, cfg_path: str) -> list[Diagnostic]:
         try:
             require_regular_file(path)
             self._remember(path)
-            return check_weights_path(entry, path, self.options.scan, cfg_path)
+            try:
+                return check_weights_file(entry, path, self.options.scan, cfg_path)
+            except UnreadableWeights as exc:
+                raise path_error(exc.error, path) from None
         except InputError as exc:
             return [new_diagnostic("DN029", None, None, exc.reason, None, path)]
 
@@ -347,30 +294,20 @@ class Run:
             yield unreadable(path, f"{exc.reason} (--data)")
             return
         self._count(result)
-        apply_policy(result, selection_for(result.path, self.policy, self._data_config(path)))
+        finish(result, self._data_settings(result.path))
         yield result
 
     def _lint_data(self, path: str, kind: str) -> FileResult:
-        """A .data file (or a names file) as a training job reads it (checks.data_file)."""
-        from pathlib import Path
-
-        from dnlint.checks.data_file import check_names_file, lint_data_file
-        from dnlint.diagnostics import Sink
-
+        """A .data file (or a names file) as a training job reads it (checks.data_file), with
+        --data-root (else the data-root of the file's configuration), the dialect and
+        --check-images."""
         require_regular_file(path)  # InputError: a DN029 of this path
         self._remember(path)
-        settings = self._data_settings(path)
-        sink = Sink(path)
-        extra: dict[str, Any] = {}
-        if kind == "names":
-            check_names_file(Path(path), settings.dialect, sink)
-        else:
-            if settings.check_labels:
-                from dataclasses import replace
-
-                settings = replace(settings, facts=self._training_facts())
-            lint_data_file(Path(path), settings, sink, extra)
-        return FileResult(path, settings.dialect, "", sink.sorted(), extra=extra)
+        dialect = self._data_settings(path).dialect
+        labels = self.options.check_labels
+        facts = self._training_facts() if labels and kind != "names" else None
+        return lint_data_document(path, kind, dialect, self._data_root(path),
+                                  self.options.check_images or labels, labels, facts)
 
     def _training_facts(self) -> TrainingFacts | None:
         """What the run's one cfg tells the loader (--check-labels), read once per run."""
@@ -380,34 +317,31 @@ class Run:
                 from dnlint.dataset.facts import training_facts
 
                 try:
-                    config = self.finder.for_path(self._training_cfg)
+                    dialect = self._settings(self._training_cfg).dialect
                 except OSError:  # the cfg's own result says why (DN029)
                     linted = None
                 else:
                     linted = lint_input(Input(self._training_cfg, "cfg"),
-                                        self._options_for(config))
+                                        self.options._replace(dialect=dialect))
                 if linted is not None and linted.network is not None \
                         and linted.dialect is not None:
                     facts = training_facts(linted.network, linted.dialect, linted.path)
             self._facts = (facts,)
         return self._facts[0]
 
-    def _check_card(self, result: FileResult, config: Config | None) -> None:
-        """DN121 against the card when one is known (--gpu-memory, the configuration's
-        gpu-memory, or nvidia-smi: when asked with "auto", or for a training job), in place of
-        the lint's DN123; and for a training job, DN124 for batch=1 left under '# Testing'."""
-        training = self._data is not None and self._data_ok
-        if training:
-            _check_testing_batch(result)
-        size = self.options.gpu_memory
-        if size is None and config is not None:
-            size = config.gpu_memory
-        if isinstance(size, int):
-            _check_budget(result, size)
-        elif size is not None or training:  # "auto", or a training job: a process, once
-            card = self._card_of_machine(asked=size is not None)
-            if card is not None:
-                _check_budget(result, card[0], card[1])
+    def _data_root(self, path: str) -> Path | None:
+        """--data-root, else the data-root of the configuration of the .data file ``path``."""
+        from pathlib import Path
+
+        root: Path | None = Path(self.options.data_root) if self.options.data_root else None
+        config = self._data_config(path)
+        if root is None and config is not None and config.data_root is not None:
+            root = config.root / config.data_root
+        return root.absolute() if root else None
+
+    def _data_settings(self, path: str) -> DocumentSettings:
+        """The settings of a .data (or names) file: those of its folder's configuration."""
+        return resolve(self.choices(), self._data_config(path), path)
 
     def _card_of_machine(self, asked: bool) -> tuple[int, str] | None:
         """(bytes, what it is) of this machine's card, by nvidia-smi, once per run. When
@@ -427,40 +361,6 @@ class Run:
                     f"{how}: {query.problem}; training memory is checked against the largest "
                     f"common training card ({gib(COMMON_CARD)}, DN123) instead")
         return self._machine_card[0]
-
-    def _train_images(self) -> int | None:
-        """The length of the train list of the run's .data file (the recipe's max_batches
-        floor), counted once per run."""
-        if not self._data or not self._data_ok:
-            return None
-        if self._train_count is None:
-            from pathlib import Path
-
-            from dnlint.checks.data_file import count_train_images
-
-            try:
-                root = self._data_settings(self._data).root
-            except InputError:  # the .data file's own result says why
-                self._train_count = (None,)
-            else:
-                self._train_count = (count_train_images(Path(self._data), root),)
-        return self._train_count[0]
-
-    def _data_settings(self, path: str) -> DataSettings:
-        """--data-root (else the data-root of the file's configuration), the dialect and
-        --check-images."""
-        from pathlib import Path
-
-        from dnlint.checks.data_file import DataSettings
-
-        root: Path | None = Path(self.options.data_root) if self.options.data_root else None
-        config = self._data_config(path)
-        if root is None and config is not None and config.data_root is not None:
-            root = config.root / config.data_root
-        dialect = self._options_for(config).dialect
-        labels = self.options.check_labels
-        return DataSettings(root.absolute() if root else None, dialect,
-                            self.options.check_images or labels, labels)
 
     def _data_config(self, path: str) -> Config | None:
         """The configuration of a .data (or names) file's folder (where darknet runs, the
@@ -483,56 +383,6 @@ class Run:
             identity = file_identity(path)
             if identity is not None:
                 self.inputs_read.add(identity)
-
-
-def _check_budget(result: FileResult, budget: int, card: str | None = None) -> None:
-    """A known card: DN121 when training needs more than it (dnlint.checks.memory), and the
-    lint's DN123 (more than the largest common card) dropped: the card is known now. Nothing
-    when DN124 found the cause (a training batch under '# Testing')."""
-    result.diagnostics = [d for d in result.diagnostics if d.code != "DN123"]
-    if result.network is None or result.dialect is None or any(
-            d.code == "DN124" for d in result.diagnostics):
-        return
-    from dnlint.checks.memory import check_budget
-    from dnlint.network.memory import memory_report
-
-    sink = Sink(result.path)
-    check_budget(memory_report(result.network, result.dialect), budget, sink, card)
-    result.add(sink.items)
-
-
-def _check_testing_batch(result: FileResult) -> None:
-    """A training job: DN124 when batch=1, the '# Testing' value, is the active one."""
-    if result.network is None or result.dialect is None or result.document is None:
-        return
-    from dnlint.checks.memory import check_testing_block
-
-    sink = Sink(result.path)
-    check_testing_block(result.network, result.document, result.dialect, sink,
-                        training_job=True)
-    result.add(sink.items)
-
-
-def _check_targets(result: FileResult, targets: tuple[str, ...], config: Config | None) -> None:
-    """--target and the configuration's ``target``; the target modules load only when used."""
-    chosen = targets + tuple(t for t in (config.target if config else ()) if t not in targets)
-    if chosen:
-        from dnlint.targets import check_targets
-
-        check_targets(result, chosen)
-
-
-def check_recipe(result: FileResult, train_images: int | None = None) -> None:
-    """The training recipe (DN7xx), for a run that selects it; the module loads only then.
-    ``train_images``: the length of the train list of the .data file given with the cfg."""
-    if result.network is None or result.document is None or result.dialect is None:
-        return
-    from dnlint.checks.recipe import check_recipe as check
-    from dnlint.diagnostics import Sink
-
-    sink = Sink(result.path)
-    check(result.network, result.document, result.dialect, sink, train_images)
-    result.add(sink.items)
 
 
 def _weights_findings_only(result: FileResult, strict: bool = False) -> None:
@@ -690,234 +540,16 @@ def _entry_for(results: list[FileResult], cfg_result: FileResult,
     return extra
 
 
-def check_weights_path(result: FileResult, path: str, scan: bool = False,
-                       cfg_path: str | None = None) -> list[Diagnostic]:
-    """Check ``path`` against ``result``'s prediction (and scan it); the new diagnostics.
-    ``cfg_path``: the cfg's name, where a finding about a cfg line goes (``result.path``
-    unless ``result`` is the entry of a further weights file).
-
-    Raises :class:`InputError` when the file cannot be read.
-    """
-    from dnlint.weights import alternatives
-    from dnlint.weights.check import check_file, diagnostic
-
-    report = result.weights
-    if report is None:
-        if any(d.code == "DN029" and d.path == result.path for d in result.diagnostics):
-            return [diagnostic("DN518", f"not checked: its cfg {shown_path(result.path)} cannot "
-                               "be read", path)]
-        if result.network is not None and result.network.overflowed:
-            return [diagnostic("DN518", "not checked: a size in the cfg overflows Darknet's int "
-                               "(DN312), so the layout of the file cannot be predicted", path)]
-        return [diagnostic("DN518", "not checked: the cfg does not build a network, so there is "
-                           "nothing to compare the file with", path)]
-    try:
-        others = (alternatives(result.document, result.dialect, report)
-                  if result.document is not None and result.dialect is not None else [])
-        found = check_file(report, path, others)
-    except OSError as exc:
-        raise path_error(exc, path) from None
-    if report.header is not None and result.network is not None:
-        from dnlint.weights.resume import check_resume
-
-        found += check_resume(result.network, report.header, cfg_path or result.path, path)
-    if scan and report.header is not None and not any(d.code in _UNREADABLE for d in found):
-        from dnlint.weights.scan import scan_weights
-
-        found += scan_weights(report)
-    return found
-
-
-# a file the scan cannot walk: not weights, or no usable header
-_UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
-
-
-# what a fix keeps of a result: the diagnostics its policy selects (suppressions too)
-Keep = Callable[[FileResult], list[Diagnostic]]
-
-
-def fix_input(item: Input, options: RunOptions, keep: Keep) -> FileResult:
-    """Fix one cfg as ``options.fix`` says: "fix" writes it, "diff" keeps the diff in
-    ``result.extra["diff"]``. The result is the lint of the fixed bytes, with
-    ``extra["fixed"]`` (how many findings were fixed, or would be) and, when the file could
-    not be written, ``extra["fix_error"]`` and the lint of the file as it stays. Standard
-    input is never written back: "fix" keeps its fixed bytes in ``extra["fixed_data"]``
-    (``--fix -`` prints them, as ruff does)."""
-    from dnlint.fixes.run import fix_bytes, unified_diff
-    from dnlint.run.outputs import OutputError, file_state, replace_file
-
-    display = _display(item)
-    # before the read, so that an edit during or after it shows when the fix is written
-    seen = (file_state(item.path) if options.fix == "fix" and item.kind != "stdin"
-            else None)
-    data = _read_cfg(item, display, options.text)
+def lint_input(item: Input, options: RunOptions,
+               settings: DocumentSettings | None = None) -> FileResult:
+    """Read and lint one cfg (:func:`dnlint.pipeline.analyse`, before the policy); a path that
+    cannot be read gives a DN029 result. ``settings``: the cfg's (None: ``options``' alone,
+    without a configuration)."""
+    display = display_name(item)
+    if settings is None:
+        settings = resolve(Choices(options.dialect, dialect_chosen=True), None, display)
+    data = read_cfg(item, display, options.text)
     if isinstance(data, FileResult):
-        return data  # unreadable, or too large to be a cfg: nothing to fix
-    fixed = fix_bytes(data, display, options.dialect, options.unsafe_fixes, keep)
-    result = fixed.result
-    if options.fix == "diff":
-        result.extra["diff"] = unified_diff(fixed, display) if fixed.changed else ""
-    elif item.kind == "stdin":
-        result.extra["fixed_data"] = fixed.data
-    elif fixed.changed:
-        try:
-            replace_file(item.path, fixed.data, seen, data, "not fixed")
-        except OutputError as exc:
-            result = fixed.first
-            result.extra["fix_error"] = str(exc)
-            return result
-    result.extra["fixed"] = fixed.fixed
-    return result
-
-
-def lint_input(item: Input, options: RunOptions) -> FileResult:
-    """Read and lint one cfg; a path that cannot be read gives a DN029 result."""
-    display = _display(item)
-    data = _read_cfg(item, display, options.text)
-    if isinstance(data, FileResult):
+        complete(data, settings)
         return data
-    try:
-        with cycle_gc_paused():
-            result = lint_cfg_bytes(data, display, options.dialect)
-        _mark_fixes(result, data)
-        return result
-    except RecursionError:
-        return failed(display, "the file nests too deeply to analyse")
-    except Exception as exc:  # a bug in dnlint must not hide the other files' results
-        return failed(display, f"dnlint failed on this file ({type(exc).__name__}: {exc})")
-
-
-def display_name(item: Input) -> str:
-    """:func:`_display`, for the fixers."""
-    return _display(item)
-
-
-def read_cfg_or_result(item: Input, display: str, text: bytes | None = None
-                       ) -> bytes | FileResult:
-    """:func:`_read_cfg`, for the fixers."""
-    return _read_cfg(item, display, text)
-
-
-def _display(item: Input) -> str:
-    """The name a cfg's findings carry: --stdin-filename's, ``<stdin>``, or its path."""
-    return item.display or ("<stdin>" if item.kind == "stdin" else item.path)
-
-
-def _read_cfg(item: Input, display: str, text: bytes | None = None) -> bytes | FileResult:
-    """The bytes of a cfg, or the result that says why there are none to lint: it cannot be
-    read (DN029), or it is larger than any cfg (DN023). ``text``: standard input's bytes,
-    given by a caller (the API's lint_text) rather than read."""
-    try:
-        data = text if item.kind == "stdin" and text is not None else read_input(item.path)
-    except InputError as exc:
-        return unreadable(display, exc.reason)
-    except TooLarge:
-        return _too_large(display)
-    if len(data) > MAX_CFG_BYTES:
-        return _too_large(display)
-    return data
-
-
-def _mark_fixes(result: FileResult, data: bytes) -> None:
-    """Hang on each diagnostic the fix its rule has here, so that reports can mark it (the
-    fixers load only when a finding has one; a clean file loads not even the rule registry)."""
-    if not result.diagnostics:
-        return
-    from dnlint.rules import get_rule
-
-    if any(get_rule(d.code).fix for d in result.diagnostics):
-        from dnlint.fixes import attach_fixes
-
-        attach_fixes(result, data)
-
-
-@contextmanager
-def cycle_gc_paused() -> Iterator[Callable[[], None]]:
-    """Pause the cycle collector while files are linted (nested uses are free).
-
-    A lint builds many small acyclic objects (options, layers, blocks) that reference counting
-    frees as soon as the file's result is dropped; the cycle collector would only rescan them,
-    which doubled the time of a 100k-layer cfg, and a run that re-enabled it for each report
-    paid a rescan of the whole result (about 35 µs on the median stock cfg).
-
-    What a pause must not do is keep garbage that only the collector frees: a report leaves
-    reference cycles (the pure-Python JSON encoder's closures, 33 objects a ``json.dumps``
-    with ``indent``), and a run of thousands of files would pile them up. The value yielded
-    is :func:`collect_young_garbage` (a no-op in a nested use, or when the collector was off
-    already), for the caller to run where little is alive: between two files.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield collect_young_garbage if was_enabled else _no_collection
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def collect_young_garbage() -> None:
-    """Free the reference cycles the last file left, and age the rest as the collector would.
-
-    Run between files, the youngest generation is only what the last file left (its result is
-    freed), so collecting it scans little (well under a microsecond when it is empty) and is
-    done every time. Waiting for its count to pass the threshold, as the collector does, kept a
-    report's cycles past the next file, or longer: the count is allocations minus
-    deallocations, and the deallocations of older objects (the previous job, evicted cache
-    entries) cancel out what a report left. The older generations follow the collector's own
-    rule: when the youngest count passes its threshold, the oldest generation whose count
-    passed its threshold too.
-    """
-    young, middle, old = gc.get_count()
-    first, second, third = gc.get_threshold()
-    if not first:  # gc.set_threshold(0): automatic collection is off
-        return
-    if young <= first or middle <= second:
-        gc.collect(0)
-    elif old <= third or not third:
-        gc.collect(1)
-    else:
-        gc.collect(2)
-
-
-def _no_collection() -> None:
-    pass
-
-
-def check_data(result: FileResult, data_path: str,
-               on_read: Callable[[str], None] | None = None, root: Path | None = None) -> None:
-    """``--data obj.data``: its classes and names file against every detection head
-    (``on_read`` is told the names file it reads; ``root``: the folder darknet runs from)."""
-    if result.network is None:
-        return
-    from pathlib import Path
-
-    from dnlint.checks.data import check_data_file
-    from dnlint.diagnostics import Sink
-
-    sink = Sink(result.path)
-    check_data_file(result.network, Path(data_path), sink, on_read, root)
-    result.add(sink.items)
-
-
-def path_result(path: str, code: str, message: str) -> FileResult:
-    """A result that is one file-level finding about ``path`` itself."""
-    return FileResult(path, None, "", [new_diagnostic(code, None, None, message, None, path)])
-
-
-def unreadable(path: str, reason: str) -> FileResult:
-    return path_result(path, "DN029", reason)
-
-
-def failed(path: str, message: str) -> FileResult:
-    diagnostic = new_diagnostic("DN000", 1, 1, message + "; please report it with the file",
-                                None, path)
-    return FileResult(path, None, "", [diagnostic])
-
-
-def _too_large(path: str) -> FileResult:
-    message = (
-        f"file is larger than {MAX_CFG_BYTES // (1024 * 1024)} MiB: not a cfg (a weights file "
-        "passed as the cfg?)"
-    )
-    diagnostic = new_diagnostic("DN023", 1, 1, message, None, path)
-    return FileResult(path, None, "", [diagnostic])
+    return analyse(data, display, settings)

@@ -18,7 +18,8 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-MAX_CFG_BYTES = 256 * 1024 * 1024
+from dnlint.read import MAX_CFG_BYTES
+
 WEIGHTS_SUFFIXES = (".weights",)
 _CONV_PREFIX = re.compile(r"\.conv\.\d+\Z")  # darknet partial's output: yolov4.conv.137
 
@@ -150,6 +151,7 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str],
 
 
 if TYPE_CHECKING:
+    from dnlint.result import FileResult
     from dnlint.run.excludes import ExcludeRules, IgnoreFiles
 
     _Listing = tuple[str, Iterator[os.DirEntry[str] | "Input"], IgnoreFiles]
@@ -378,3 +380,25 @@ def cannot_read(exc: OSError, path: str, what: str = "") -> str:
 
 def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
+
+
+def display_name(item: Input) -> str:
+    """The name a cfg's findings carry: --stdin-filename's, ``<stdin>``, or its path."""
+    return item.display or ("<stdin>" if item.kind == "stdin" else item.path)
+
+
+def read_cfg(item: Input, display: str, text: bytes | None = None) -> bytes | FileResult:
+    """The bytes of a cfg, or the result that says why there are none to lint: it cannot be
+    read (DN029), or it is larger than any cfg (DN023). ``text``: standard input's bytes,
+    given by a caller (the API's lint_text) rather than read."""
+    from dnlint.pipeline import too_large, unreadable
+
+    try:
+        data = text if item.kind == "stdin" and text is not None else read_input(item.path)
+    except InputError as exc:
+        return unreadable(display, exc.reason)
+    except TooLarge:
+        return too_large(display)
+    if len(data) > MAX_CFG_BYTES:
+        return too_large(display)
+    return data

@@ -28,7 +28,7 @@ def configuration_lines(run: Run) -> list[str]:
 def settings_lines(path: str, run: Run) -> list[str]:
     """The resolved settings for ``path``, one ``key = value`` line each."""
     from dnlint.run.inputs import is_weights_path, not_darknet
-    from dnlint.run.policy import selection_for
+    from dnlint.settings.policy import selection_for
 
     config = run.finder.for_path(path)
     options = run.options

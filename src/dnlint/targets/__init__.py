@@ -1,6 +1,7 @@
-"""Deployment targets (``--target``): rule families that ask whether another program loads the
-network the way Darknet builds it. A target's module is imported only when it is selected, so
-a run without ``--target`` pays nothing for it."""
+"""After the lint: deployment targets (``--target``), rule families that ask whether another
+program loads the network the way Darknet builds it. A target's module is imported only when
+it is selected, so a run without ``--target`` pays nothing for it. The pipeline calls them
+(:func:`dnlint.pipeline.complete`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The weights stage: predict a cfg's .weights layout, check a file against it, scan values.
+"""Stage 5, the weights: predict a cfg's .weights layout, check a file against it, scan values.
 
 Public API (all pure functions of their arguments unless they say otherwise):
 
@@ -10,7 +10,7 @@ Public API (all pure functions of their arguments unless they say otherwise):
 - :func:`dnlint.weights.scan.scan_weights` reads the values (``--scan``), in bounded chunks.
 - :func:`dnlint.weights.pairing.find_cfg` names the cfg a weights file belongs to.
 
-The run loop (:mod:`dnlint.run.engine`) puts these together for the command line.
+The pipeline (:func:`dnlint.pipeline.check_weights_file`) puts these together for every face.
 """
 
 from __future__ import annotations

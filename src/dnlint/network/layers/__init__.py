@@ -1,4 +1,4 @@
-"""Every layer type of both Darknet dialects, one declaration each.
+"""Stage 3's layer types: every layer type of every Darknet dialect, one declaration each.
 
 Modules register their types with :func:`register`; :func:`by_section` finds the type that a
 section name means in a dialect.
@@ -32,6 +32,7 @@ def all_types() -> tuple[LayerType, ...]:
     import dnlint.network.layers.normalization
     import dnlint.network.layers.passthrough
     import dnlint.network.layers.detection
+    import dnlint.network.layers.other_heads
     import dnlint.network.layers.recurrent
     import dnlint.network.layers.misc  # noqa: F401
     return tuple(_TYPES)

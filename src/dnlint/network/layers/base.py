@@ -8,14 +8,16 @@ layers built so far and a way to report diagnostics at the right line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final, overload
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.network.layers.facts import Block as Block  # re-exported: the layer modules' name
 from dnlint.network.layers.facts import Geometry, HeadInfo, LayerFacts, RouteMismatch
+from dnlint.network.layers.facts import total_floats as total_floats
 from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
@@ -32,39 +34,6 @@ def cdiv(a: int, b: int) -> int:
     """C integer division: truncates toward zero. ``b`` must not be 0."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
-
-
-class Block:
-    """One contiguous run of float32 values in a .weights file, e.g. ``biases`` of 64 floats.
-
-    (A plain immutable-by-convention class rather than a dataclass, like Layer: several are
-    built per layer, and a dataclass's generated ``__init__`` stays interpreted when compiled.)
-    """
-
-    __slots__ = ("floats", "name")
-
-    def __init__(self, name: str, floats: int) -> None:
-        self.name = name
-        self.floats = floats
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Block):
-            return NotImplemented
-        return self.name == other.name and self.floats == other.floats
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.floats))
-
-    def __repr__(self) -> str:
-        return f"Block(name={self.name!r}, floats={self.floats})"
-
-
-def total_floats(blocks: Iterable[Block]) -> int:
-    """The floats of ``blocks`` together."""
-    total = 0  # a plain loop: sum() over a generator costs twice as much for a few blocks
-    for block in blocks:
-        total += block.floats
-    return total
 
 
 def _without_empty(blocks: tuple[Block, ...]) -> tuple[Block, ...]:

@@ -1,6 +1,6 @@
-"""Detection heads: ``[yolo]``, ``[Gaussian_yolo]``, ``[region]``, ``[detection]``, ``[iseg]``
-and ``[contrastive]`` (parse_yolo, parse_gaussian_yolo, parse_region, parse_detection,
-parse_iseg, parse_contrastive and their make_*_layer of both forks).
+"""Detection heads: ``[yolo]``, ``[Gaussian_yolo]``, ``[region]`` and ``[detection]``
+(parse_yolo, parse_gaussian_yolo, parse_region, parse_detection and their make_*_layer of both
+forks). The other heads, ``[iseg]`` and ``[contrastive]``, are :mod:`.other_heads`'s.
 
 None of them stores weights. Each one checks that the layer before hands it exactly the number
 of values its options describe, and the message says which number to change.
@@ -154,23 +154,6 @@ DETECTION_OPTIONS = (
     *GENERIC_LAYER_OPTIONS,
 )
 
-ISEG_OPTIONS = (
-    Int("classes", 20, min=0),
-    Int("ids", 32, min=0),
-    *GENERIC_LAYER_OPTIONS,
-)
-
-CONTRASTIVE_OPTIONS = (
-    Int("classes", 1000, min=0),
-    Ref("yolo_layer", default=0, doc="the [yolo] layer whose boxes are compared"),
-    Float("temperature", 1.0),
-    Float("cls_normalizer", 1.0),
-    Float("max_delta", FLT_MAX),
-    Int("contrastive_neg_max", 3),
-    *GENERIC_LAYER_OPTIONS,
-)
-
-
 # --- the size relation ------------------------------------------------------------------------
 def _refusal(ctx: LayerContext) -> str:
     if ctx.pj:
@@ -194,7 +177,7 @@ def _filters_hint(ctx: LayerContext, channels: int) -> str | None:
     return f"set filters={channels} at line {_key_line(before, 'filters')}"
 
 
-def _check_channels(
+def check_channels(
     ctx: LayerContext, what: str, channels: int, alternative: str | None
 ) -> bool:
     """The head needs ``channels`` per cell; the layer before gives ``ctx.c`` (w, h carried)."""
@@ -419,7 +402,7 @@ def _yolo_like(ctx: LayerContext, coords: int, gaussian: bool) -> HeadInfo:
     ctx.output(ctx.w, ctx.h, channels)
     what = f"classes={classes} and {n} mask{'s' if n != 1 else ''}"
     per = f"{n}*({classes}+{coords + 1})"
-    _check_channels(ctx, f"{what} ({per})", channels, _per_anchor_hint(ctx, n, coords + 1))
+    check_channels(ctx, f"{what} ({per})", channels, _per_anchor_hint(ctx, n, coords + 1))
     _check_mask(ctx, mask, num)
     overflows = gaussian or ctx.dialect is not Dialect.AB
     anchors = _check_anchors(ctx, num, overflows, mask)
@@ -488,7 +471,7 @@ def build_region(ctx: LayerContext) -> None:
     classes, num, coords = v.int("classes"), v.int("num"), v.int("coords")
     channels = num * (classes + coords + 1)
     ctx.output(ctx.w, ctx.h, channels)
-    _check_channels(
+    check_channels(
         ctx,
         f"num={num}, classes={classes} and coords={coords} ({num}*({classes}+{coords}+1))",
         channels,
@@ -535,83 +518,6 @@ def _detection_hint(ctx: LayerContext, expected: int) -> str | None:
     return None
 
 
-# --- [iseg] (original Darknet) --------------------------------------------------------------
-def build_iseg(ctx: LayerContext) -> None:
-    """make_iseg_layer: w x h x (classes + ids); asserts outputs == inputs."""
-    classes, ids = ctx.v.int("classes"), ctx.v.int("ids")
-    channels = classes + ids
-    ctx.output(ctx.w, ctx.h, channels)
-    alternative = None
-    if ctx.c - ids >= 1:
-        alternative = f"set classes={ctx.c - ids} (line {ctx.v.line_of('classes')[0]})"
-    _check_channels(ctx, f"classes={classes} and ids={ids} ({classes}+{ids})", channels,
-                    alternative)
-
-
-# --- [contrastive] (AlexeyAB's) -------------------------------------------------------------
-def build_contrastive(ctx: LayerContext) -> None:
-    """make_contrastive_layer: flat, outputs = inputs, out dims 0."""
-    ctx.output(0, 0, 0, outputs=ctx.inputs)
-    yolo = _contrastive_yolo(ctx)
-    if yolo is None:
-        return
-    head = yolo.head
-    n = (len(head.mask) if head is not None else 0) or 1
-    cells = n * ctx.h * ctx.w
-    size = ctx.div(ctx.inputs, cells, f"inputs/(anchors*h*w) = {ctx.inputs}/({n}*{ctx.h}*{ctx.w})")
-    if not cells:
-        return
-    theirs = head.embedding_size if head is not None else 0
-    if size != theirs:
-        ctx.report(
-            "DN416",
-            f"the embedding size here is {ctx.inputs}/({n}*{ctx.h}*{ctx.w}) = {size} but the "
-            f"[yolo] layer {yolo.index} has {theirs}"
-            + ("" if theirs else " (it has no embedding_layer)")
-            + f"; {ctx.dialect.label} stops with an error",
-            "yolo_layer",
-            hint="point the [yolo]'s embedding_layer and this layer's input at the same "
-            "[convolutional]",
-        )
-    elif ctx.inputs % cells:
-        ctx.report(
-            "DN417",
-            f"the {ctx.inputs} inputs are not a multiple of {n} anchors * {ctx.h}x{ctx.w}: the "
-            f"embedding size is floored to {size}",
-        )
-
-
-def _contrastive_yolo(ctx: LayerContext) -> Layer | None:
-    raw = ctx.v.int("yolo_layer")
-    index = ctx.index + raw if raw < 0 else raw
-    if index == 0:
-        given = ctx.v.given("yolo_layer")
-        ctx.report(
-            "DN415",
-            ("yolo_layer resolves to 0" if given else "no yolo_layer")
-            + f": {ctx.dialect.label} dereferences a NULL layer (segmentation fault)",
-            "yolo_layer" if given else None,
-            hint="set yolo_layer to the [yolo] layer this layer belongs to, e.g. yolo_layer=-2",
-        )
-        ctx.layer.broken = True
-        return None
-    target = ctx.resolve(raw, "yolo_layer")
-    if target is None:
-        ctx.layer.broken = True
-        return None
-    other = ctx.target(target)
-    if other.type != "yolo":
-        ctx.report(
-            "DN415",
-            f"yolo_layer points at layer {target}, a {other.type} layer, not a [yolo]; "
-            f"{ctx.dialect.label} stops with an error",
-            "yolo_layer",
-        )
-        ctx.layer.broken = True
-        return None
-    return other
-
-
 # --- registration ---------------------------------------------------------------------------
 register(LayerType("yolo", {d: ("yolo",) for d in ALL}, YOLO_OPTIONS, build_yolo,
                    doc="YOLOv3+ detection head"))
@@ -621,7 +527,3 @@ register(LayerType("region", {d: ("region",) for d in ALL}, REGION_OPTIONS, buil
                    doc="YOLOv2 detection head"))
 register(LayerType("detection", {d: ("detection",) for d in PJ_AND_AB}, DETECTION_OPTIONS,
                    build_detection, doc="YOLOv1 detection head"))
-register(LayerType("iseg", {Dialect.PJ: ("iseg",)}, ISEG_OPTIONS, build_iseg,
-                   doc="instance segmentation head"))
-register(LayerType("contrastive", {d: ("contrastive",) for d in AB_AND_HANK},
-                   CONTRASTIVE_OPTIONS, build_contrastive, doc="contrastive embedding loss"))

@@ -4,16 +4,47 @@ reporters): a detection head's classes, anchors and mask; a route's first size m
 They replace a free-form dict, so that strict mypy checks every reader. The plainer facts
 (kernel geometry, the layers a route reads, ``share_index``) are fields of
 :class:`dnlint.network.layers.base.Layer` itself. (Plain immutable-by-convention classes, like
-``Block``: cheaper to import and to build than dataclasses or named tuples.)
+``Block``: cheaper to import and to build than dataclasses or named tuples.) A layer's weight
+blocks are facts too: :class:`Block`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
-if TYPE_CHECKING:
-    from dnlint.network.layers.base import Block
+
+class Block:
+    """One contiguous run of float32 values in a .weights file, e.g. ``biases`` of 64 floats.
+
+    (A plain immutable-by-convention class rather than a dataclass, like Layer: several are
+    built per layer, and a dataclass's generated ``__init__`` stays interpreted when compiled.)
+    """
+
+    __slots__ = ("floats", "name")
+
+    def __init__(self, name: str, floats: int) -> None:
+        self.name = name
+        self.floats = floats
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Block):
+            return NotImplemented
+        return self.name == other.name and self.floats == other.floats
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.floats))
+
+    def __repr__(self) -> str:
+        return f"Block(name={self.name!r}, floats={self.floats})"
+
+
+def total_floats(blocks: Iterable[Block]) -> int:
+    """The floats of ``blocks`` together."""
+    total = 0  # a plain loop: sum() over a generator costs twice as much for a few blocks
+    for block in blocks:
+        total += block.floats
+    return total
 
 
 class Geometry(NamedTuple):

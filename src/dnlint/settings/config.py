@@ -331,7 +331,7 @@ def parse_config(table: dict[str, Any], path: Path | None) -> Config:
         force_exclude=_flag(table.get("force-exclude"), where, "force-exclude"),
         data_root=_folder(table.get("data-root"), where, "data-root"),
         recipe=_flag(table.get("recipe"), where, "recipe"),
-        gpu_memory=_size(table.get("gpu-memory"), where),
+        gpu_memory=gpu_memory_size(table.get("gpu-memory"), where),
     )
 
 
@@ -355,7 +355,8 @@ def _flag(value: object, where: str, key: str) -> bool | None:
     return value
 
 
-def _size(value: object, where: str) -> int | str | None:
+def gpu_memory_size(value: object, where: str) -> int | str | None:
+    """A ``gpu-memory`` value ("8G", "11GiB", "6144M") in bytes, "auto", or None when not given."""
     if value is None:
         return None
     if isinstance(value, str) and value.strip().lower() == "auto":
@@ -387,7 +388,7 @@ def _check_dialect(value: object, where: str) -> None:
 
 def selectors(value: object, where: str, key: str) -> tuple[str, ...]:
     """A list of codes/prefixes (or one comma-separated string), each matching some rule."""
-    from dnlint.run.directives import is_known
+    from dnlint.settings.directives import is_known
 
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
@@ -404,7 +405,7 @@ def selectors(value: object, where: str, key: str) -> tuple[str, ...]:
 def _code_of(selector: str) -> str:
     """A rule name stands for its code (``unknown-option`` -> ``DN201``); else a code/prefix."""
     from dnlint.rules import find_rule
-    from dnlint.run.selectors import normalize
+    from dnlint.settings.selectors import normalize
 
     name = selector.strip()
     if name and not name.upper().startswith("DN") and name.upper() != "ALL":

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
 from dnlint.rules import OPT_IN
-from dnlint.run.config import Config
-from dnlint.run.selectors import is_syntax_error, selector_matches
+from dnlint.settings.config import Config
+from dnlint.settings.selectors import is_syntax_error, selector_matches
 
 if TYPE_CHECKING:
-    from dnlint.run.directives import Scope
+    from dnlint.settings.directives import Scope
 from dnlint.result import FileResult
 
 
@@ -111,7 +111,7 @@ def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnos
     assert result.document is not None
     if not result.document.may_hold_directives():
         return diagnostics
-    from dnlint.run.directives import parse_directives  # only for a file that spells "dnlint"
+    from dnlint.settings.directives import parse_directives  # only for a file that spells "dnlint"
 
     found = parse_directives(result.document, result.path)
     from dnlint.diagnostics import with_ends

@@ -8,7 +8,7 @@ Darknet deletes all whitespace on a line and keeps a trailing ``# ...`` as part 
 - ``disable-file=CODES``: the whole file; only before the first section.
 
 CODES are rule codes or prefixes (``DN2``, ``DN203``), comma-separated; ``-- reason`` may
-follow. This module only parses; :mod:`dnlint.run.policy` applies directives and tracks use.
+follow. This module only parses; :mod:`dnlint.settings.policy` applies directives and tracks use.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from dnlint.diagnostics import Diagnostic, new_diagnostic
 from dnlint.read.darknet_reader import CfgDocument, text_of
-from dnlint.run.selectors import is_syntax_error, normalize, selector_matches
+from dnlint.settings.selectors import is_syntax_error, normalize, selector_matches
 
 ACTIONS = ("disable-next-line", "disable", "enable", "disable-file")
 _DIRECTIVE = re.compile(r"^[#;]+\s*dnlint\s*:\s*(?P<body>.*)$", re.IGNORECASE)

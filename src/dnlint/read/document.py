@@ -1,0 +1,524 @@
+"""What reading a cfg produces: the document with its sections, options, comments, lines and
+the reader's findings (:class:`CfgDocument`), with the line and column each came from.
+
+The readers (:mod:`dnlint.read.darknet_reader`, :mod:`dnlint.read.hank_reader`) build it; every
+later stage reads it and never changes it.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate, chain, islice, repeat
+from operator import add
+from types import MappingProxyType
+from typing import Any, overload
+
+from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
+
+_NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
+UNPARSED: Any = object()  # Option.parsed before (or without) typing
+_LINES_CHUNK = 1 << 18  # characters the lexer splits into lines at a time
+
+
+class Option:
+    """One ``key=value`` line, as Darknet's ``read_option`` splits the stripped line.
+
+    (Plain classes with an explicit ``__init__``, here and for Section: one is built per line,
+    and a dataclass's generated ``__init__`` stays interpreted Python even when compiled.)
+    """
+
+    __slots__ = ("_more", "key", "line", "value")
+
+    def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
+                 raw: str | None, comment_at: int = -1) -> None:
+        self.key = key
+        self.value = value
+        self.line = line
+        # A plain 'key=value' line at column 1 without an inline comment, whose positions and
+        # text follow from its key and value, keeps here only Darknet's value (``parsed``);
+        # any other keeps an _Unplain. Four slots: an object of five or six slots, or a copy of
+        # every line, cost more than a line of a file of unknown options.
+        self._more: Any = (
+            UNPARSED if raw is None and column == 1 and value_column == len(key) + 2
+            and comment_at < 0
+            else _Unplain(column, value_column, raw if raw is not None else _joined(key, value),
+                          comment_at))
+
+    @property
+    def parsed(self) -> Any:
+        """Darknet's value, set by the typing stage (dnlint.options.convert.type_section) when
+        it reads this option; UNPARSED before (or without) typing."""
+        more = self._more
+        return more.parsed if type(more) is _Unplain else more
+
+    @parsed.setter
+    def parsed(self, value: Any) -> None:
+        more = self._more
+        if type(more) is _Unplain:
+            more.parsed = value
+        else:
+            self._more = value
+
+    @property
+    def plain(self) -> bool:
+        """A 'key=value' line at column 1 without an inline comment."""
+        return type(self._more) is not _Unplain
+
+    @property
+    def column(self) -> int:
+        more = self._more
+        return more.column if type(more) is _Unplain else 1
+
+    @property
+    def value_column(self) -> int:
+        more = self._more
+        return more.value_column if type(more) is _Unplain else len(self.key) + 2
+
+    @property
+    def raw(self) -> str:
+        """The line as read (after fgetl's NUL gluing)."""
+        more = self._more
+        return more.raw if type(more) is _Unplain else _joined(self.key, self.value)
+
+    @property
+    def comment_at(self) -> int:
+        """Index in ``value`` of a '#', ';' or '//' that starts an inline comment, or -1."""
+        more = self._more
+        return more.comment_at if type(more) is _Unplain else -1
+
+    def __repr__(self) -> str:
+        return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
+
+
+class _Unplain:
+    """What an option that is not plain (see Option._more) keeps besides its key and value."""
+
+    __slots__ = ("column", "comment_at", "parsed", "raw", "value_column")
+
+    def __init__(self, column: int, value_column: int, raw: str, comment_at: int) -> None:
+        self.column = column
+        self.value_column = value_column
+        self.raw = raw
+        self.comment_at = comment_at
+        self.parsed: Any = UNPARSED
+
+
+def _joined(key: str, value: str | None) -> str:
+    return key if value is None else f"{key}={value}"
+
+
+class Section:
+    """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
+
+    __slots__ = ("_at", "_first", "line", "listed", "name", "odd")
+
+    def __init__(self, name: str, line: int, column: int) -> None:
+        self.name = name
+        self.line = line
+        # the column of '[', negated once the header is found malformed (one slot, not two)
+        self._at = column
+        # ``first`` (the first option of every key) as stored: None for no option, the option
+        # itself while it is the only one, then a dict. A dict costs 184 bytes even for one
+        # entry, six times the bytes of a section such as '[upsample]\nstride=2'.
+        self._first: dict[str, Option] | Option | None = None
+        # every option in file order, once a key repeats; until then ``first`` holds them all,
+        # in order (a second container per section cost more than its line of input)
+        self.listed: list[Option] | None = None
+        # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
+        self.odd = False
+
+    @property
+    def column(self) -> int:
+        return abs(self._at)
+
+    @property
+    def header_ok(self) -> bool:
+        """False when the header is malformed (DN019): Darknet matches no layer type."""
+        return self._at > 0
+
+    @header_ok.setter
+    def header_ok(self, ok: bool) -> None:
+        self._at = abs(self._at) if ok else -abs(self._at)
+
+    @property
+    def first(self) -> Mapping[str, Option]:
+        """The first option of every key, the one option_find returns (bare 'key' lines
+        included), in file order. Read-only: :meth:`add` adds."""
+        first = self._first
+        if type(first) is dict:
+            return first
+        if first is None:
+            return _NO_OPTIONS
+        assert isinstance(first, Option)
+        return {first.key: first}
+
+    @property
+    def options(self) -> list[Option]:
+        """Every option line of the section, in file order."""
+        return self.listed if self.listed is not None else list(self.first.values())
+
+    def __repr__(self) -> str:
+        return f"Section({self.name!r}, line={self.line}, options={len(self.options)})"
+
+    def find(self, key: str) -> Option | None:
+        """The option Darknet's ``option_find`` returns: the first with that key."""
+        first = self._first
+        if type(first) is dict:
+            return first.get(key)
+        return first if isinstance(first, Option) and first.key == key else None
+
+    def offer(self, option: Option) -> Option:
+        """Make ``option`` the first of its key unless one came before: return that one."""
+        first = self._first
+        if first is None:
+            self._first = option
+            return option
+        if type(first) is not dict:
+            assert isinstance(first, Option)
+            if first.key == option.key:
+                return first
+            first = self._first = {first.key: first}
+        return first.setdefault(option.key, option)
+
+    def add(self, option: Option) -> None:
+        repeated = self.offer(option) is not option
+        if repeated or self.listed is not None:
+            self.keep_order(option, repeated)
+        if option.value is None or not option.key:
+            self.odd = True
+
+    def keep_order(self, option: Option, repeated: bool) -> None:
+        """Record ``option`` (already offered to ``first``) where ``first`` cannot keep it."""
+        if self.listed is None:
+            self.listed = [*self.first.values(), option]  # the first repeat: all before it
+        else:
+            self.listed.append(option)
+        if repeated:
+            self.odd = True  # a repeated key
+
+
+class Sections(Sequence[Section]):
+    """The file's sections in order. A well-formed ``[name]`` at column 1 with no option under
+    it (yet) is kept as its name and line only, and built as a :class:`Section` each time it is
+    asked for: an object per ``[x]`` line cost twenty times the line. Anything that adds to a
+    section asks for it through :meth:`live`, which keeps the object."""
+
+    __slots__ = ("_bare", "_items", "_lines")
+
+    def __init__(self, sections: Iterable[Section] = ()) -> None:
+        # a Section, or the name of a bare one (whose line is in _lines)
+        self._items: list[Section | str] = []
+        # the header line of every section ('L': array('q') parses every item it stores
+        # through PyArg_Parse, several times the cost)
+        self._lines = array("L")
+        self._bare = 0  # how many items are names
+        for section in sections:
+            self.append(section)
+
+    def append(self, section: Section) -> None:
+        self._items.append(section)
+        self._lines.append(section.line)
+
+    def append_bare(self, name: str, line: int) -> None:
+        """A well-formed ``[name]`` header at column 1 of ``line``."""
+        self._items.append(name)
+        self._lines.append(line)
+        self._bare += 1
+
+    def live(self, index: int = -1) -> Section:
+        """The section at ``index`` as an object kept from now on, to add options to."""
+        item = self._items[index]
+        if isinstance(item, Section):
+            return item
+        section = self._items[index] = Section(item, self._lines[index], 1)
+        self._bare -= 1
+        return section
+
+    def pop(self) -> Section:
+        section = self[-1]
+        if not isinstance(self._items.pop(), Section):
+            self._bare -= 1
+        self._lines.pop()
+        return section
+
+    @property
+    def lines(self) -> Sequence[int]:
+        """The header line of every section, in order (sorted)."""
+        return self._lines
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Section: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Section]: ...
+
+    def __getitem__(self, index: int | slice) -> Section | list[Section]:
+        if isinstance(index, int):
+            return self._at(index)
+        return [self._at(i) for i in range(*index.indices(len(self._items)))]
+
+    def _at(self, index: int) -> Section:
+        item = self._items[index]
+        return item if isinstance(item, Section) else Section(item, self._lines[index], 1)
+
+    def __iter__(self) -> Iterator[Section]:
+        if not self._bare:
+            return iter(self._items)  # type: ignore[arg-type]  # every item is a Section
+        return map(self._at, range(len(self._items)))
+
+    def built(self) -> list[Section]:
+        """The sections kept as objects: every one with an option or an odd header."""
+        return [item for item in self._items if isinstance(item, Section)]
+
+    def __repr__(self) -> str:
+        return f"Sections({len(self._items)} sections)"
+
+
+@dataclass
+class LexFinding:
+    """A lexical problem; ``by_dialect`` overrides the rule's default severity per dialect."""
+
+    code: str
+    line: int | None
+    column: int | None
+    message: str
+    hint: str | None = None
+    by_dialect: dict[Dialect, Severity] | None = None
+    only: frozenset[Dialect] | None = None
+
+
+class Comment:
+    __slots__ = ("line", "text")
+
+    def __init__(self, line: int, text: str) -> None:
+        self.line = line
+        self.text = text
+
+
+class Lines(Sequence[str]):
+    """The file's lines (without the newline; trailing CRs removed), cut on demand from the one
+    text. A list of every line as its own string cost about 60 bytes per line for the whole
+    run, five times the bytes of a typical cfg line; line starts are found only when a line is
+    asked for (a snippet, a directive). An ASCII file is kept as the bytes it was read as,
+    not as a decoded copy of them: its characters are its bytes."""
+
+    __slots__ = ("_count", "_cursor", "_source", "_starts", "_strip_cr")
+
+    def __init__(self, text: str | bytes, strip_cr: bool) -> None:
+        # the file, lines joined by '\n': decoded, or its bytes when they are ASCII
+        self._source = text
+        self._strip_cr = strip_cr
+        if isinstance(text, bytes):
+            self._count = text.count(b"\n") + (0 if not text or text.endswith(b"\n") else 1)
+        else:
+            self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+        self._starts: array[int] | None = None
+        # (index, start) of the last line found by scanning: lookups in increasing order (a
+        # report quoting its findings' lines) scan the text once, and need no index at all
+        self._cursor = (0, 0)
+
+    @property
+    def text(self) -> str:
+        """The whole text (decoded anew for an ASCII file: for searches, not to keep)."""
+        source = self._source
+        return source.decode("ascii") if isinstance(source, bytes) else source
+
+    def chunks(self, size: int, overlap: int) -> Iterator[tuple[int, str]]:
+        """(offset, text) of the whole text ``size`` characters at a time, each chunk running
+        ``overlap`` characters into the next."""
+        source = self._source
+        for begin in range(0, len(source), size):
+            piece = source[begin : begin + size + overlap]
+            yield begin, piece.decode("ascii") if isinstance(piece, bytes) else piece
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        return self._cut(self._start_of(index))[0]
+
+    def _cut(self, start: int) -> tuple[str, int]:
+        """The line that starts at ``start``, and where the next one starts."""
+        source = self._source
+        if isinstance(source, bytes):
+            end = source.find(b"\n", start)
+            return (source[start:] if end < 0 else source[start:end]).decode("ascii"), end + 1
+        end = source.find("\n", start)
+        line = source[start:] if end < 0 else source[start:end]
+        return (line.rstrip("\r") if self._strip_cr else line), end + 1
+
+    def _start_of(self, index: int) -> int:
+        """Where line ``index`` starts: scanned forward from the last line found, until a
+        lookup goes backwards; from then on (random access) from an index of every line."""
+        if self._starts is not None:
+            return self._starts[index]
+        line, at = self._cursor
+        if index < line:
+            return self._line_starts()[index]
+        source = self._source
+        if isinstance(source, bytes):
+            while line < index:
+                at = source.find(b"\n", at) + 1
+                line += 1
+        else:
+            while line < index:
+                at = source.find("\n", at) + 1
+                line += 1
+        self._cursor = (line, at)
+        return at
+
+    def __iter__(self) -> Iterator[str]:
+        start = 0
+        for _ in range(self._count):
+            line, start = self._cut(start)
+            yield line
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Lines, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
+
+    def __repr__(self) -> str:
+        return f"Lines({self._count} lines)"
+
+    def _line_starts(self) -> array[int]:
+        """Where each line starts, found once: the lengths of the lines of one chunk of text at
+        a time (split() in C; a match object per newline cost ten times as much, paid by every
+        file the text report quotes a line of)."""
+        if self._starts is None:
+            starts = array("L", [0])
+            for begin, chunk in self.chunks(_LINES_CHUNK, 0):
+                # begin + the running sum of len(line) + 1: every step in C
+                ends = accumulate(map(add, map(len, chunk.split("\n")[:-1]), repeat(1)),
+                                  initial=begin)
+                next(ends)  # begin itself
+                starts.extend(ends)
+            self._starts = starts
+        return self._starts
+
+
+def text_of(lines: Sequence[str]) -> str:
+    """The lines joined by newlines (a final newline may follow: for searches), without a copy
+    of each when they are :class:`Lines`."""
+    if isinstance(lines, Lines) and not lines._strip_cr:
+        return lines.text
+    return "\n".join(lines)
+
+
+# Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
+# whitespace (dnlint.settings.directives: _DIRECTIVE, _TRAILING)
+_MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
+_COLON = re.compile(r"\s*:")
+_COLON_ASCII = re.compile(rb"[\s\x1c-\x1f]*:")  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f
+_LOWER_CHUNK = 1 << 16
+
+
+def may_hold_directives(lines: Sequence[str]) -> bool:
+    """False when no line spells "dnlint:" in any case (whitespace allowed before the colon),
+    as every directive and every misplaced one does: most files then skip the per-comment
+    parse, and a comment that only names dnlint ("written for dnlint") does too. An
+    IGNORECASE regex search is slow (0.1 ms on a large cfg), so ASCII text, where it means
+    the same, is lowered and searched: a chunk at a time (overlapping by len("dnlint") - 1),
+    as a lowered copy of a large file, made while all its options are alive, was the peak of
+    its memory."""
+    if not isinstance(lines, Lines):
+        lines = Lines("\n".join(lines), False)
+    for begin, chunk in lines.chunks(_LOWER_CHUNK, 5):
+        if not chunk.isascii():
+            return _MENTION.search(lines.text) is not None  # IGNORECASE folds some non-ASCII
+        lowered = chunk.lower()
+        at = lowered.find("dnlint")
+        while at >= 0:
+            if _colon_follows(lines, begin + at + 6):
+                return True
+            at = lowered.find("dnlint", at + 6)
+    return False
+
+
+def _colon_follows(lines: Lines, at: int) -> bool:
+    """Whether whitespace, then ':', follows offset ``at`` of the text (whitespace has no case,
+    and may run past any chunk)."""
+    source = lines._source
+    if isinstance(source, bytes):
+        return _COLON_ASCII.match(source, at) is not None
+    return _COLON.match(source, at) is not None
+
+
+@dataclass
+class CfgDocument:
+    sections: Sections
+    lines: Sequence[str]
+    comments: list[Comment]
+    findings: list[LexFinding]
+    fatal: bool = False
+    # may_hold_directives(), once known (an init field: mypyc leaves init=False fields unset)
+    _directives: bool | None = field(default=None, repr=False, compare=False)
+
+    def layer_sections(self) -> Iterator[Section]:
+        """Every section after the first ([net]), one at a time."""
+        return islice(self.sections, 1, None)
+
+    def may_hold_directives(self) -> bool:
+        """:func:`may_hold_directives` of this file, searched once: the lint (whether to fold
+        findings) and the policy (whether to parse suppressions) both ask."""
+        if self._directives is None:
+            self._directives = may_hold_directives(self.lines)
+        return self._directives
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines: split at each newline, a final newline starting no line."""
+    size = len(text) - 1 if text.endswith("\n") else len(text)
+    return text[:size].split("\n") if text else []
+
+
+def lines_in_chunks(text: str | bytes, chunk: int = _LINES_CHUNK) -> Iterable[str]:
+    """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
+    line at once, alive while the lexer builds its options, raised a large file's peak
+    memory by five times its size. ASCII ``bytes`` are decoded a chunk at a time."""
+    if len(text) <= chunk:
+        return split_lines(text.decode("ascii") if isinstance(text, bytes) else text)
+    return chain.from_iterable(_chunk_lines(text, chunk))
+
+
+def _chunk_lines(text: str | bytes, chunk: int) -> Iterator[list[str]]:
+    size = len(text) - 1 if _newline_at(text, len(text) - 1) else len(text)
+    start = 0
+    while True:
+        end = _find_newline(text, start + chunk, size) if start + chunk < size else -1
+        piece = text[start:size] if end < 0 else text[start:end]
+        yield (piece.decode("ascii") if isinstance(piece, bytes) else piece).split("\n")
+        if end < 0:
+            return
+        start = end + 1
+
+
+def _newline_at(text: str | bytes, at: int) -> bool:
+    return at >= 0 and text[at] in (10, "\n")
+
+
+def _find_newline(text: str | bytes, start: int, end: int) -> int:
+    if isinstance(text, bytes):
+        return text.find(b"\n", start, end)
+    return text.find("\n", start, end)
