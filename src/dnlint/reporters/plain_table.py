@@ -40,18 +40,26 @@ def _cell(text: str) -> bool:
     return _PLAIN.fullmatch(text) is not None and text.strip() == text
 
 
-def boxed(title: str, header: Sequence[str], right: Sequence[bool],
-          rows: Sequence[Sequence[str]], caption: str) -> str | None:
-    """A ``Table(title=..., caption=...)`` with rich's default box and padding, or ``None``
-    when rich must draw it. ``right``: which columns are right-justified."""
-    if not rows or not all(map(simple, (title, *caption.split("\n"), *header))):
+def _widths(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int] | None:
+    """Each column's width (its widest cell), or ``None`` when a cell needs rich."""
+    if not all(_cell(cell) for row in (header, *rows) for cell in row):
         return None
     widths = [len(name) for name in header]
     for row in rows:
         for i, cell in enumerate(row):
             if len(cell) > widths[i]:
                 widths[i] = len(cell)
-    if not all(_cell(cell) for row in (header, *rows) for cell in row):
+    return widths
+
+
+def boxed(title: str, header: Sequence[str], right: Sequence[bool],
+          rows: Sequence[Sequence[str]], caption: str) -> str | None:
+    """A ``Table(title=..., caption=...)`` with rich's default box and padding, or ``None``
+    when rich must draw it. ``right``: which columns are right-justified."""
+    if not rows or not all(map(simple, (title, *caption.split("\n"), *header))):
+        return None
+    widths = _widths(header, rows)
+    if widths is None:
         return None
     table_width = sum(widths) + 3 * len(widths) + 1
     if table_width > WIDTH:
@@ -76,12 +84,8 @@ def unboxed(header: Sequence[str], right: Sequence[bool], rows: Sequence[Sequenc
     """A ``Table(box=None, pad_edge=False)``, or ``None`` when rich must draw it."""
     if not rows or not all(map(simple, header)):
         return None
-    widths = [len(name) for name in header]
-    for row in rows:
-        for i, cell in enumerate(row):
-            if len(cell) > widths[i]:
-                widths[i] = len(cell)
-    if not all(_cell(cell) for row in (header, *rows) for cell in row):
+    widths = _widths(header, rows)
+    if widths is None:
         return None
     if sum(widths) + 2 * (len(widths) - 1) > WIDTH:
         return None
