@@ -381,7 +381,14 @@ def lint_data_document(path: str, kind: str, dialect: Dialect | None, root: Path
         check_names_file(Path(path), dialect, sink)
     else:
         settings = DataSettings(root, dialect, check_images, check_labels, facts)
-        lint_data_file(Path(path), settings, sink, extra)
+        checked = lint_data_file(Path(path), settings, sink)
+        if check_labels and checked is not None and checked[1]:
+            from dnlint.dataset.check import check_dataset
+
+            data, lists = checked
+            summaries = check_dataset(data, settings, lists, sink)
+            if summaries:
+                extra["dataset"] = summaries
     return FileResult(path, dialect, "", sink.sorted(), extra=extra)
 
 

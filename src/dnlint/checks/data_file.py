@@ -29,7 +29,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dnlint.checks.data import (
     DEFAULT_NAMES,
@@ -71,11 +71,11 @@ class DataSettings:
     facts: TrainingFacts | None = None
 
 
-def lint_data_file(path: Path, settings: DataSettings, sink: Sink,
-                   extra: dict[str, Any] | None = None) -> DataFile | None:
+def lint_data_file(path: Path, settings: DataSettings, sink: Sink
+                   ) -> tuple[DataFile, list[tuple[str, Path]]] | None:
     """Report every problem of the .data file ``path`` (its own lines) and of the files it
-    names; the parsed file, or None when it cannot be read. With ``check_labels``, ``extra``
-    gets the data set's counts (``dataset``: one summary per list)."""
+    names; the parsed file and its readable lists ((key, file) of train= and valid=, which
+    the later dataset stage reads with ``check_labels``), or None when it cannot be read."""
     try:
         data = read_data_file(path)
     except OSError as exc:
@@ -88,13 +88,7 @@ def lint_data_file(path: Path, settings: DataSettings, sink: Sink,
     job.check_list("valid", Severity.WARNING)
     job.check_backup()
     job.say_base()
-    if settings.check_labels and job.lists:
-        from dnlint.dataset.check import check_dataset
-
-        summaries = check_dataset(data, settings, job.lists, sink)
-        if extra is not None and summaries:
-            extra["dataset"] = summaries
-    return data
+    return data, job.lists
 
 
 class _Job:
