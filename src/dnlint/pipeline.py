@@ -38,7 +38,7 @@ from dnlint.settings.policy import Policy, Selection, apply_policy, selection_fo
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from dnlint.dataset.facts import TrainingFacts
+    from dnlint.checks.training_facts import TrainingFacts
     from dnlint.fixes.run import Fixed
     from dnlint.fixes.suppress import Suppressed
     from dnlint.settings.config import Config

@@ -46,7 +46,7 @@ from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
 if TYPE_CHECKING:
-    from dnlint.dataset.facts import TrainingFacts
+    from dnlint.checks.training_facts import TrainingFacts
 
 # read_data_cfg's defaults for what train_detector opens (AlexeyAB's detector.c; the original
 # uses data/train.list for train)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from dnlint.checks.data import DataFile
 from dnlint.checks.data_file import MAX_SHOWN, DataSettings, image_severity, list_lines, shown_dir
+from dnlint.checks.training_facts import TrainingFacts
 from dnlint.dataset.classify import LabelMatcher, contained_pairs
-from dnlint.dataset.facts import TrainingFacts
 from dnlint.dataset.label_file import Box, LabelError, LabelFile, read_label_file
 from dnlint.dataset.label_path import label_path
 from dnlint.dataset.lists import encoding_problem, head, text_of

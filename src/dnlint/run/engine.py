@@ -57,7 +57,7 @@ from dnlint.settings.policy import Policy
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from dnlint.dataset.facts import TrainingFacts
+    from dnlint.checks.training_facts import TrainingFacts
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -314,7 +314,7 @@ class Run:
         if self._facts is None:
             facts = None
             if self._training_cfg is not None:
-                from dnlint.dataset.facts import training_facts
+                from dnlint.checks.training_facts import training_facts
 
                 try:
                     dialect = self._settings(self._training_cfg).dialect
