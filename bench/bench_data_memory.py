@@ -23,6 +23,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from bench_memory import RUNNER  # the same small process that measures one run
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -57,19 +59,6 @@ CASES: dict[str, Case] = {
                    lambda n: _repeat(b"cat\r\n", n)),
 }
 
-# Runs the command and prints its peak RSS (KiB), CPU seconds and exit status. A process of its
-# own, started small: Linux hands a forked child the parent's high-water mark, so the
-# benchmark's own memory (the generated files) would otherwise be every run's peak.
-_RUNNER = r"""
-import os, subprocess, sys
-process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-while process.stdout.read(1 << 16):
-    pass
-_, status, usage = os.wait4(process.pid, 0)
-print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status))
-"""
-
-
 def command(path: Path, installed: bool) -> tuple[int, float, int]:
     """(peak RSS in bytes, CPU seconds, exit status) of ``dnlint --no-config FILE``."""
     env = dict(os.environ)
@@ -77,7 +66,7 @@ def command(path: Path, installed: bool) -> tuple[int, float, int]:
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH", "")) if p)
     out = subprocess.run(
-        [sys.executable, "-c", _RUNNER, sys.executable, "-m", "dnlint", "--no-config",
+        [sys.executable, "-c", RUNNER, sys.executable, "-m", "dnlint", "--no-config",
          "--format", "concise", path.name], capture_output=True, text=True, env=env,
         check=True, cwd=path.parent).stdout.split()
     return int(out[0]) * 1024, float(out[1]), int(out[2])

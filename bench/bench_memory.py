@@ -140,7 +140,7 @@ def _child(path: Path, trace: bool) -> tuple[int, int, int, float]:
 # Runs the command and reports its peak RSS (KiB), CPU seconds and exit status. A process of its
 # own, started small: Linux hands a forked child the parent's high-water mark, so the
 # benchmark's own memory (the generated cases) would otherwise be the peak of every run.
-_RUNNER = r"""
+RUNNER = r"""
 import os, subprocess, sys
 process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 while process.stdout.read(1 << 16):
@@ -154,7 +154,7 @@ def command(path: Path, fmt: str) -> tuple[int, float, int]:
     """(peak RSS in bytes, CPU seconds, exit status) of ``dnlint --no-config FILE`` as a
     process of its own, its report read from a pipe and thrown away."""
     out = subprocess.run(
-        [sys.executable, "-c", _RUNNER, sys.executable, "-m", "dnlint", "--no-config",
+        [sys.executable, "-c", RUNNER, sys.executable, "-m", "dnlint", "--no-config",
          "--format", fmt, str(path)], capture_output=True, text=True, env=_env(), check=True
     ).stdout.split()
     return int(out[0]) * 1024, float(out[1]), int(out[2])
