@@ -78,10 +78,26 @@ def digests(corpus: Path) -> dict[str, dict[str, str]]:
             row = table[cfg] = {}
             for name, flags in FORMATS.items():
                 status, output = run_command([*flags, "--no-config", cfg])
+                if name == "sarif":
+                    output = without_machine_facts(output)
                 row[name] = hashlib.sha256(b"%d\n" % status + output).hexdigest()
     finally:
         os.chdir(before)
     return table
+
+
+def without_machine_facts(sarif: bytes) -> bytes:
+    """A SARIF log without what depends on the machine rather than on the cfg: the run's
+    working directory (where the corpus lies) and each rule's ``helpUri`` (read from the
+    installed distribution's metadata, absent when dnlint runs from a bare source tree;
+    ``tests/test_formats.py`` covers both)."""
+    log = json.loads(sarif)
+    for run in log["runs"]:
+        for rule in run["tool"]["driver"]["rules"]:
+            rule.pop("helpUri", None)
+        for invocation in run["invocations"]:
+            invocation.pop("workingDirectory", None)
+    return json.dumps(log, indent=2).encode()
 
 
 def differences(stored: dict[str, dict[str, str]],
