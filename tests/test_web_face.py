@@ -198,3 +198,36 @@ def test_the_face_imports_neither_numpy_click_nor_rich() -> None:
     out = subprocess.run([sys.executable, "-c", code, tiny], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_details_are_the_last_runs_table_graph_and_verdict_without_a_second_lint(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    header = (0).to_bytes(4, "little") + (2).to_bytes(4, "little") + (5).to_bytes(4, "little") \
+        + bytes(8)
+    weights = [{"name": "tiny.weights", "size": 1000, "head": header}]
+    whole = web_face.lint(TINY, "tiny.cfg", {"weights": weights, "max_rows": 3})
+    quick = web_face.lint(TINY, "tiny.cfg", {"weights": weights, "layers": False,
+                                             "graph": False})
+    assert (quick["layers"], quick["graph"]) == (None, None)
+    assert quick["findings"] == whole["findings"]
+
+    def no_second_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("details linted again")
+
+    monkeypatch.setattr(web_face, "new_run", no_second_run)
+    found = web_face.details({"max_rows": 3})
+    assert found == {"layers": whole["layers"], "graph": whole["graph"],
+                     "weights": whole["weights"]}
+    assert len(found["layers"]["rows"]) == 3
+    assert found["weights"]["path"] == "tiny.weights"
+    assert web_face.details() is None  # given once: the run is let go
+    assert web_face.details_json() == "null"
+
+
+def test_editor_offsets_find_only_the_lines_they_need() -> None:
+    offsets = web_face._Offsets("a\nbb\n\U0001F600c\n")
+    assert offsets.span(2, 1, 2, 3) == (2, 4)
+    assert offsets.starts == [0, 2, 5]
+    assert offsets.span(3, 2, None, None) == (7, 8)  # after the emoji: two UTF-16 units
+    assert offsets.span(9, 1, None, None) == (9, 9)  # past the end: the last (empty) line
+    assert offsets.starts == [0, 2, 5, 8]

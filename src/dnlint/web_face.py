@@ -1,7 +1,10 @@
 """The web page's face on dnlint: text and settings in, plain JSON-able data out.
 
 The page (``web/``) runs dnlint's pure wheel in Pyodide; its worker calls :func:`lint`,
-:func:`fix_all`, :func:`apply_fix` and :func:`display_text` and only moves what they return.
+:func:`details`, :func:`fix_all`, :func:`apply_fix` and :func:`display_text` and only moves
+what they return. On a keystroke it asks :func:`lint` for the findings alone (``layers`` and
+``graph`` false), then :func:`details` for the table, graph and weights verdict of that same
+run, without linting again.
 Everything goes through the public API (:func:`dnlint.api.new_run`, the run the ``dnlint``
 command builds from its flags) and the command's own reporters, so a finding here is the
 finding ``dnlint --format json --no-config --stdin-filename PATH -`` prints for the same bytes
@@ -33,8 +36,8 @@ from dnlint.api import new_run
 if TYPE_CHECKING:
     from dnlint.result import FileResult
 
-__all__ = ["apply_fix", "display_text", "fix_all", "fix_all_json", "lint", "lint_json",
-           "version"]
+__all__ = ["apply_fix", "details", "details_json", "display_text", "fix_all", "fix_all_json",
+           "lint", "lint_json", "version"]
 
 DEFAULT_PATH = "model.cfg"  # what text typed or pasted into the page is linted as
 SETTINGS_KEYS = ("dialect", "targets", "recipe", "select", "ignore", "gpu_memory")
@@ -59,11 +62,34 @@ def lint(text: str | bytes, path: str = DEFAULT_PATH,
     ``name`` and ``from``/``to``, UTF-16 offsets into :func:`display_text` of the text), the
     dialect and why, the rules' explanations, the layer table, the DOT graph and the weights
     verdict."""
+    global _last
+    _last = None  # the previous run's network is freed before this one is built
     opts = dict(options or {})
     raw = _bytes(text)
     with _companions(opts) as files:
         results = list(_run(raw, path, opts, files).results())
-    return _report(raw, text if isinstance(text, str) else None, results, opts, files)
+    report = _report(raw, text if isinstance(text, str) else None, results, opts, files)
+    if results:
+        _last = _Last(results[0], files.root)
+    return report
+
+
+def details(options: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """The layer table, DOT graph and weights verdict of the last :func:`lint`'s run (as its
+    report's ``layers``, ``graph`` and ``weights``, with ``options``' ``layers``, ``graph``,
+    ``max_rows`` and ``max_graph``), worked out from the network that run built; None when
+    there was no run, or its details were already given (they are given once: the run is
+    then let go)."""
+    global _last
+    last, _last = _last, None
+    if last is None:
+        return None
+    opts = dict(options or {})
+    return {"layers": _layers(last.result, opts.get("max_rows"))
+            if opts.get("layers", True) else None,
+            "graph": _graph(last.result, opts.get("max_graph"))
+            if opts.get("graph", True) else None,
+            "weights": _weights(last.result, last.root)}
 
 
 def fix_all(text: str | bytes, path: str = DEFAULT_PATH,
@@ -84,6 +110,11 @@ def lint_json(text: str | bytes, path: str = DEFAULT_PATH,
               options: Mapping[str, Any] | None = None) -> str:
     """:func:`lint` as JSON text (``null`` stays null: what the worker hands the page)."""
     return json.dumps(lint(text, path, options))
+
+
+def details_json(options: Mapping[str, Any] | None = None) -> str:
+    """:func:`details` as JSON text."""
+    return json.dumps(details(options))
 
 
 def fix_all_json(text: str | bytes, path: str = DEFAULT_PATH,
@@ -112,15 +143,30 @@ class _Files:
     """Where the companions of the text were written: weights files, the .data file."""
 
     def __init__(self, root: str) -> None:
-        self.root = root
+        self.root = root  # "" when there are none
         self.weights: list[str] = []
         self.data: str | None = None
+
+
+class _Last:
+    """The last lint's result, kept for :func:`details`, and where its companions were."""
+
+    def __init__(self, result: FileResult, root: str) -> None:
+        self.result = result
+        self.root = root
+
+
+_last: _Last | None = None
 
 
 @contextmanager
 def _companions(opts: Mapping[str, Any]) -> Iterator[_Files]:
     """The weights and .data/.names files of ``opts`` as files the run can read, in a
-    directory of their own for the run's time."""
+    directory of their own for the run's time (none without companions: a keystroke's lint
+    makes no directory)."""
+    if not opts.get("weights") and not opts.get("data"):
+        yield _Files("")
+        return
     with tempfile.TemporaryDirectory(prefix="dnlint-web-") as root:
         files = _Files(root)
         for entry in opts.get("weights") or ():
@@ -209,9 +255,7 @@ def _report(raw: bytes, typed: str | None, results: list[FileResult], opts: Mapp
         if rule is not None and rule.code not in explanations:
             explanations[rule.code] = rule.explanation()
     head = file_json(first)
-    weights = first.checked_weights.to_json() if first.checked_weights is not None else None
-    if weights is not None and weights.get("path"):
-        weights["path"] = _shown(str(weights["path"]), files.root)
+    weights = _weights(first, files.root)
     return {
         "path": head["path"], "dialect": head["dialect"], "dialect_reason": head["dialect_reason"],
         "findings": findings, "rules": explanations,
@@ -223,7 +267,15 @@ def _report(raw: bytes, typed: str | None, results: list[FileResult], opts: Mapp
 
 def _shown(text: str, root: str) -> str:
     """A companion file's name as the user gave it, not where the face wrote it."""
-    return text.replace(root.rstrip("/") + "/", "")
+    return text.replace(root.rstrip("/") + "/", "") if root else text
+
+
+def _weights(result: FileResult, root: str) -> dict[str, Any] | None:
+    """The verdict on the weights file the run checked (None without one)."""
+    weights = result.checked_weights.to_json() if result.checked_weights is not None else None
+    if weights is not None and weights.get("path"):
+        weights["path"] = _shown(str(weights["path"]), root)
+    return weights
 
 
 def _layers(result: FileResult, limit: int | None) -> dict[str, Any] | None:
@@ -275,13 +327,25 @@ class _Offsets:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.ascii = text.isascii()
-        self.starts = [0]
-        find = text.find
-        at = find("\n")
-        while at >= 0:
-            self.starts.append(at + 1)
-            at = find("\n", at + 1)
+        self._ascii: bool | None = None
+        self.starts = [0]  # where lines start, found as far as a finding needs (most files
+        self.whole = False  # have a few findings near the top: no scan of the whole text)
+
+    @property
+    def ascii(self) -> bool:
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        return self._ascii
+
+    def _find(self, line: int) -> None:
+        """Find the starts of the lines up to ``line + 1`` (or all of them)."""
+        starts, find = self.starts, self.text.find
+        while not self.whole and len(starts) <= line:
+            at = find("\n", starts[-1])
+            if at < 0:
+                self.whole = True
+            else:
+                starts.append(at + 1)
 
     def span(self, line: int | None, column: int | None, end_line: int | None,
              end_column: int | None) -> tuple[int | None, int | None]:
@@ -295,6 +359,7 @@ class _Offsets:
 
     def offset(self, line: int, column: int | None) -> int:
         """The UTF-16 offset of (line, column); column None: the end of the line."""
+        self._find(max(line, 1))
         index = min(max(line, 1), len(self.starts)) - 1
         begin = self.starts[index]
         stop = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)

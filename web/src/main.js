@@ -24,6 +24,7 @@ const state = {
   version: 0, // the text and choices: bumped on every change, results of an older one dropped
   sent: -1, // the version of the lint in flight, or -1
   timer: 0,
+  queued: false, // a lint is to be posted at the end of this task
   programmatic: false,
   result: null,
   rows: null,
@@ -121,9 +122,18 @@ function choices() {
   };
 }
 
+// with no delay the lint is posted at the end of the current task (a microtask), before the
+// browser lays out and paints the edit: a timer would wait for that frame, tens of ms on a
+// long text, before the worker even has the text
 function lintSoon(delay = DEBOUNCE_MS) {
   clearTimeout(state.timer);
-  state.timer = setTimeout(sendLint, delay);
+  state.timer = 0;
+  if (delay > 0) {
+    state.timer = setTimeout(sendLint, delay);
+  } else if (!state.queued) {
+    state.queued = true;
+    queueMicrotask(() => { state.queued = false; sendLint(); });
+  }
 }
 
 function sendLint() {

@@ -62,8 +62,9 @@ function unmount(dirs) {
   }
 }
 
-// findings first; the table, the graph and the weights verdict follow unless a newer
-// request is already waiting (the weights files stay mounted until then)
+// findings first, then (unless a newer request is already waiting) the table, the graph and
+// the weights verdict of that same run: the face keeps the run's network for them, so the
+// text is linted once
 function lint(request) {
   const { id, path } = request;
   const mounted = [];
@@ -73,29 +74,24 @@ function lint(request) {
     if (dir) mounted.push(dir);
     return entry;
   });
-  let finished = false;
   try {
     const quick = { ...options, layers: false, graph: false };
     const findings = call(face.lint_json, source(python, request), path,
       lintOptions(python, quick));
     postMessage({ type: "findings", id, ...findings });
-    setTimeout(() => {
-      try {
-        if (latest || jobs.length) return;
-        const full = call(face.lint_json, source(python, request), path,
-          lintOptions(python, options));
-        postMessage({ type: "details", id, layers: full.layers, graph: full.graph,
-          weights: full.weights });
-      } catch (error) {
-        postMessage({ type: "error", request: "lint", id, message: lastLine(error) });
-      } finally {
-        unmount(mounted);
-      }
-    }, DETAILS_DELAY_MS);
-    finished = true;
   } finally {
-    if (!finished) unmount(mounted);
+    unmount(mounted); // the run has read what it needs of them
   }
+  setTimeout(() => {
+    try {
+      if (latest || jobs.length) return; // the next lint replaces the kept run
+      const { max_rows, max_graph } = options;
+      const details = call(face.details_json, lintOptions(python, { max_rows, max_graph }));
+      if (details) postMessage({ type: "details", id, ...details });
+    } catch (error) {
+      postMessage({ type: "error", request: "lint", id, message: lastLine(error) });
+    }
+  }, DETAILS_DELAY_MS);
 }
 
 function run(request) {
