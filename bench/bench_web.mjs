@@ -9,6 +9,9 @@
 // bundled example linted). Keystroke: in the page, from the keydown of one character typed
 // into a comment at the end of the cfg until #status is "ready" again for the new text
 // (the findings shown are that text's); the table and graph that follow are not counted.
+// Each keystroke is also split where its time goes: the page until the lint is posted, the
+// worker from receiving the text to posting the findings (the Python lint, its JSON and
+// JSON.parse), and the page from the findings' message to #status ready (drawn).
 // Prints a Markdown table. CHROMIUM: the browser (default /usr/bin/chromium).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -58,14 +61,32 @@ await page.waitForSelector("#status[data-state=ready]", { timeout: 600_000 });
 const text = readFileSync(CFG, "utf8");
 await page.evaluate((t) => window.dnlint.setText(t + "\n# typed: "), text);
 await page.waitForSelector("#status[data-state=ready]", { timeout: 600_000 });
+// the lint worker's side: when each lint request arrived and when its findings were posted
+// (wall-clock times of both threads on one axis: performance.timeOrigin + now())
+const worker = page.workers().find((w) => w.url().includes("worker"));
+await worker.evaluate(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  self.__spans = [];
+  const receive = self.onmessage;
+  self.onmessage = (event) => {
+    if (event.data.type === "lint") self.__received = now();
+    receive(event);
+  };
+  const post = self.postMessage.bind(self);
+  self.postMessage = (message) => {
+    if (message.type === "findings") self.__spans.push([self.__received, now()]);
+    post(message);
+  };
+});
 await page.evaluate(() => {
+  const now = () => performance.timeOrigin + performance.now();
   const status = document.querySelector("#status");
   window.__keys = [];
   window.__down = 0;
-  document.addEventListener("keydown", () => { window.__down = performance.now(); }, true);
+  document.addEventListener("keydown", () => { window.__down = now(); }, true);
   new MutationObserver(() => {
     if (status.dataset.state === "ready" && window.__down) {
-      window.__keys.push(performance.now() - window.__down);
+      window.__keys.push([window.__down, now()]);
       window.__down = 0;
     }
   }).observe(status, { attributes: true });
@@ -73,11 +94,19 @@ await page.evaluate(() => {
 await page.click(".cm-content");
 await page.keyboard.press("Control+End");
 const keys = [];
+const parts = { page: [], worker: [], drawn: [] };
 for (let i = 0; i < WARMUP + KEYS; i++) {
   const before = await page.evaluate(() => window.__keys.length);
   await page.keyboard.type("x");
   await page.waitForFunction((n) => window.__keys.length > n, before, { timeout: 600_000 });
-  if (i >= WARMUP) keys.push(await page.evaluate(() => window.__keys.at(-1)));
+  if (i >= WARMUP) {
+    const [down, drawn] = await page.evaluate(() => window.__keys.at(-1));
+    const [received, posted] = await worker.evaluate(() => self.__spans.at(-1));
+    keys.push(drawn - down);
+    parts.page.push(received - down);
+    parts.worker.push(posted - received);
+    parts.drawn.push(drawn - posted);
+  }
   // let the table and graph that follow the findings finish, as between a user's keys
   await page.waitForSelector("#graph[data-state=ready]", { timeout: 600_000 });
 }
@@ -91,3 +120,8 @@ console.log(`| cold load to first findings | ${ms(median(loads))} | ${ms(Math.mi
   `${ms(Math.max(...loads))} | ${loads.length} |`);
 console.log(`| keystroke to findings, ${CFG.split("/").pop()} (${lines} lines) | ` +
   `${ms(median(keys))} | ${ms(Math.min(...keys))} | ${ms(Math.max(...keys))} | ${keys.length} |`);
+const row = (what, xs) => console.log(`| ${what} | ${ms(median(xs))} | ${ms(Math.min(...xs))} | ` +
+  `${ms(Math.max(...xs))} | ${xs.length} |`);
+row("· keydown to the worker receiving the text", parts.page);
+row("· worker: text received to findings posted (the lint)", parts.worker);
+row("· findings posted to drawn (#status ready)", parts.drawn);
