@@ -221,6 +221,13 @@ def test_details_are_the_last_runs_table_graph_and_verdict_without_a_second_lint
     assert len(found["layers"]["rows"]) == 3
     assert found["weights"]["path"] == "tiny.weights"
     assert web_face.details() is None  # given once: the run is let go
+    monkeypatch.undo()
+    # without a weights file there is no verdict, though the table predicts the layout
+    whole = web_face.lint(TINY, "tiny.cfg")
+    web_face.lint(TINY, "tiny.cfg", {"layers": False, "graph": False})
+    found = web_face.details()
+    assert found is not None and found["layers"] == whole["layers"]
+    assert (whole["weights"], found["weights"]) == (None, None)
     assert web_face.details_json() == "null"
 
 

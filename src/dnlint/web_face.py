@@ -85,11 +85,12 @@ def details(options: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     if last is None:
         return None
     opts = dict(options or {})
+    weights = _weights(last.result, last.root)  # before the table predicts a layout
     return {"layers": _layers(last.result, opts.get("max_rows"))
             if opts.get("layers", True) else None,
             "graph": _graph(last.result, opts.get("max_graph"))
             if opts.get("graph", True) else None,
-            "weights": _weights(last.result, last.root)}
+            "weights": weights}
 
 
 def fix_all(text: str | bytes, path: str = DEFAULT_PATH,

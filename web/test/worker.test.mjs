@@ -41,6 +41,19 @@ test("the page's options: null means the default, limits cut long tables", async
   assert.deepEqual(cut.layers.rows.map((r) => r.output), all.layers.rows.slice(0, 2).map((r) => r.output));
 });
 
+test("the details after a findings-only lint are that run's table and graph", async () => {
+  const { python, face } = await started;
+  const text = "[net]\nwidth=32\nheight=32\nchannels=3\n" +
+    "[convolutional]\nfilters=8\nsize=1\n".repeat(4);
+  const all = lint(python, face, { text, path: "model.cfg" }, { max_rows: 3 });
+  const quick = lint(python, face, { text, path: "model.cfg" }, { layers: false, graph: false });
+  assert.deepEqual([quick.layers, quick.graph, quick.findings], [null, null, all.findings]);
+  const details = JSON.parse(face.details_json(lintOptions(python, { max_rows: 3 })));
+  assert.deepEqual(details, { layers: all.layers, graph: all.graph, weights: all.weights });
+  assert.equal(details.layers.rows.length, 3);
+  assert.equal(face.details_json(), "null"); // given once
+});
+
 test("every rule example and bad input: exactly the command's findings", async () => {
   const { python, face } = await started;
   const cases = JSON.parse(cpython([join(WEB, "test", "cli_cases.py")]));
