@@ -31,6 +31,8 @@ const state = {
   rowsAll: false,
   graphAll: false,
   dot: null,
+  dotDrawn: null, // the DOT of the graph drawn
+  layersDrawn: undefined, // the JSON of the layer table drawn
   weights: [], // {file, head}
   data: null, // {name, text}
   names: null,
@@ -285,6 +287,14 @@ const COLUMNS = ["#", "type", "what", "input", "output", "params", "BFLOPs", "GP
 function showLayers(layers) {
   const box = $("#layers");
   state.rows = layers ? layers.rows : null;
+  // most keys leave the table as it was (a comment, a value that changes no shape): then the
+  // table drawn stays, and the browser lays out and paints no new one
+  const drawn = JSON.stringify(layers);
+  if (drawn === state.layersDrawn) {
+    box.dataset.state = "ready";
+    return;
+  }
+  state.layersDrawn = drawn;
   if (!layers) {
     box.replaceChildren(el("p", {}, "No layer table: the cfg does not build a network."));
   } else {
@@ -318,6 +328,7 @@ let graphWorker = null;
 function showGraph(dot, layers) {
   const box = $("#graph");
   state.dot = dot;
+  if (!dot) state.dotDrawn = null; // what replaces the graph below is drawn every time
   if (!dot && layers && layers.count > MAX_GRAPH && !state.graphAll) {
     box.replaceChildren(el("button", { type: "button", onclick: () => {
       state.graphAll = true; changed(); } },
@@ -330,6 +341,11 @@ function showGraph(dot, layers) {
     box.dataset.state = "ready";
     return;
   }
+  if (dot === state.dotDrawn) { // the graph shown is this text's already
+    box.dataset.state = "ready";
+    return;
+  }
+  state.dotDrawn = null;
   if (!graphWorker) {
     graphWorker = new Worker(new URL("./graph.js", import.meta.url), { type: "module" });
     graphWorker.onmessage = ({ data }) => drawGraph(data);
@@ -344,6 +360,7 @@ function drawGraph({ id, svg, error }) {
   if (error) {
     box.replaceChildren(el("p", {}, `The graph could not be drawn: ${error}`));
   } else {
+    state.dotDrawn = state.dot;
     const parsed = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
     for (const node of parsed.querySelectorAll("g.node")) {
       const match = /^f\d+_(\d+)$/.exec(node.querySelector("title")?.textContent || "");

@@ -124,6 +124,18 @@ test("the layer table and the graph are the command's", async () => {
   await page.click(`#graph svg g#layer-${route.index}`);
   const line = await page.evaluate(() => window.dnlint.cursorLine());
   assert.equal(line, route.line);
+  // an edit that changes no layer keeps the table and graph drawn; one that does redraws them
+  await page.evaluate(() => { document.querySelector("#layers table").dataset.kept = "1";
+    document.querySelector("#graph svg").dataset.kept = "1"; });
+  await setText(text + "# a comment\n");
+  await settled();
+  assert.equal(await page.locator("#layers table[data-kept] tr[data-index]").count(), rows.length);
+  assert.equal(await page.locator("#graph svg[data-kept] g.node[id^=layer-]").count(), nodes.length);
+  await setText(text.replace("filters=24", "filters=30"));
+  await settled();
+  assert.equal(await page.locator("#layers table[data-kept]").count(), 0);
+  assert.equal(await page.locator("#graph svg[data-kept]").count(), 0);
+  assert.equal(await page.locator("#graph svg g.node[id^=layer-]").count(), nodes.length);
 });
 
 test("choices: dialect and target give the command's findings for them", async () => {
