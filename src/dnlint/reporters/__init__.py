@@ -34,6 +34,7 @@ class Reporter(Protocol):
 def get_reporter(name: str, ctx: ReportContext) -> Reporter:
     """The reporter for ``--format name``; each lives in its own module, imported on demand.
     With ``--statistics`` the counts per rule replace the findings (JSON as JSON)."""
+    # each format's module loads only when chosen (start-up), and imports ReportContext from here
     if ctx.statistics:
         from dnlint.reporters.statistics import StatisticsReporter
 

@@ -170,7 +170,8 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        # importing a family module declares its rules (rule()); plain imports a reader can follow
+        # importing a family module declares its rules (rule()); plain imports a reader can follow,
+        # on first use: a run without findings never loads the declarations (start-up)
         import dnlint.rules.syntax  # noqa: I001 - registration order is the table order
         import dnlint.rules.options
         import dnlint.rules.net_section

@@ -34,7 +34,7 @@ def check_targets(result: FileResult, targets: tuple[str, ...]) -> None:
     """Add every selected target's diagnostics to ``result``."""
     if result.document is None or result.document.fatal:
         return
-    for target in targets:
+    for target in targets:  # each target's module loads only when selected (start-up)
         if target == "opencv":
             from dnlint.targets.opencv import check_opencv
 
