@@ -30,9 +30,9 @@ STAGES: list[tuple[str, ...]] = [
     ("read",),  # bytes -> sections
     ("options",),  # sections -> typed options
     ("network",),  # typed sections -> layers with shapes
+    ("weights",),  # the byte layout and the file
     ("checks",),  # across options and layers
     ("dataset",),  # a training job's images and labels
-    ("weights",),  # the byte layout and the file
     ("result",),  # one file's result
     ("lint",),  # the stages for one cfg
     ("targets",),  # deployment targets read a lint

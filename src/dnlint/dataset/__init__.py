@@ -1,7 +1,7 @@
-"""The data set stage (``--check-labels``), after ``checks`` and before ``weights`` and the
-settings: the images and label files a ``.data`` file's train= and valid= lists name, as a
-training job reads them. The pipeline calls it with the lists ``checks.data_file`` found
-readable; its findings and summaries go to the reporters.
+"""The data set stage, ``--check-labels`` (bytes → read → options → network → weights → checks
+→ **dataset** → settings/policy → reporters): the images and label files a ``.data`` file's
+train= and valid= lists name, as a training job reads them. The pipeline calls it with the
+lists ``checks.data_file`` found readable; its findings and summaries go to the reporters.
 
 ``check`` is the entry (``check_dataset``): it reads the classes and names, and a classifier's
 labels file and tree (``classifier_files``), then runs the list pass (``list_pass``: each line

@@ -1,4 +1,5 @@
-"""The last stage, reporters: one module per format, each a streaming consumer of finished
+"""The last stage, reporters (bytes → read → options → network → weights → checks → dataset →
+settings/policy → **reporters**): one module per format, each a streaming consumer of finished
 results (the command's :mod:`dnlint.console` streams a run to one).
 
 A reporter is told about each file as soon as that file is done (:meth:`Reporter.file`) and

@@ -3,8 +3,9 @@
 Beside the stages rather than one of them: every stage reports by code, and the registry
 imports no stage.
 
-Each family module (``syntax``, ``options``, ``net``, ``topology``, ``heads``, ``weights``,
-``recipe``, ``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``,
+Each family module (``syntax``, ``options``, ``net_section``, ``memory``, ``topology``,
+``heads``, ``labels``, ``weights``, ``recipe``, ``meta``, ``opencv``, ``tensorrt``,
+``hank_onnx``) declares its rules with :func:`rule`. ``--explain``,
 ``--list-rules``, SARIF rule metadata and ``docs/rules.md`` are all generated from these
 declarations.
 

@@ -1,6 +1,7 @@
-"""After the lint: deployment targets (``--target``), rule families that ask whether another
-program loads the network the way Darknet builds it. A target's module is imported only when
-it is selected, so a run without ``--target`` pays nothing for it. The pipeline calls them
+"""After the lint, before the settings and policy (each reads a ``FileResult``): deployment
+targets (``--target``), rule families that ask whether another program loads the network the
+way Darknet builds it. A target's module is imported only when it is selected, so a run
+without ``--target`` pays nothing for it. The pipeline calls them
 (:func:`dnlint.pipeline.complete`)."""
 
 from __future__ import annotations
