@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
+import dnlint.about
 import dnlint.cli
 from dnlint import argv
 from dnlint.cli import main
@@ -223,3 +224,13 @@ def test_a_completion_request_goes_to_click(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("_DNLINT_COMPLETE")
     monkeypatch.setattr(sys, "stdout", None)
     assert argv.load(["a.cfg"]).__qualname__ == "_clicked.<locals>.clicked"
+
+
+def test_the_build_named_is_the_one_imported() -> None:
+    """--version names the build by the files beside it; the import system took the same."""
+    import dnlint.diagnostics
+
+    compiled = (dnlint.diagnostics.__file__ or "").endswith((".so", ".pyd"))
+    assert dnlint.about.build_description().endswith(
+        f" ({'compiled with mypyc' if compiled else 'pure Python'}, Python "
+        f"{'.'.join(str(part) for part in sys.version_info[:3])})")

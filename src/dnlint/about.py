@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 __all__ = ["build_description", "version_line"]
@@ -12,11 +13,13 @@ def build_description() -> str:
     """The version line's template (``%(prog)s``, ``%(version)s``, as click's version option
     fills it): the mypyc-compiled modules (a platform wheel, or an install from source with a
     C compiler) or the pure-Python fallback, which is about half as fast."""
-    from importlib.util import find_spec
+    import _imp  # the interpreter's own list of extension suffixes; importlib.util costs ms
 
-    spec = find_spec("dnlint.diagnostics")  # compiled in a compiled build; found, not imported
-    origin = (spec.origin if spec is not None else None) or ""
-    build = "compiled with mypyc" if origin.endswith((".so", ".pyd")) else "pure Python"
+    # the compiled module is found before the .py beside it, as the import system finds it
+    folder = os.path.dirname(os.path.abspath(__file__))
+    compiled = any(os.path.isfile(os.path.join(folder, "diagnostics" + suffix))
+                   for suffix in _imp.extension_suffixes())
+    build = "compiled with mypyc" if compiled else "pure Python"
     python = ".".join(str(part) for part in sys.version_info[:3])
     return f"%(prog)s %(version)s ({build}, Python {python})"
 
