@@ -7,14 +7,13 @@ see a :class:`FileResult`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.memory import check_common_card, check_memory, check_testing_block
 from dnlint.checks.net_values import check_net
 from dnlint.checks.whole_network import check_network
-from dnlint.diagnostics import Diagnostic, Severity, Sink, with_ends
+from dnlint.diagnostics import Diagnostic, Severity, Sink, replace, with_ends
 from dnlint.dialects import Dialect
 from dnlint.network.build import Network, build_network
 from dnlint.network.dialect_guess import Detection, detect_dialect

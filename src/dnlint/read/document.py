@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import accumulate, chain, islice, repeat
 from operator import add
 from types import MappingProxyType
@@ -281,17 +280,36 @@ class Sections(Sequence[Section]):
         return f"Sections({len(self._items)} sections)"
 
 
-@dataclass
-class LexFinding:
+class LexFinding:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
     """A lexical problem; ``by_dialect`` overrides the rule's default severity per dialect."""
 
-    code: str
-    line: int | None
-    column: int | None
-    message: str
-    hint: str | None = None
-    by_dialect: dict[Dialect, Severity] | None = None
-    only: frozenset[Dialect] | None = None
+    __slots__ = ("by_dialect", "code", "column", "hint", "line", "message", "only")
+
+    def __init__(self, code: str, line: int | None, column: int | None, message: str,
+                 hint: str | None = None, by_dialect: dict[Dialect, Severity] | None = None,
+                 only: frozenset[Dialect] | None = None) -> None:
+        self.code = code
+        self.line = line
+        self.column = column
+        self.message = message
+        self.hint = hint
+        self.by_dialect = by_dialect
+        self.only = only
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.code, self.line, self.column, self.message, self.hint, self.by_dialect,
+                self.only)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, LexFinding)
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (f"LexFinding(code={self.code!r}, line={self.line!r}, column={self.column!r}, "
+                f"message={self.message!r}, hint={self.hint!r}, "
+                f"by_dialect={self.by_dialect!r}, only={self.only!r})")
 
 
 class Comment:
@@ -465,15 +483,31 @@ def _colon_follows(lines: Lines, at: int) -> bool:
     return _COLON.match(source, at) is not None
 
 
-@dataclass
-class CfgDocument:
-    sections: Sections
-    lines: Sequence[str]
-    comments: list[Comment]
-    findings: list[LexFinding]
-    fatal: bool = False
-    # may_hold_directives(), once known (an init field: mypyc leaves init=False fields unset)
-    _directives: bool | None = field(default=None, repr=False, compare=False)
+class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
+    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "sections")
+
+    def __init__(self, sections: Sections, lines: Sequence[str], comments: list[Comment],
+                 findings: list[LexFinding], fatal: bool = False,
+                 _directives: bool | None = None) -> None:
+        self.sections = sections
+        self.lines = lines
+        self.comments = comments
+        self.findings = findings
+        self.fatal = fatal
+        # may_hold_directives(), once known
+        self._directives = _directives
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, CfgDocument)
+        return (self.sections, self.lines, self.comments, self.findings, self.fatal) == (
+            other.sections, other.lines, other.comments, other.findings, other.fatal)
+
+    def __repr__(self) -> str:
+        return (f"CfgDocument(sections={self.sections!r}, lines={self.lines!r}, "
+                f"comments={self.comments!r}, findings={self.findings!r}, "
+                f"fatal={self.fatal!r})")
 
     def layer_sections(self) -> Iterator[Section]:
         """Every section after the first ([net]), one at a time."""
