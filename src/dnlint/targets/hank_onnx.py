@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dnlint.diagnostics import Diagnostic, Severity, Sink, replace
 from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network
 from dnlint.network.layers.base import Layer
 from dnlint.result import FileResult
@@ -57,8 +58,6 @@ def _hank_lint(result: FileResult) -> FileResult:
     """The file as hank's Darknet reads it: ``result`` itself under ``--dialect hank``."""
     if result.dialect is Dialect.HANK:
         return result
-    from dnlint.lint import lint_cfg_bytes
-
     assert result.document is not None
     data = "\n".join(result.document.lines).encode("utf-8", "surrogateescape")
     return lint_cfg_bytes(data, result.path, Dialect.HANK)
