@@ -421,7 +421,7 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from dnlint.dataset import check
+    from dnlint.dataset import list_pass
 
     listed = tmp_path / "train.txt"
     listed.write_bytes(b"img/a.jpg\n" * 200_000)  # 2 MB: over PROGRESS_AFTER
@@ -432,12 +432,12 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path: Path,
 
     shown = Terminal()
     monkeypatch.setattr("sys.stderr", shown)
-    with check._progress(listed) as advance:
+    with list_pass._progress(listed) as advance:
         advance(listed.stat().st_size)
     assert "checking train.txt" in shown.getvalue()
     quiet = io.StringIO()  # not a terminal: nothing at all
     monkeypatch.setattr("sys.stderr", quiet)
-    with check._progress(listed) as advance:
+    with list_pass._progress(listed) as advance:
         advance(listed.stat().st_size)
     assert quiet.getvalue() == ""
 

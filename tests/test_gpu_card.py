@@ -20,8 +20,8 @@ from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.memory import memory_report
 from dnlint.rules import get_rule
-from dnlint.run import gpu
-from dnlint.run.gpu import Card, parse_cards, query_cards
+from dnlint.settings import gpu
+from dnlint.settings.gpu import Card, parse_cards, query_cards
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the fake nvidia-smi is a sh script")
 

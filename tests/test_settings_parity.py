@@ -12,9 +12,11 @@ something). Each editor setting must make the record its flag makes.
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
+from tests.test_gpu_card import calls, fake_smi
 
 from dnlint.api import new_run
 from dnlint.lsp import rpc
@@ -139,9 +141,11 @@ def test_an_editor_setting_makes_the_record_its_flag_makes(tmp_path: Path, key: 
     server = Server(rpc.Writer(io.BytesIO()))
     server.apply_settings({"dnlint": {key: value}})
     run = new_run((str(path),), **flags)  # type: ignore[arg-type]
-    # the run's nvidia-smi query (--gpu-memory auto, a training job) is the run's own, asked
-    # once per run: an editor starts no process
-    assert server.settings == run.choices()._replace(machine_card=None)
+    # the machine's card (gpu-memory "auto", a training job) is asked once per run, and once
+    # per settings of the editor: each face keeps its own (test_gpu_memory_auto_* below)
+    assert server.settings.machine_card is not None
+    assert (server.settings._replace(machine_card=None)
+            == run.choices()._replace(machine_card=None))
     cli, editor = _cli(path, **flags), _editor(path, server.settings)
     assert _found(editor) == _found(cli)
     assert _found(cli) != _found(_cli(path))
@@ -158,3 +162,79 @@ def test_dialect_auto_in_the_editor_beats_the_configuration_as_the_flag_does(
     assert cli.dialect_reason == editor.dialect_reason == (
         "only AlexeyAB's Darknet has activation=mish")
     assert _found(editor) == _found(cli)
+
+
+POSIX = pytest.mark.skipif(os.name != "posix", reason="the fake nvidia-smi is a sh script")
+
+
+def _logged(stream: io.BytesIO) -> list[tuple[int, str]]:
+    """(type, message) of each window/logMessage the server wrote."""
+    stream.seek(0)
+    found = []
+    while (message := rpc.read_message(stream)) is not None:
+        if message.get("method") == "window/logMessage":
+            found.append((message["params"]["type"], message["params"]["message"]))
+    return found
+
+
+@POSIX
+def test_gpu_memory_auto_in_the_editor_asks_the_card_as_the_flag_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    smi = fake_smi(tmp_path / "bin", 'echo "Tiny Card, 100"')  # 100 MiB: DN121 on CFG
+    monkeypatch.setenv("PATH", str(smi))
+    path = tmp_path / "m.cfg"
+    path.write_text(CFG)
+    cli = _cli(path, gpu_memory="auto")
+    assert len(calls(smi)) == 1
+    assert _changes(_cli(path), cli) == ["+DN121:3"]
+    [card] = [d.message for d in cli.diagnostics if d.code == "DN121"]
+    assert "more than this machine's GPU (Tiny Card, 100 MiB)" in card
+    server = Server(rpc.Writer(io.BytesIO()))
+    server.apply_settings({"dnlint": {"gpuMemory": "auto"}})
+    assert len(calls(smi)) == 1  # settings alone start no process
+    editor = _editor(path, server.settings)
+    assert _found(editor) == _found(cli)
+    _editor(path, server.settings)  # the next keystroke: the same answer, no second process
+    assert len(calls(smi)) == 2
+    server.apply_settings({"dnlint": {"gpuMemory": "auto"}})  # new settings: asked again
+    assert _found(_editor(path, server.settings)) == _found(cli)
+    assert len(calls(smi)) == 3
+    server.apply_settings({"dnlint": {"gpuMemory": "8G"}})
+    _editor(path, server.settings)
+    assert len(calls(smi)) == 3
+
+
+@POSIX
+def test_gpu_memory_auto_of_the_configuration_in_the_editor(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    smi = fake_smi(tmp_path / "bin", 'echo "Tiny Card, 100"')
+    monkeypatch.setenv("PATH", str(smi))
+    path = tmp_path / "m.cfg"
+    path.write_text(CFG)
+    (tmp_path / ".dnlint.toml").write_text('gpu-memory = "auto"\n')
+    server = Server(rpc.Writer(io.BytesIO()))
+    server.apply_settings({})
+    cli, editor = _cli(path), _editor(path, server.settings)
+    assert [(d.code, d.line) for d in cli.diagnostics if d.code == "DN121"] == [("DN121", 3)]
+    assert _found(editor) == _found(cli)
+    assert len(calls(smi)) == 2  # one for the run, one for the editor's settings
+
+
+@POSIX
+def test_gpu_memory_auto_without_nvidia_smi_in_the_editor_as_the_flag_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    path = tmp_path / "m.cfg"
+    path.write_text(CFG)
+    run = new_run((str(path),), gpu_memory="auto")
+    cli = list(run.results())
+    stream = io.BytesIO()
+    server = Server(rpc.Writer(stream))
+    server.apply_settings({"dnlint": {"gpuMemory": "auto"}})
+    editor = _editor(path, server.settings)
+    _editor(path, server.settings)
+    assert _found(editor) == _found(cli[0]) == _found(_cli(path))  # the common card, DN123
+    why = ("nvidia-smi was not found on PATH (no NVIDIA driver here?); training memory is "
+           "checked against the largest common training card (80 GiB, DN123) instead")
+    assert run.messages == [f"--gpu-memory auto: {why}"]
+    assert _logged(stream) == [(2, f'gpuMemory "auto": {why}')]  # once, as a warning

@@ -260,7 +260,7 @@ def _selectors(values: Iterable[str] | None, key: str) -> tuple[str, ...] | None
 
 def _gpu_memory(size: str | int | None) -> int | str | None:
     """``--gpu-memory``: bytes, a size such as ``8G``, ``11GiB``, ``6144M``, or ``auto``
-    (this machine's card, by nvidia-smi: dnlint.run.gpu)."""
+    (this machine's card, by nvidia-smi: dnlint.settings.gpu)."""
     if size is None:
         return None
     if isinstance(size, bool) or not isinstance(size, (int, str)):

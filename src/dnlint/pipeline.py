@@ -109,7 +109,7 @@ class Choices(NamedTuple):  # not a dataclass: start-up
     data: DataJob | None = None
     dialect_chosen: bool = False  # a dialect was named (auto too): the configuration's is not used
     training: bool = False  # a training job (a .data file with the cfg): DN124, the machine's card
-    # this machine's card, (bytes, what it is) or None, asked once (dnlint.run.gpu); the
+    # this machine's card, (bytes, what it is) or None, asked once (dnlint.settings.gpu); the
     # argument says whether it was asked for ("auto") rather than read for a training job
     machine_card: MachineCard | None = None
 

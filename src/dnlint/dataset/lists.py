@@ -8,6 +8,9 @@ strings end at. ``encoding_problem`` looks at the first bytes only.
 from __future__ import annotations
 
 import os
+from pathlib import Path
+
+from dnlint.checks.data_file import list_lines
 
 BOMS = (
     (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
@@ -46,3 +49,22 @@ def text_of(raw: bytes, keeps_cr: bool) -> str:
     if not keeps_cr and raw.endswith(b"\r"):
         raw = raw[:-1]
     return raw.decode("utf-8", "surrogateescape")
+
+
+def first_lines(path: Path, keeps_cr: bool, limit: int) -> list[str]:
+    """The first ``limit`` lines of a text file as fgetl gives them."""
+    out: list[str] = []
+    for _, raw, _ in list_lines(path):
+        if len(out) >= limit:
+            break
+        out.append(text_of(raw, keeps_cr))
+    return out
+
+
+def exists(path: str) -> bool:
+    """Whether ``path`` names something fopen could open (stat succeeds)."""
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True

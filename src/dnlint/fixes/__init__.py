@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.edits import Edit, Fix, Source
 from dnlint.result import FileResult
+from dnlint.rules import get_rule
 
 if TYPE_CHECKING:
     from dnlint.network.layers.base import Layer
@@ -73,6 +74,8 @@ def fixer(*codes: str) -> Callable[[Fixer], Fixer]:
 
 
 def _load() -> None:
+    # a registry's load: the fixer modules import fixer() from this package, so they load on
+    # first use, not at its import
     from dnlint.fixes import head_fixers, text  # noqa: F401 - they register their fixers
 
 
@@ -87,8 +90,6 @@ def attach_fixes(result: FileResult, data: bytes) -> None:
     A file with a fatal reading problem (binary, HTML, LFS pointer, UTF-16) or a NUL byte
     (Darknet glues lines there: no line edit could be trusted) gets none, except the BOM's.
     """
-    from dnlint.rules import get_rule
-
     wanted = [d for d in result.diagnostics if d.path == result.path and get_rule(d.code).fix]
     if result.document is not None and result.document.fatal:
         wanted = [d for d in wanted if d.code in FIXABLE_WHEN_FATAL]  # hank stops at a BOM

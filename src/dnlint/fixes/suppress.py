@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from dnlint.diagnostics import Diagnostic
 from dnlint.edits import Source
+from dnlint.lint import lint_cfg_bytes
 from dnlint.settings.selectors import is_syntax_error
 
 if TYPE_CHECKING:
@@ -101,8 +102,6 @@ def add_suppressions(data: bytes, path: str, dialect: Dialect | None,
                      keep: Keep) -> Suppressed:
     """The suppressions one cfg needs for the findings ``keep`` keeps, and the lint of the new
     bytes. A binary or a file of another kind (a fatal reading problem) is left alone."""
-    from dnlint.lint import lint_cfg_bytes
-
     first = lint_cfg_bytes(data, path, dialect, fold=False)
     if first.document is None or first.document.fatal:
         return Suppressed(data, first, first, None)

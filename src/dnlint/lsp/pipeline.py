@@ -11,6 +11,7 @@ for fix-all.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import NamedTuple
 
 from dnlint.pipeline import (
@@ -24,10 +25,20 @@ from dnlint.pipeline import (
 )
 from dnlint.result import FileResult
 from dnlint.settings.config import Config, ConfigError, ConfigFinder
+from dnlint.settings.machine_card import MachineCardOnce
 
 # What the editor's settings say: the command line's share, as the same record the CLI's
 # flags make (``dialect`` as --dialect, select/ignore/target/gpuMemory as the flags).
 Settings = Choices
+
+
+def card_of_machine(tell: Callable[[str], None], setting_auto: bool) -> MachineCardOnce:
+    """This machine's card for gpu-memory "auto" (the editor's gpuMemory, else the
+    configuration's), asked of nvidia-smi once for these settings: at the first lint that
+    needs it, not at each keystroke. Why there is none goes to ``tell`` in the words the
+    command prints, naming the setting that asked."""
+    return MachineCardOnce(tell, 'gpuMemory "auto"' if setting_auto
+                           else 'gpu-memory = "auto" (the configuration)')
 
 
 class Linted(NamedTuple):

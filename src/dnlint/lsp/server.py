@@ -280,10 +280,11 @@ class Server:
     def apply_settings(self, options: Any) -> None:
         """``initializationOptions`` or ``settings.dnlint``: dialect, select, extendSelect,
         ignore, target, gpuMemory, fixAll, disableRuleComment (the first six as the flags of
-        the same names). A bad value is logged and left out."""
+        the same names; gpuMemory "auto" asks nvidia-smi once per settings, at the first lint
+        that needs it). A bad value, or no card for "auto", is logged as a warning."""
         from dnlint.dialects import parse_dialect
-        from dnlint.lsp.pipeline import Settings
-        from dnlint.settings.config import ConfigError, selectors
+        from dnlint.lsp.pipeline import Settings, card_of_machine
+        from dnlint.settings.config import ConfigError, gpu_memory_size, selectors
         from dnlint.settings.policy import Policy
 
         options = _dict(options)
@@ -318,14 +319,13 @@ class Server:
                 self.log(str(exc), 2)
         gpu_memory = None
         if options.get("gpuMemory") is not None:
-            from dnlint.settings.config import gpu_memory_size
-
             try:
                 gpu_memory = gpu_memory_size(options["gpuMemory"], "settings")
             except ConfigError as exc:
                 self.log(str(exc), 2)
+        card = card_of_machine(lambda message: self.log(message, 2), gpu_memory == "auto")
         self.settings = Settings(dialect, policy, targets, gpu_memory,
-                                 dialect_chosen=dialect_chosen)
+                                 dialect_chosen=dialect_chosen, machine_card=card)
         self.fix_all = options.get("fixAll", True) is not False
         self.disable_comment = options.get("disableRuleComment", True) is not False
 

@@ -1,4 +1,6 @@
-"""Stage 2: sections -> typed options, checked against each section type's declarations.
+"""The options stage (bytes → read → **options** → network → weights → checks → dataset →
+settings/policy → reporters): sections -> typed options, checked against each section type's
+declarations.
 
 ``schema.py`` (the declaration vocabulary), ``convert.py`` and ``hank_convert.py`` (values as
 each fork reads them; ``list_items.py`` the items of a list option), ``net_section.py``

@@ -1,4 +1,6 @@
-"""Stage 1: bytes -> sections with positions, read the way each dialect's Darknet reads a cfg.
+"""The read stage, the first (bytes → **read** → options → network → weights → checks → dataset →
+settings/policy → reporters): bytes -> sections with positions, read the way each dialect's
+Darknet reads a cfg.
 
 ``darknet_reader.py`` (pjreddie and AlexeyAB), ``hank_reader.py`` (hank-ai's own lexer),
 ``sniff.py`` (files that are not cfgs at all). Nothing here imports a later stage."""

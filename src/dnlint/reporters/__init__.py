@@ -1,4 +1,5 @@
-"""The last stage, reporters: one module per format, each a streaming consumer of finished
+"""The last stage, reporters (bytes → read → options → network → weights → checks → dataset →
+settings/policy → **reporters**): one module per format, each a streaming consumer of finished
 results (the command's :mod:`dnlint.console` streams a run to one).
 
 A reporter is told about each file as soon as that file is done (:meth:`Reporter.file`) and
@@ -34,6 +35,7 @@ class Reporter(Protocol):
 def get_reporter(name: str, ctx: ReportContext) -> Reporter:
     """The reporter for ``--format name``; each lives in its own module, imported on demand.
     With ``--statistics`` the counts per rule replace the findings (JSON as JSON)."""
+    # each format's module loads only when chosen (start-up), and imports ReportContext from here
     if ctx.statistics:
         from dnlint.reporters.statistics import StatisticsReporter
 

@@ -14,6 +14,7 @@ from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
+from dnlint.rules import find_rule
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -27,8 +28,6 @@ def escape_property(text: str) -> str:
 
 
 def rule_name(code: str) -> str:
-    from dnlint.rules import find_rule
-
     found = find_rule(code)
     return found.name if found is not None else ""
 

@@ -19,6 +19,7 @@ from dnlint.clean import shown_path
 from dnlint.cnumbers import to_float32
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
+from dnlint.network.memory import memory_json
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
 
@@ -75,8 +76,6 @@ def file_json(result: FileResult, show_layers: bool = False) -> dict[str, Any]:
             for layer in result.network.layers
         ]
         if result.dialect is not None:
-            from dnlint.network.memory import memory_json
-
             entry["memory"] = memory_json(result.network, result.dialect, entry["layers"])
     report = result.weights if show_layers else result.checked_weights
     if report is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +20,7 @@ from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
 from dnlint.reporters.json_ import StreamedArray
 from dnlint.result import FileResult, RunTotals
+from dnlint.rules import all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -26,8 +28,6 @@ LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 def sarif_head() -> dict[str, Any]:
     """The log without its results (and invocation): what is known before any file."""
-    from dnlint.rules import all_rules
-
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -53,8 +53,6 @@ class SarifReporter:
     working directory) closes the run."""
 
     def __init__(self, ctx: ReportContext) -> None:
-        from dnlint.rules import all_rules
-
         self.ctx = ctx
         self.index = {r.code: i for i, r in enumerate(all_rules())}
         log = json.dumps(sarif_head(), indent=2)
@@ -74,8 +72,6 @@ class SarifReporter:
 
 
 def _invocation(exit_status: int | None) -> dict[str, Any]:
-    import os
-
     invocation: dict[str, Any] = {"executionSuccessful": exit_status in (0, 1, None)}
     if exit_status is not None:
         invocation["exitCode"] = exit_status
@@ -91,8 +87,6 @@ def rules_page_url() -> str | None:
 
     Read from the first ``dnlint-*.dist-info`` on ``sys.path`` (the one importlib.metadata
     would pick), without importlib.metadata: importing it costs a SARIF run 50 ms."""
-    import os
-
     for folder in sys.path:
         try:
             names = os.listdir(folder or os.curdir)

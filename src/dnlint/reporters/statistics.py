@@ -20,6 +20,7 @@ from typing import Any
 from dnlint import __version__
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
+from dnlint.rules import find_rule
 
 
 class StatisticsReporter:
@@ -38,6 +39,7 @@ class StatisticsReporter:
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
         rows = statistics_rows(totals, self.fixable)
         if self.as_json:
+            # the other format's module loads only when asked for (start-up)
             from dnlint.reporters.json_ import SCHEMA_VERSION, summary_json
 
             document = {"version": SCHEMA_VERSION,
@@ -55,8 +57,6 @@ class StatisticsReporter:
 
 def statistics_rows(totals: RunTotals, fixable: Counter[str]) -> list[dict[str, Any]]:
     """One row per rule found, most frequent first, then by code."""
-    from dnlint.rules import find_rule
-
     rows = []
     for code, count in sorted(totals.by_code.items(), key=lambda item: (-item[1], item[0])):
         found = find_rule(code)

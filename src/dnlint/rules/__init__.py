@@ -3,8 +3,9 @@
 Beside the stages rather than one of them: every stage reports by code, and the registry
 imports no stage.
 
-Each family module (``syntax``, ``options``, ``net``, ``topology``, ``heads``, ``weights``,
-``recipe``, ``meta``, ``opencv``) declares its rules with :func:`rule`. ``--explain``,
+Each family module (``syntax``, ``options``, ``net_section``, ``memory``, ``topology``,
+``heads``, ``labels``, ``weights``, ``recipe``, ``meta``, ``opencv``, ``tensorrt``,
+``hank_onnx``) declares its rules with :func:`rule`. ``--explain``,
 ``--list-rules``, SARIF rule metadata and ``docs/rules.md`` are all generated from these
 declarations.
 
@@ -170,7 +171,8 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        # importing a family module declares its rules (rule()); plain imports a reader can follow
+        # importing a family module declares its rules (rule()); plain imports a reader can follow,
+        # on first use: a run without findings never loads the declarations (start-up)
         import dnlint.rules.syntax  # noqa: I001 - registration order is the table order
         import dnlint.rules.options
         import dnlint.rules.net_section

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from dnlint.checks.training_facts import TrainingFacts
+    from dnlint.settings.machine_card import MachineCardOnce
 
 __all__ = ["Input", "InputError", "Run", "RunOptions", "lint_input"]
 
@@ -126,9 +127,9 @@ class Run:
         self._data_check: DataJob | None = None
         self._training_cfg: str | None = None  # the one cfg given: what --check-labels reads
         self._facts: tuple[TrainingFacts | None] | None = None  # (facts,) once read
-        # this machine's card by nvidia-smi, (bytes, what it is) or None, once asked for
-        self._machine_card: tuple[tuple[int, str] | None] | None = None
         self.messages: list[str] = []  # said once to the user (standard error), not findings
+        # this machine's card by nvidia-smi, asked once per run (when "auto" or a job asks)
+        self._machine_card: MachineCardOnce | None = None
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -344,23 +345,14 @@ class Run:
         return resolve(self.choices(), self._data_config(path), path)
 
     def _card_of_machine(self, asked: bool) -> tuple[int, str] | None:
-        """(bytes, what it is) of this machine's card, by nvidia-smi, once per run. When
-        there is none, a message says why: always when it was asked for, and for a training
-        job when nvidia-smi is there but fails (a driver Darknet cannot use either)."""
+        """(bytes, what it is) of this machine's card, asked once per run; why there is none
+        goes to the run's messages (dnlint.settings.machine_card)."""
         if self._machine_card is None:
-            from dnlint.checks.memory import COMMON_CARD, gib
-            from dnlint.run.gpu import describe, query_cards
+            # here, not at the top: a run that needs no card does not load it (start-up)
+            from dnlint.settings.machine_card import MachineCardOnce
 
-            query = query_cards()
-            card = query.smallest()
-            self._machine_card = ((card.memory, describe(query)) if card is not None else None,)
-            if card is None and (asked or query.found):
-                how = ("--gpu-memory auto" if asked
-                       else "the GPU of this machine (read for the training job)")
-                self.messages.append(
-                    f"{how}: {query.problem}; training memory is checked against the largest "
-                    f"common training card ({gib(COMMON_CARD)}, DN123) instead")
-        return self._machine_card[0]
+            self._machine_card = MachineCardOnce(self.messages.append)
+        return self._machine_card(asked)
 
     def _data_config(self, path: str) -> Config | None:
         """The configuration of a .data (or names) file's folder (where darknet runs, the

@@ -61,7 +61,7 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     data_root: str | None = None  # --data-root: the folder darknet runs from (.data paths)
     check_images: bool = False  # --check-images: look for every image a train/valid list names
     check_labels: bool = False  # --check-labels: also read each image's label file (dataset)
-    # --gpu-memory: the card's bytes (DN121), or "auto": nvidia-smi's (dnlint.run.gpu)
+    # --gpu-memory: the card's bytes (DN121), or "auto": nvidia-smi's (dnlint.settings.gpu)
     gpu_memory: int | str | None = None
     weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
     text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)

@@ -83,7 +83,7 @@ class Config(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less st
     force_exclude: bool | None = None
     data_root: str | None = None  # relative to the configuration file's folder
     recipe: bool | None = None
-    gpu_memory: int | str | None = None  # bytes, or "auto" (nvidia-smi: dnlint.run.gpu)
+    gpu_memory: int | str | None = None  # bytes, or "auto" (nvidia-smi: dnlint.settings.gpu)
 
     @property
     def root(self) -> Path:

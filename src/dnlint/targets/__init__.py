@@ -1,6 +1,7 @@
-"""After the lint: deployment targets (``--target``), rule families that ask whether another
-program loads the network the way Darknet builds it. A target's module is imported only when
-it is selected, so a run without ``--target`` pays nothing for it. The pipeline calls them
+"""After the lint, before the settings and policy (each reads a ``FileResult``): deployment
+targets (``--target``), rule families that ask whether another program loads the network the
+way Darknet builds it. A target's module is imported only when it is selected, so a run
+without ``--target`` pays nothing for it. The pipeline calls them
 (:func:`dnlint.pipeline.complete`)."""
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def check_targets(result: FileResult, targets: tuple[str, ...]) -> None:
     """Add every selected target's diagnostics to ``result``."""
     if result.document is None or result.document.fatal:
         return
-    for target in targets:
+    for target in targets:  # each target's module loads only when selected (start-up)
         if target == "opencv":
             from dnlint.targets.opencv import check_opencv
 

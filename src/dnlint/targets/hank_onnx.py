@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network
 from dnlint.network.layers.base import Layer
 from dnlint.result import FileResult
@@ -59,8 +60,6 @@ def _hank_lint(result: FileResult) -> FileResult:
     """The file as hank's Darknet reads it: ``result`` itself under ``--dialect hank``."""
     if result.dialect is Dialect.HANK:
         return result
-    from dnlint.lint import lint_cfg_bytes
-
     assert result.document is not None
     data = "\n".join(result.document.lines).encode("utf-8", "surrogateescape")
     return lint_cfg_bytes(data, result.path, Dialect.HANK)

@@ -1,4 +1,6 @@
-"""Stage 5, the weights: predict a cfg's .weights layout, check a file against it, scan values.
+"""The weights stage (bytes → read → options → network → **weights** → checks → dataset →
+settings/policy → reporters): predict a cfg's .weights layout from the built network, check a
+file against it, scan values.
 
 Public API (all pure functions of their arguments unless they say otherwise):
 

@@ -22,7 +22,8 @@ def register(layer_type: LayerType) -> LayerType:
 @cache
 def all_types() -> tuple[LayerType, ...]:
     # Importing a layer module registers its types (register()); plain imports, so that a
-    # reader and a tool can follow them, done here so that importing the package stays cheap.
+    # reader and a tool can follow them, done here so that importing the package stays cheap
+    # (start-up: --version imports the package, never the layer types).
     import dnlint.network.layers.convolutional  # noqa: I001 - registration order is the table order
     import dnlint.network.layers.connected
     import dnlint.network.layers.pooling

@@ -1,10 +1,13 @@
-"""``--gpu-memory auto``: the memory of this machine's NVIDIA cards, as ``nvidia-smi`` reports it.
+"""``gpu-memory = "auto"``: the memory of this machine's NVIDIA cards, as ``nvidia-smi`` reports
+it. Part of settings resolution: every face that honours "auto" (``--gpu-memory auto`` and the
+API's ``gpu_memory="auto"`` through a run, the editor's ``gpuMemory``) hands the pipeline a
+:class:`dnlint.settings.machine_card.MachineCardOnce`, which asks this module once.
 
-This is the one place dnlint starts a process, and only when asked (``--gpu-memory auto``, or
-``gpu-memory = "auto"``) or when a training job is checked (a .data file with a cfg): a plain
-lint never does. Whatever goes wrong (no nvidia-smi, a driver it cannot talk to, no card, output
-it does not expect, a hang) is a sentence for the user, never a traceback: the run then checks
-against the largest common training card (DN123) instead.
+This is the one place dnlint starts a process, and only when asked (``--gpu-memory auto``,
+``gpuMemory: "auto"``, or ``gpu-memory = "auto"``) or when a training job is checked (a .data
+file with a cfg): a plain lint never does. Whatever goes wrong (no nvidia-smi, a driver it
+cannot talk to, no card, output it does not expect, a hang) is a sentence for the user, never a
+traceback: the lint then checks against the largest common training card (DN123) instead.
 
 ``nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits`` prints one line per
 card, ``NVIDIA GeForce RTX 3090, 24576``: the total in MiB. Darknet trains the cfg's whole
