@@ -327,7 +327,7 @@ class Lines(Sequence[str]):
     asked for (a snippet, a directive). An ASCII file is kept as the bytes it was read as,
     not as a decoded copy of them: its characters are its bytes."""
 
-    __slots__ = ("_count", "_cursor", "_source", "_starts", "_strip_cr")
+    __slots__ = ("_count", "_cursor", "_rescanned", "_source", "_starts", "_strip_cr")
 
     def __init__(self, text: str | bytes, strip_cr: bool) -> None:
         # the file, lines joined by '\n': decoded, or its bytes when they are ASCII
@@ -341,6 +341,7 @@ class Lines(Sequence[str]):
         # (index, start) of the last line found by scanning: lookups in increasing order (a
         # report quoting its findings' lines) scan the text once, and need no index at all
         self._cursor = (0, 0)
+        self._rescanned = False  # a backward lookup has scanned again from the top
 
     @property
     def text(self) -> str:
@@ -385,13 +386,18 @@ class Lines(Sequence[str]):
         return (line.rstrip("\r") if self._strip_cr else line), end + 1
 
     def _start_of(self, index: int) -> int:
-        """Where line ``index`` starts: scanned forward from the last line found, until a
-        lookup goes backwards; from then on (random access) from an index of every line."""
+        """Where line ``index`` starts: scanned forward from the last line found. The first
+        lookup that goes backwards scans again from the top (a report quoting a file's
+        findings after the lint has ended them: both in file order); from the second on
+        (random access) an index of every line answers, built once."""
         if self._starts is not None:
             return self._starts[index]
         line, at = self._cursor
         if index < line:
-            return self._line_starts()[index]
+            if self._rescanned:
+                return self._line_starts()[index]
+            self._rescanned = True
+            line = at = 0
         source = self._source
         if isinstance(source, bytes):
             while line < index:
