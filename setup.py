@@ -48,6 +48,12 @@ COMPILED = [
     "dnlint/checks/cascade.py",
     "dnlint/checks/input_size.py",
     "dnlint/checks/shifted.py",
+    "dnlint/checks/memory.py",
+    "dnlint/checks/net_surprises.py",
+    "dnlint/checks/truth_slot.py",
+    "dnlint/network/memory.py",
+    "dnlint/network/layer_memory.py",
+    "dnlint/read/sniff.py",
 ]
 
 # setup.py commands that produce build output; anything else (egg_info, dist_info, sdist, ...)

@@ -47,6 +47,20 @@ def test_lines_are_the_split_lines(text: str, strip_cr: bool, trailing: bool) ->
         assert as_bytes[1:3] == expected[1:3] and as_bytes.text == text
 
 
+def test_lines_scan_again_once_before_they_index_every_line() -> None:
+    """The lint ends its findings in file order, then a report quotes them in file order
+    again: the first lookup that goes back scans from the top, and only a second one builds
+    the index of every line (random access). The lines are the same either way."""
+    for source in ("l0\nl1\nl2\nl3\nl4\n", b"l0\nl1\nl2\nl3\nl4\n"):
+        lines = Lines(source, False)
+        assert [lines[3], lines[4]] == ["l3", "l4"]
+        assert [lines[1], lines[2], lines[4]] == ["l1", "l2", "l4"]  # back once: scanned
+        assert lines._starts is None
+        assert [lines[0], lines[3]] == ["l0", "l3"]  # back again: indexed
+        assert lines._starts is not None and list(lines._starts)[:5] == [0, 3, 6, 9, 12]
+        assert [lines[i] for i in (4, 0, 2, 1, 3)] == ["l4", "l0", "l2", "l1", "l3"]
+
+
 def test_lines_index_out_of_range() -> None:
     lines = Lines("a\nb\n", False)
     with pytest.raises(IndexError):

@@ -44,9 +44,10 @@ def _recorded_lints(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Dialect, Sink
     lints: list[tuple[Dialect, Sink]] = []
     real = lint.lint_document
 
-    def recording(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+    def recording(doc: CfgDocument, dialect: Dialect, sink: Sink,
+                  errors_only: bool = False) -> Network | None:
         lints.append((dialect, sink))
-        return real(doc, dialect, sink)
+        return real(doc, dialect, sink, errors_only)
 
     monkeypatch.setattr(lint, "lint_document", recording)
     return lints

@@ -286,6 +286,23 @@ def test_a_testing_batch_beyond_every_common_card() -> None:
                                     "training card)")
 
 
+def test_the_other_forks_lint_leaves_out_what_can_only_warn() -> None:
+    """The other fork's lint of a guessed dialect only asks which lines fail there: DN123 and
+    DN124, warnings whatever the file, are not worked out (the memory estimate of a large
+    network was the costliest part of it); every other check runs as in a lint."""
+    from dnlint.diagnostics import Sink
+    from dnlint.lint import lint_document
+    from dnlint.read.darknet_reader import read_cfg
+
+    for text, code in ((TESTING.replace("416", "1024"), "DN124"), (BEYOND, "DN123")):
+        doc = read_cfg(text.encode())
+        whole, errors_only = Sink(), Sink(fold=True, detail=False)
+        assert lint_document(doc, Dialect.PJ, whole) is not None
+        assert lint_document(doc, Dialect.PJ, errors_only, errors_only=True) is not None
+        assert [d.code for d in whole.items] == [code]
+        assert errors_only.items == []
+
+
 def test_the_testing_block_of_only_a_batch() -> None:
     """subdivisions written under '# Training' (active): the batch line is the place."""
     text = ("[net]\n# Testing\nbatch=64\n# Training\n#batch=16\nsubdivisions=4\nwidth=32\n"

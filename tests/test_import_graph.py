@@ -43,7 +43,8 @@ STAGES: list[tuple[str, ...]] = [
     ("reporters",),  # output formats
     ("api_types", "api"),  # the Python API
     ("console",),  # the command's output and exit status
-    ("cli", "command", "argv", "script", "__main__", "lsp", "web_face", "docgen"),  # the faces
+    ("cli", "command", "argv", "about", "script", "__main__", "lsp", "web_face",
+     "docgen"),  # the faces
 ]
 MAX_LINES = 600
 

@@ -1,4 +1,6 @@
-"""Start-up stays light: no numpy, no rich without colour, no TOML parser without a config.
+"""Start-up stays light: no click for a command line the console script reads itself
+(dnlint.argv), no numpy, no rich without colour, no TOML parser without a config; and
+``--version`` imports none of the command (not even typing, dataclasses or inspect).
 
 Each probe runs in a temporary directory, so it must be checked that it ran the copy of dnlint
 under test: the sources when PYTHONPATH points at them, else the installed (maybe compiled) one.
@@ -22,12 +24,18 @@ HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTr
          # only for a file that spells "dnlint:" (a directive, or a misplaced one)
          "dnlint.settings.directives",
          # the language server is a program of its own (dnlint-lsp)
-         "dnlint.lsp")
+         "dnlint.lsp",
+         # the click command: --help, usage errors and the rarer flags only (issue 35)
+         "click", "dnlint.cli")
+# what ``--version`` does not need either: the command, and the standard library's costly
+# modules (inspect is dataclasses' import; enum and re the probe's own json needs)
+NOT_FOR_VERSION = ("typing", "dataclasses", "inspect", "importlib.util",
+                   "dnlint.command", "dnlint.diagnostics", "dnlint.dialects")
 PROBE = """
 import json, sys
 sys.argv = ["dnlint", *json.loads(sys.argv[1])]
 try:
-    from dnlint.cli import main
+    from dnlint.argv import main
     main()
 except SystemExit:
     pass
@@ -38,8 +46,9 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(m for m in {heavy!r} if m in 
 CFG = "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=16\nsize=3\n"
 
 
-def loaded(args: list[str], cwd: Path) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), json.dumps(args)],
+def loaded(args: list[str], cwd: Path, watched: tuple[str, ...] = HEAVY) -> list[str]:
+    """Which of ``watched`` a process running the console script's command imports."""
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=watched), json.dumps(args)],
                           capture_output=True, text=True, cwd=cwd, check=False)
     assert "PACKAGE " in done.stderr, done.stderr
     ran = Path(done.stderr.rsplit("PACKAGE ", 1)[1].split("\n", 1)[0]).resolve().parent
@@ -67,7 +76,14 @@ def cwd(tmp_path: Path) -> Path:
 
 
 def test_version_imports_nothing_heavy(cwd: Path) -> None:
-    assert loaded(["--version"], cwd) == []
+    assert loaded(["--version"], cwd, HEAVY + NOT_FOR_VERSION) == []
+
+
+def test_the_probe_sees_click_and_the_command(cwd: Path) -> None:
+    """The probe itself works: a command line left to click imports it."""
+    assert loaded(["--help"], cwd, ("click", "dnlint.cli", "inspect")) == [
+        "click", "dnlint.cli", "inspect"]
+    assert loaded(["--version", "m.cfg"], cwd, ("click", "typing")) == ["click", "typing"]
 
 
 @pytest.mark.parametrize("fmt", ["text", "concise", "github"])

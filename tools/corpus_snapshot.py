@@ -55,13 +55,14 @@ def stock_cfgs(corpus: Path) -> list[str]:
 
 
 def run_command(args: list[str]) -> tuple[int, bytes]:
-    """The ``dnlint`` command in this process: its exit status and standard output."""
-    from dnlint.cli import main
+    """The ``dnlint`` command in this process, as the console script runs it (its own reading
+    of the command line, click for the rest): its exit status and standard output."""
+    from dnlint.argv import load
 
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
         try:
-            main.main(args, prog_name="dnlint", standalone_mode=False)
+            load(args)()
             status = 0
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1

@@ -6,11 +6,12 @@ command stay fast): :func:`lint_text`, :func:`lint_path` and :func:`lint_paths` 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: --version needs none
 if TYPE_CHECKING:
+    from typing import Any
+
     from dnlint.api import lint_path, lint_paths, lint_text
     from dnlint.api_types import Edit, Finding, Fix, LayerRow, LintResult, Severity
 

@@ -1,35 +1,37 @@
-"""The ``dnlint`` command: parse flags, run, pick a reporter, choose the exit status.
+"""The ``dnlint`` command as click declares it: the single source of its options, ``--help``,
+and every usage error in click's words.
 
 Exit status: 0 no error (warnings allowed), 1 at least one error (with ``--strict``, warnings
 too), 2 usage error, bad configuration, or a path that cannot be read.
 
-Each file goes through the one pipeline (:mod:`dnlint.pipeline`), with the settings its nearest
-configuration and the flags resolve to (:mod:`dnlint.settings`).
+The console script reads a plain command line without click (:mod:`dnlint.argv`, checked
+against this command) and comes here for the rest. Once the flags are read, the run is
+:mod:`dnlint.command`'s; each file goes through the one pipeline (:mod:`dnlint.pipeline`), with
+the settings its nearest configuration and the flags resolve to (:mod:`dnlint.settings`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from dnlint import __version__
-from dnlint.console import (
-    EXIT_INTERNAL,
-    EXIT_USAGE,
-    ReportSettings,
-    cannot_write,
-    check_outputs,
-    fail,
-    run_and_report,
+from dnlint.about import build_description
+from dnlint.command import (
+    Flags,
+    UsageProblem,
+    checked_paths,
+    files_read,
+    need_standard_streams,
+    new_run,
+    run_once,
 )
-from dnlint.diagnostics import Severity
+from dnlint.console import EXIT_INTERNAL, EXIT_USAGE, cannot_write, fail
 from dnlint.dialects import ALIASES
 from dnlint.reporters import FORMATS
-from dnlint.run.engine import Run
 from dnlint.settings.config import CWD_CONFIGURATION, ConfigError, unreadable_config
 
 __all__ = ["EXIT_INTERNAL", "build_description", "main"]
@@ -37,29 +39,9 @@ __all__ = ["EXIT_INTERNAL", "build_description", "main"]
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from dnlint.run.engine import Run
 
-
-
-def build_description() -> str:
-    """Which build of dnlint runs, for ``--version``: the mypyc-compiled modules (a platform
-    wheel, or an install from source with a C compiler) or the pure-Python fallback, which is
-    about half as fast."""
-    import dnlint.diagnostics  # compiled in a compiled build; imported by this module anyway
-
-    compiled = (dnlint.diagnostics.__file__ or "").endswith((".so", ".pyd"))
-    build = "compiled with mypyc" if compiled else "pure Python"
-    python = ".".join(str(part) for part in sys.version_info[:3])
-    return f"%(prog)s %(version)s ({build}, Python {python})"
-
-
-def _use_color(choice: str, stream: TextIO) -> bool:
-    if choice != "auto":
-        return choice == "always"
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return stream.isatty() and os.environ.get("TERM") != "dumb"
+T = TypeVar("T")
 
 
 def _explain(code: str) -> None:
@@ -84,62 +66,6 @@ def _list_rules(output_format: str) -> None:
     for r in all_rules():
         fix = f" [fix: {r.fix}]" if r.fix else ""
         click.echo(f"{r.code}  {r.severity.value:<7}  {r.name:<32}  {r.summary}{fix}")
-
-
-class Flags(NamedTuple):
-    """Every command-line option, typed (click hands them over as keyword arguments)."""
-
-    dialect: str | None
-    output_format: str
-    output_file: str | None
-    select: tuple[str, ...]
-    extend_select: tuple[str, ...]
-    ignore: tuple[str, ...]
-    extend_ignore: tuple[str, ...]
-    per_file_ignores: tuple[str, ...]
-    severity_override: tuple[str, ...]
-    config_file: str | None
-    no_config: bool
-    disable_directives: bool
-    exclude: tuple[str, ...]
-    extend_exclude: tuple[str, ...]
-    force_exclude: bool
-    respect_gitignore: bool | None
-    stdin_filename: str | None
-    color: str
-    no_color: bool
-    strict: bool
-    fail_on: str | None
-    exit_zero: bool
-    show_layers: bool
-    graph_file: str | None
-    weights: tuple[str, ...]
-    cfg: str | None
-    weights_beside: bool
-    weights_only: bool
-    scan: bool
-    data: str | None
-    data_root: str | None
-    check_images: bool
-    check_labels: bool
-    target: tuple[str, ...]
-    gpu_memory: str | None
-    statistics: bool
-    fix: bool
-    unsafe_fixes: bool
-    fix_only: bool
-    diff: bool
-    add_suppressions: bool
-    explain: str | None
-    list_rules: bool
-    show_settings: bool
-    watch: bool
-    verbose: bool
-    quiet: bool
-
-
-def _comma_list(values: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(item.strip() for value in values for item in value.split(",") if item.strip())
 
 
 class _Command(click.Command):
@@ -297,44 +223,41 @@ def main(paths: tuple[str, ...], **flags: Any) -> None:
     .weights files, .data and .names files, or - for standard input.
     """
     args = Flags(**flags)
-    _need_standard_streams(paths, args)
+    need_standard_streams(paths, args)
     if args.explain:
         _explain(args.explain)
         return
     if args.list_rules:
         _list_rules(args.output_format)
         return
-    if args.stdin_filename and not paths:
-        paths = ("-",)
-    if not paths and not args.weights:
-        raise click.UsageError("no files given (try: dnlint model.cfg)")
-    if args.graph_file == "-":
-        raise click.UsageError("--graph needs a file name (the report goes to standard output)")
+    paths = _said(checked_paths, paths, args)
     if args.show_settings:
         _show_settings(paths, args)
         return
     if args.watch:
         from dnlint.run.watch import watch
 
-        watch(lambda: _run_once(paths, args), lambda: _files_read(paths, args))
-    sys.exit(_run_once(paths, args))
+        watch(lambda: _said(run_once, paths, args), lambda: _said(files_read, paths, args))
+    sys.exit(_said(run_once, paths, args))
 
 
-def _need_standard_streams(paths: tuple[str, ...], args: Flags) -> None:
-    """A standard stream the run needs that was closed when dnlint started (``- <&-``,
-    ``>&-``: Python then has None for it): one line on standard error, if that is open, and
-    exit 2, before anything is read."""
-    reads_stdin = "-" in paths or (args.stdin_filename and not paths)
-    if reads_stdin and sys.stdin is None:
-        fail("cannot read standard input: it is closed", EXIT_USAGE)
-    if sys.stdout is None and (args.explain or args.list_rules or not args.output_file):
-        fail("cannot write to standard output: it is closed", EXIT_USAGE)
+def _said(step: Callable[[tuple[str, ...], Flags], T], paths: tuple[str, ...],
+             args: Flags) -> T:
+    """``step(paths, args)``, a usage problem it finds said as click says a usage error."""
+    try:
+        return step(paths, args)
+    except UsageProblem as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _new_run(paths: tuple[str, ...], args: Flags) -> Run:
+    return new_run(paths, args, track_inputs=False)
 
 
 def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
     from dnlint.run.settings import settings_lines
 
-    run = _new_run(paths, args, track_inputs=False)
+    run = _said(_new_run, paths, args)
     # a configuration that cannot be used: what a lint run says of the same file, one line
     # and exit 2 (the working directory's first, as a run's plan looks it up first)
     looking_for = CWD_CONFIGURATION
@@ -347,71 +270,3 @@ def _show_settings(paths: tuple[str, ...], args: Flags) -> None:
     except OSError as exc:
         fail(str(unreadable_config(exc, looking_for)), EXIT_USAGE)
     click.echo("\n\n".join(blocks))
-
-
-def _files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
-    """What a run with these flags reads: every cfg and weights file its plan names (the same
-    walk, excludes and pairing) and the other files given by name."""
-    named = [p for p in (*paths, *args.weights, args.cfg, args.data, args.config_file)
-             if p and p != "-" and not os.path.isdir(p)]
-    # a broken configuration (at the start, or an editor's half-written save): the run says
-    # so, and the watch goes on with what was named
-    with contextlib.suppress(SystemExit, ConfigError):
-        for job in _new_run(paths, args, track_inputs=False).plan():
-            named += [path for path in (job.item.path, *job.weights) if path != "-"]
-    return named
-
-
-def _new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
-    """The run these flags describe, built by the API (dnlint.api.new_run) as a script's is;
-    a bad value is a usage error, a broken configuration exit status 2."""
-    from dnlint.api import new_run
-
-    if args.config_file and args.no_config:
-        raise click.UsageError("--config and --no-config exclude each other")
-    config = args.config_file or (False if args.no_config else None)
-    try:
-        return new_run(
-            paths, dialect=args.dialect, weights=args.weights, cfg=args.cfg, scan=args.scan,
-            data=args.data, target=args.target, config=config, select=args.select or None,
-            extend_select=args.extend_select, ignore=args.ignore + args.extend_ignore,
-            per_file_ignores=args.per_file_ignores, severity_override=args.severity_override,
-            directives=not args.disable_directives,
-            exclude=_comma_list(args.exclude) or None, extend_exclude=_comma_list(
-                args.extend_exclude), respect_gitignore=args.respect_gitignore,
-            force_exclude=args.force_exclude, weights_beside=args.weights_beside,
-            weights_only=args.weights_only, stdin_filename=args.stdin_filename,
-            fix=_fix_mode(args), unsafe_fixes=args.unsafe_fixes, verbose=args.verbose,
-            data_root=args.data_root, check_images=args.check_images,
-            gpu_memory=args.gpu_memory, track_inputs=track_inputs,
-            check_labels=args.check_labels)
-    except ConfigError as exc:
-        fail(str(exc), EXIT_USAGE)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-def _fix_mode(args: Flags) -> str | None:
-    if args.add_suppressions:
-        if args.diff or args.fix or args.fix_only:
-            raise click.UsageError("--add-suppressions cannot be combined with --fix, "
-                                   "--fix-only or --diff")
-        return "suppress"
-    return "diff" if args.diff else "fix" if args.fix or args.fix_only else None
-
-
-def _run_once(paths: tuple[str, ...], args: Flags) -> int:
-    """One run of the command: the exit status."""
-    fix_mode = _fix_mode(args)
-    outputs = [(path, what) for path, what in ((args.output_file, "the output"),
-                                               (args.graph_file, "the graph")) if path]
-    run = _new_run(paths, args, track_inputs=bool(outputs))
-    check_outputs(outputs, run.inputs_read or set())
-    use_color = (args.output_format in ("text", "concise") and not args.no_color
-                 and not args.output_file and _use_color(args.color, sys.stdout))
-    fail_on = Severity(args.fail_on) if args.fail_on else (
-        Severity.WARNING if args.strict else Severity.ERROR)
-    settings = ReportSettings(args.output_format, use_color, args.quiet, args.verbose,
-                               args.show_layers, args.statistics, fail_on, args.exit_zero,
-                               fix_mode, args.fix_only and not args.diff)
-    return run_and_report(run, settings, args.output_file, args.graph_file)

@@ -12,8 +12,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
 
-import click
-
 from dnlint.clean import printable, shown_path
 from dnlint.diagnostics import Severity
 from dnlint.result import FileResult, RunTotals
@@ -50,7 +48,7 @@ def fail(message: str, status: int) -> NoReturn:
     """One line on standard error and exit ``status``; a standard error that cannot be
     written either (``2>/dev/full``) leaves the status alone to say it."""
     try:
-        click.echo(f"dnlint: {printable(message)}", err=True)
+        _echo_err(f"dnlint: {printable(message)}")
     except OSError:
         _silence(sys.stderr)
     sys.exit(status)
@@ -169,7 +167,7 @@ def _stream(run: Run, settings: ReportSettings, stream: TextIO, graph_file: str 
         others = [output_file] if output_file else []
         drawn = graph.write(graph_file, run.inputs_read or set(), others)
         if drawn:
-            click.echo(f"dnlint: {printable(drawn)}", err=True)
+            _echo_err(f"dnlint: {printable(drawn)}")
     return status
 
 
@@ -182,32 +180,31 @@ def _say_skipped(run: Run, totals: RunTotals, verbose: bool) -> None:
     nothing at all, that it did not, and why (a run that checks nothing must not pass
     silently)."""
     for message in run.messages:  # not a skipped path: always said
-        click.echo(f"dnlint: {message}", err=True)
+        _echo_err(f"dnlint: {message}")
     notes = run.notes
     if verbose:
         from dnlint.run.settings import configuration_lines
 
         for line in [*notes, *configuration_lines(run)]:
-            click.echo(shown_path(line), err=True)
+            _echo_err(shown_path(line))
     else:
         for note in notes:
             if any(note.startswith(f"{path}: skipped, not a Darknet cfg") for path in run.paths):
-                click.echo(f"dnlint: {shown_path(note)}", err=True)
+                _echo_err(f"dnlint: {shown_path(note)}")
     if totals.files or run.unreadable or run.internal_errors:
         return
     if not notes:
         named = ", ".join(shown_path(p) for p in run.paths[:3]) or "the given paths"
-        click.echo(f"dnlint: no Darknet file checked: {named} hold no *.cfg or *.weights file",
-                   err=True)
+        _echo_err(f"dnlint: no Darknet file checked: {named} hold no *.cfg or *.weights file")
         return
     noun = "path" if len(notes) == 1 else "paths"
-    click.echo(f"dnlint: no Darknet file checked; {len(notes)} {noun} skipped"
-               + (":" if not verbose else " (listed above)"), err=True)
+    _echo_err(f"dnlint: no Darknet file checked; {len(notes)} {noun} skipped"
+               + (":" if not verbose else " (listed above)"))
     if not verbose:
         for note in notes[:MAX_SKIPPED_SHOWN]:
-            click.echo(f"  {shown_path(note)}", err=True)
+            _echo_err(f"  {shown_path(note)}")
         if len(notes) > MAX_SKIPPED_SHOWN:
-            click.echo(f"  and {len(notes) - MAX_SKIPPED_SHOWN} more (-v lists them)", err=True)
+            _echo_err(f"  and {len(notes) - MAX_SKIPPED_SHOWN} more (-v lists them)")
 
 
 def _stream_fixes(run: Run, settings: ReportSettings, stream: TextIO) -> int:
@@ -236,7 +233,7 @@ def _stream_fixes(run: Run, settings: ReportSettings, stream: TextIO) -> int:
         if status == EXIT_OK and n and not settings.exit_zero:
             status = EXIT_PROBLEMS
         if not settings.quiet:
-            click.echo(f"Would fix {problems}." if n else "No problems to fix.", err=True)
+            _echo_err(f"Would fix {problems}." if n else "No problems to fix.")
     elif not settings.quiet:
         stream.write(f"Fixed {problems}.\n" if n else "No problems fixed.\n")
     return status
@@ -257,11 +254,11 @@ def _fix_problem(result: FileResult, paths_too: bool = False) -> None:
     --fix-only print no report) also a path that could not be handled at all."""
     for key in ("fix_error", "fix_note"):
         if key in result.extra:
-            click.echo(f"dnlint: {printable(result.extra[key])}", err=True)
+            _echo_err(f"dnlint: {printable(result.extra[key])}")
     for diagnostic in result.diagnostics if paths_too else ():
         if diagnostic.code in PATH_PROBLEMS or diagnostic.code == INTERNAL_ERROR:
-            click.echo(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "
-                       f"{printable(diagnostic.message)}", err=True)
+            _echo_err(f"dnlint: {shown_path(diagnostic.path)}: {diagnostic.code} "
+                       f"{printable(diagnostic.message)}")
 
 
 def _graph_collector() -> GraphCollector:
@@ -284,3 +281,11 @@ def _silence(stream: TextIO) -> None:
         os.close(devnull)
     except (OSError, ValueError, io.UnsupportedOperation):
         pass
+
+
+def _echo_err(message: str) -> None:
+    """``click.echo(message, err=True)``: click only when something is said (what it does
+    with a stream that is not a terminal, or cannot take the text, stays its own)."""
+    import click
+
+    click.echo(message, err=True)

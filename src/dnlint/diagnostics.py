@@ -5,43 +5,107 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dnlint.clean import clipped, printable
 from dnlint.severity import Severity
 
-__all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "token_end", "with_ends"]
+__all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "replace", "token_end",
+           "with_ends"]
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from dnlint.edits import Fix
 
-@dataclass(frozen=True, order=True, slots=True)  # slots: no __dict__ per finding
 class Diagnostic:
-    """One finding. Sorts by position so reports are deterministic."""
+    """One finding. Sorts by position so reports are deterministic: equal, ordered and hashed
+    by (line, column, code), as the frozen, ordered dataclass it was (a plain class: the
+    dataclasses module imports inspect, a fifth of a one-file run's start-up). Treat it as
+    frozen; :func:`replace` gives a changed copy."""
 
-    line: int | None
-    column: int | None
-    code: str
-    severity: Severity = field(compare=False)
-    message: str = field(compare=False)
-    hint: str | None = field(default=None, compare=False)
-    path: str = field(default="", compare=False)
-    # a finding in a binary file (.weights): the bytes it is about, instead of line and column
-    byte_offset: int | None = field(default=None, compare=False)
-    byte_length: int | None = field(default=None, compare=False)
-    # the edit that repairs it (dnlint.fixes), when the rule has one and it applies here
-    fix: Fix | None = field(default=None, compare=False)
-    # where the finding ends (1-based line and column, the end column exclusive, as LSP and
-    # SARIF count): the item or token it is about; with_ends() gives a finding that names none
-    # the token at its start
-    end_line: int | None = field(default=None, compare=False)
-    end_column: int | None = field(default=None, compare=False)
+    __slots__ = ("byte_length", "byte_offset", "code", "column", "end_column", "end_line",
+                 "fix", "hint", "line", "message", "path", "severity")
+
+    def __init__(self, line: int | None, column: int | None, code: str, severity: Severity,
+                 message: str, hint: str | None = None, path: str = "",
+                 byte_offset: int | None = None, byte_length: int | None = None,
+                 fix: Fix | None = None, end_line: int | None = None,
+                 end_column: int | None = None) -> None:
+        self.line = line
+        self.column = column
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.hint = hint
+        self.path = path
+        # a finding in a binary file (.weights): the bytes it is about, instead of line and
+        # column
+        self.byte_offset = byte_offset
+        self.byte_length = byte_length
+        # the edit that repairs it (dnlint.fixes), when the rule has one and it applies here
+        self.fix = fix
+        # where the finding ends (1-based line and column, the end column exclusive, as LSP
+        # and SARIF count): the item or token it is about; with_ends() gives a finding that
+        # names none the token at its start
+        self.end_line = end_line
+        self.end_column = end_column
+
+    def _key(self) -> tuple[int | None, int | None, str]:
+        return (self.line, self.column, self.code)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Diagnostic)
+        return self._key() == other._key()
+
+    def __lt__(self, other: Diagnostic) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: Diagnostic) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Diagnostic) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: Diagnostic) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Diagnostic(line={self.line!r}, column={self.column!r}, code={self.code!r}, "
+                f"severity={self.severity!r}, message={self.message!r}, hint={self.hint!r}, "
+                f"path={self.path!r}, byte_offset={self.byte_offset!r}, "
+                f"byte_length={self.byte_length!r}, fix={self.fix!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r})")
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line or 0, self.column or 0, self.code)
+
+
+def replace(d: Diagnostic, **changes: Any) -> Diagnostic:
+    """A copy of ``d`` with ``changes`` (field name -> value), as ``dataclasses.replace``."""
+    values = {name: getattr(d, name) for name in _FIELDS}
+    unknown = changes.keys() - values.keys()
+    if unknown:
+        raise TypeError(f"Diagnostic has no field {sorted(unknown)[0]!r}")
+    values.update(changes)
+    return Diagnostic(**values)
+
+
+_FIELDS = ("line", "column", "code", "severity", "message", "hint", "path", "byte_offset",
+           "byte_length", "fix", "end_line", "end_column")
 
 
 def new_diagnostic(
@@ -103,8 +167,6 @@ def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagn
     The findings come in file order, so the lines are read in order (Lines scans once)."""
     if not any(d.end_line is None and d.column is not None for d in diagnostics):
         return diagnostics
-    from dataclasses import replace
-
     count = len(lines)
     ended = []
     for d in diagnostics:

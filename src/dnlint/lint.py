@@ -7,14 +7,13 @@ see a :class:`FileResult`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.memory import check_common_card, check_memory, check_testing_block
 from dnlint.checks.net_values import check_net
 from dnlint.checks.whole_network import check_network
-from dnlint.diagnostics import Diagnostic, Severity, Sink, with_ends
+from dnlint.diagnostics import Diagnostic, Severity, Sink, replace, with_ends
 from dnlint.dialects import Dialect
 from dnlint.network.build import Network, build_network
 from dnlint.network.dialect_guess import Detection, detect_dialect
@@ -56,10 +55,13 @@ def lint_cfg_bytes(data: bytes, path: str, dialect: Dialect | None = None,
     return result
 
 
-def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | None:
+def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink,
+                  errors_only: bool = False) -> Network | None:
     """Everything after reading, in ``dialect``: the reader's findings that hold there, the
     network and the cross-layer checks. The document is only read, never changed, so one
-    document serves both forks (:func:`_say_guessed`)."""
+    document serves both forks (:func:`_say_guessed`). ``errors_only``: a lint that only asks
+    which lines fail leaves out the checks that can only warn (DN123 and DN124: the memory
+    estimate of a large network is the costliest part of a second lint)."""
     for finding in doc.findings:
         if finding.only is not None and dialect not in finding.only:
             continue
@@ -71,8 +73,9 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
         check_net(network.net_values, dialect, sink)
         check_network(network, doc, dialect, sink)
         check_memory(network, dialect, sink)
-        check_testing_block(network, doc, dialect, sink)
-        check_common_card(network, doc, dialect, sink)  # after DN124, whose cause it shares
+        if not errors_only:
+            check_testing_block(network, doc, dialect, sink)
+            check_common_card(network, doc, dialect, sink)  # after DN124, whose cause it shares
         suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
     return network
 
@@ -138,7 +141,7 @@ def _say_guessed(diagnostics: list[Diagnostic], doc: CfgDocument,
     # only which lines fail is read: no suggestion is worked out, and a flood of findings is
     # kept as their lines (a Diagnostic each doubled the memory of a file of unknown options)
     sink = Sink(fold=True, detail=False)
-    there = FileResult("", other, "", sink.items, lint_document(doc, other, sink), doc)
+    there = FileResult("", other, "", sink.items, lint_document(doc, other, sink, True), doc)
     if there.network is not None and _load_flags(there.network, other):
         attach_prediction(there)  # a fork's loader may refuse the file too (DN502, DN503)
     refused = {(d.code, d.line) for d in there.diagnostics if d.severity is Severity.ERROR}

@@ -1,7 +1,8 @@
 """The ``dnlint`` console script and ``python -m dnlint``: the command as a one-shot process.
 
-Kept apart from :mod:`dnlint.cli` so that it runs before the command's imports: what it saves
-is the interpreter's work around them, not dnlint's.
+Kept apart from the command (:mod:`dnlint.argv`, which reads a plain command line without
+click, and :mod:`dnlint.cli`, click's) so that it runs before the command's imports: what it
+saves is the interpreter's work around them, not dnlint's.
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import NoReturn
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a few ms)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 def run() -> NoReturn:
-    """:func:`dnlint.cli.main` without the interpreter's collections during the imports and
-    without its teardown (module clean-up and collections) at the end: together a sixth of a
-    one-file run.
+    """The command (:func:`dnlint.argv.load`) without the interpreter's collections during
+    the imports and without its teardown (module clean-up and collections) at the end:
+    together a sixth of a one-file run.
 
     The imports make little cyclic garbage, so the cycle collector is paused while they run,
     and what they made is then frozen out of later collections (``gc.freeze``). The exit is
@@ -24,18 +28,17 @@ def run() -> NoReturn:
     number, or a stream that cannot be flushed, takes the interpreter's ordinary way out.
     """
     gc.disable()
-    from dnlint.cli import main
+    from dnlint.argv import load
 
+    command = load(sys.argv[1:])
     gc.freeze()
     gc.enable()
     try:
-        main()
+        command()
     except SystemExit as exc:
         if exc.code is not None and not isinstance(exc.code, int):
             raise
         status = exc.code or 0
-    else:
-        status = 0
     try:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:  # None: closed when the process started (``>&-``)

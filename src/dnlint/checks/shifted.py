@@ -8,10 +8,9 @@ the rest are folded into it.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dnlint.diagnostics import Sink
+from dnlint.diagnostics import Sink, replace
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dnlint.checks.head_agreement import (
@@ -16,7 +15,7 @@ from dnlint.checks.input_size import check_input_size
 from dnlint.checks.net_surprises import check_unreached_steps, check_whole_batch
 from dnlint.checks.shifted import check_shifted_shares
 from dnlint.checks.truth_slot import check_truth_stride
-from dnlint.diagnostics import Severity, Sink
+from dnlint.diagnostics import Severity, Sink, replace
 from dnlint.dialects import Dialect
 from dnlint.network.layers.route import FLAT_TYPES
 from dnlint.read.darknet_reader import CfgDocument

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dnlint.diagnostics import Diagnostic, Severity
+from dnlint.diagnostics import Diagnostic, Severity, replace
 from dnlint.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 from dnlint.rules import get_rule

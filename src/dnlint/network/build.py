@@ -7,7 +7,6 @@ sections become all-zero layers. Nothing is allocated from cfg numbers: shapes a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from dnlint.cnumbers import INT32_MAX, to_float32
@@ -21,15 +20,30 @@ from dnlint.options.value_checks import suggest
 from dnlint.read.darknet_reader import CfgDocument, Section
 
 
-@dataclass
-class Network:
-    net: NetInfo
-    net_values: Values
-    layers: Layers
-    # a layer's size overflowed a C int (DN312): the layers after it were not built, and no
-    # weights layout can be predicted
-    overflowed: bool = False
-    dialect: Dialect = Dialect.AB
+class Network:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
+    __slots__ = ("dialect", "layers", "net", "net_values", "overflowed")
+
+    def __init__(self, net: NetInfo, net_values: Values, layers: Layers,
+                 overflowed: bool = False, dialect: Dialect = Dialect.AB) -> None:
+        self.net = net
+        self.net_values = net_values
+        self.layers = layers
+        # a layer's size overflowed a C int (DN312): the layers after it were not built, and
+        # no weights layout can be predicted
+        self.overflowed = overflowed
+        self.dialect = dialect
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Network)
+        return (self.net, self.net_values, self.layers, self.overflowed, self.dialect) == (
+            other.net, other.net_values, other.layers, other.overflowed, other.dialect)
+
+    def __repr__(self) -> str:
+        return (f"Network(net={self.net!r}, net_values={self.net_values!r}, "
+                f"layers={self.layers!r}, overflowed={self.overflowed!r}, "
+                f"dialect={self.dialect!r})")
 
     @property
     def total_params(self) -> int:

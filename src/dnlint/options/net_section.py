@@ -3,8 +3,6 @@ layers receive from them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dnlint.diagnostics import Sink
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, PJ_ONLY, Dialect
 from dnlint.options.convert import OptionTable, Values, type_section
@@ -97,16 +95,34 @@ NET_OPTIONS: tuple[Opt, ...] = (
 _NET_TABLES: dict[Dialect, OptionTable] = {}
 
 
-@dataclass
-class NetInfo:
+class NetInfo:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
     """What layers need from [net]: the derived batch and the input geometry."""
 
-    width: int
-    height: int
-    channels: int
-    inputs: int
-    batch: int
-    time_steps: int
+    __slots__ = ("batch", "channels", "height", "inputs", "time_steps", "width")
+
+    def __init__(self, width: int, height: int, channels: int, inputs: int, batch: int,
+                 time_steps: int) -> None:
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.inputs = inputs
+        self.batch = batch
+        self.time_steps = time_steps
+
+    def _fields(self) -> tuple[int, ...]:
+        return (self.width, self.height, self.channels, self.inputs, self.batch,
+                self.time_steps)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, NetInfo)
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (f"NetInfo(width={self.width!r}, height={self.height!r}, "
+                f"channels={self.channels!r}, inputs={self.inputs!r}, batch={self.batch!r}, "
+                f"time_steps={self.time_steps!r})")
 
 
 def net_table(dialect: Dialect) -> OptionTable:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import accumulate, chain, islice, repeat
 from operator import add
 from types import MappingProxyType
@@ -281,17 +280,36 @@ class Sections(Sequence[Section]):
         return f"Sections({len(self._items)} sections)"
 
 
-@dataclass
-class LexFinding:
+class LexFinding:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
     """A lexical problem; ``by_dialect`` overrides the rule's default severity per dialect."""
 
-    code: str
-    line: int | None
-    column: int | None
-    message: str
-    hint: str | None = None
-    by_dialect: dict[Dialect, Severity] | None = None
-    only: frozenset[Dialect] | None = None
+    __slots__ = ("by_dialect", "code", "column", "hint", "line", "message", "only")
+
+    def __init__(self, code: str, line: int | None, column: int | None, message: str,
+                 hint: str | None = None, by_dialect: dict[Dialect, Severity] | None = None,
+                 only: frozenset[Dialect] | None = None) -> None:
+        self.code = code
+        self.line = line
+        self.column = column
+        self.message = message
+        self.hint = hint
+        self.by_dialect = by_dialect
+        self.only = only
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.code, self.line, self.column, self.message, self.hint, self.by_dialect,
+                self.only)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, LexFinding)
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (f"LexFinding(code={self.code!r}, line={self.line!r}, column={self.column!r}, "
+                f"message={self.message!r}, hint={self.hint!r}, "
+                f"by_dialect={self.by_dialect!r}, only={self.only!r})")
 
 
 class Comment:
@@ -309,7 +327,7 @@ class Lines(Sequence[str]):
     asked for (a snippet, a directive). An ASCII file is kept as the bytes it was read as,
     not as a decoded copy of them: its characters are its bytes."""
 
-    __slots__ = ("_count", "_cursor", "_source", "_starts", "_strip_cr")
+    __slots__ = ("_count", "_cursor", "_rescanned", "_source", "_starts", "_strip_cr")
 
     def __init__(self, text: str | bytes, strip_cr: bool) -> None:
         # the file, lines joined by '\n': decoded, or its bytes when they are ASCII
@@ -323,6 +341,7 @@ class Lines(Sequence[str]):
         # (index, start) of the last line found by scanning: lookups in increasing order (a
         # report quoting its findings' lines) scan the text once, and need no index at all
         self._cursor = (0, 0)
+        self._rescanned = False  # a backward lookup has scanned again from the top
 
     @property
     def text(self) -> str:
@@ -367,13 +386,18 @@ class Lines(Sequence[str]):
         return (line.rstrip("\r") if self._strip_cr else line), end + 1
 
     def _start_of(self, index: int) -> int:
-        """Where line ``index`` starts: scanned forward from the last line found, until a
-        lookup goes backwards; from then on (random access) from an index of every line."""
+        """Where line ``index`` starts: scanned forward from the last line found. The first
+        lookup that goes backwards scans again from the top (a report quoting a file's
+        findings after the lint has ended them: both in file order); from the second on
+        (random access) an index of every line answers, built once."""
         if self._starts is not None:
             return self._starts[index]
         line, at = self._cursor
         if index < line:
-            return self._line_starts()[index]
+            if self._rescanned:
+                return self._line_starts()[index]
+            self._rescanned = True
+            line = at = 0
         source = self._source
         if isinstance(source, bytes):
             while line < index:
@@ -465,15 +489,31 @@ def _colon_follows(lines: Lines, at: int) -> bool:
     return _COLON.match(source, at) is not None
 
 
-@dataclass
-class CfgDocument:
-    sections: Sections
-    lines: Sequence[str]
-    comments: list[Comment]
-    findings: list[LexFinding]
-    fatal: bool = False
-    # may_hold_directives(), once known (an init field: mypyc leaves init=False fields unset)
-    _directives: bool | None = field(default=None, repr=False, compare=False)
+class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
+    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "sections")
+
+    def __init__(self, sections: Sections, lines: Sequence[str], comments: list[Comment],
+                 findings: list[LexFinding], fatal: bool = False,
+                 _directives: bool | None = None) -> None:
+        self.sections = sections
+        self.lines = lines
+        self.comments = comments
+        self.findings = findings
+        self.fatal = fatal
+        # may_hold_directives(), once known
+        self._directives = _directives
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, CfgDocument)
+        return (self.sections, self.lines, self.comments, self.findings, self.fatal) == (
+            other.sections, other.lines, other.comments, other.findings, other.fatal)
+
+    def __repr__(self) -> str:
+        return (f"CfgDocument(sections={self.sections!r}, lines={self.lines!r}, "
+                f"comments={self.comments!r}, findings={self.findings!r}, "
+                f"fatal={self.fatal!r})")
 
     def layer_sections(self) -> Iterator[Section]:
         """Every section after the first ([net]), one at a time."""

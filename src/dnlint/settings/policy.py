@@ -13,10 +13,9 @@ Linting stamps every diagnostic with its rule's code and severity; this module t
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic
+from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic, replace
 from dnlint.rules import OPT_IN
 from dnlint.settings.config import Config
 from dnlint.settings.selectors import is_syntax_error, selector_matches

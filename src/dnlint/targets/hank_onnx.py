@@ -13,9 +13,7 @@ refuses the model (DN645). Source lines (``O:NNN``) are those of the pinned comm
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from dnlint.diagnostics import Diagnostic, Severity, Sink
+from dnlint.diagnostics import Diagnostic, Severity, Sink, replace
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network

@@ -3,9 +3,7 @@ import of the cfg compared with the network Darknet builds (:mod:`dnlint.network
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.diagnostics import Diagnostic, Sink, replace
 from dnlint.dialects import Dialect
 from dnlint.result import FileResult
 from dnlint.targets.opencv_model import (

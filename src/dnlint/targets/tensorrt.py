@@ -4,9 +4,7 @@ builds."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from dnlint.diagnostics import Diagnostic, Sink
+from dnlint.diagnostics import Diagnostic, Sink, replace
 from dnlint.dialects import Dialect
 from dnlint.result import FileResult
 from dnlint.targets.tensorrt_model import (

@@ -9,7 +9,6 @@ layers built so far and a way to report diagnostics at the right line.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final, overload
 
@@ -44,18 +43,36 @@ def _without_empty(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
     return blocks  # the common case: nothing to drop, no copy
 
 
-@dataclass(frozen=True)
-class LayerType:
-    """A Darknet layer type: its section names per dialect, its options, and its builder."""
+class LayerType:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
+    """A Darknet layer type: its section names per dialect, its options, and its builder.
+    Treat it as frozen."""
 
-    name: str
-    sections: Mapping[Dialect, tuple[str, ...]]
-    options: tuple[Opt, ...]
-    build: Callable[[LayerContext], None]
-    doc: str = ""
+    __slots__ = ("build", "doc", "name", "options", "sections", "tables")
 
-    # the option table per dialect, filled on first use by table()
-    tables: dict[Dialect, OptionTable] = field(default_factory=dict, compare=False, repr=False)
+    def __init__(self, name: str, sections: Mapping[Dialect, tuple[str, ...]],
+                 options: tuple[Opt, ...], build: Callable[[LayerContext], None],
+                 doc: str = "", tables: dict[Dialect, OptionTable] | None = None) -> None:
+        self.name = name
+        self.sections = sections
+        self.options = options
+        self.build = build
+        self.doc = doc
+        # the option table per dialect, filled on first use by table()
+        self.tables: dict[Dialect, OptionTable] = {} if tables is None else tables
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, LayerType)
+        return (self.name, self.sections, self.options, self.build, self.doc) == (
+            other.name, other.sections, other.options, other.build, other.doc)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.sections, self.options, self.build, self.doc))
+
+    def __repr__(self) -> str:
+        return (f"LayerType(name={self.name!r}, sections={self.sections!r}, "
+                f"options={self.options!r}, build={self.build!r}, doc={self.doc!r})")
 
     def table(self, dialect: Dialect) -> OptionTable:
         """The option table of this type in ``dialect`` (computed once per type and dialect)."""
