@@ -10,6 +10,7 @@ let latest = null; // the newest lint not yet run: it replaces an older one
 const jobs = []; // fixes, run in order before the lint
 let scheduled = false;
 let mounts = 0;
+let lints = 0; // lints run so far: the details belong to the newest
 // the page answers findings with the next text at once: wait that long before the table
 // and graph, which a newer text makes useless
 const DETAILS_DELAY_MS = 30;
@@ -82,9 +83,10 @@ function lint(request) {
   } finally {
     unmount(mounted); // the run has read what it needs of them
   }
+  const run = ++lints; // the face keeps the last lint's run only: a later lint's is not ours
   setTimeout(() => {
     try {
-      if (latest || jobs.length) return; // the next lint replaces the kept run
+      if (run !== lints || latest || jobs.length) return; // the next lint gives its own
       const { max_rows, max_graph } = options;
       const details = call(face.details_json, lintOptions(python, { max_rows, max_graph }));
       if (details) postMessage({ type: "details", id, ...details });
