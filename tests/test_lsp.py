@@ -14,34 +14,11 @@ import pytest
 
 from conftest import WARNED_CFG as CFG
 from conftest import need_shared, oracle
-from lsp_client import PULL_CAPABILITIES, Client, server_command
+from lsp_client import PULL_CAPABILITIES, YOLO_HEAD, Client, server_command
 
 # CFG: one DN103 on line 3 (LSP line 2), at "24"
 
-HEAD = """\
-[net]
-width=64
-height=64
-channels=3
-
-[convolutional]
-filters=16
-size=3
-stride=1
-pad=1
-activation=leaky
-
-[convolutional]
-filters=20
-size=1
-activation=linear
-
-[yolo]
-mask=0,1,2
-anchors=10,13, 16,30, 33,23
-classes=1
-num=3
-
+HEAD = YOLO_HEAD + """
 [route]
 layers=-3
 

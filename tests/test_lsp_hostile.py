@@ -15,32 +15,9 @@ from typing import Any
 import pytest
 
 from conftest import WARNED_CFG
-from lsp_client import TIMEOUT, Client
+from lsp_client import TIMEOUT, YOLO_HEAD, Client
 
-HEAD = """\
-[net]
-width=64
-height=64
-channels=3
-
-[convolutional]
-filters=16
-size=3
-stride=1
-pad=1
-activation=leaky
-
-[convolutional]
-filters=20
-size=1
-activation=linear
-
-[yolo]
-mask=0,1,2
-anchors=10,13, 16,30, 33,23
-classes=1
-num=3
-"""  # DN401 on line 21 (LSP line 20), fixed at filters=20 (LSP line 13)
+HEAD = YOLO_HEAD  # DN401 on line 21 (LSP line 20), fixed at filters=20 (LSP line 13)
 
 
 @pytest.fixture
