@@ -37,6 +37,7 @@ from dnlint.options.list_items import ZERO_FRACTION, check_list_items, item_span
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import UNPARSED, Option, Section
+from dnlint.read.document import _Unplain
 
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
 # [0-9], not \d, which matches other scripts' digits too; '[0-9]+(\.[0-9]*)?', not
@@ -110,8 +111,10 @@ class Values:
         first = self.section._first  # Section.first without its Mapping view (hot: per layer)
         options = first.values() if type(first) is dict else self.section.first.values()
         for option in options:
-            if option.parsed is not UNPARSED:
-                merged[option.key] = option.parsed
+            more = option._more  # Option.parsed inlined (a property call per option)
+            parsed = more.parsed if type(more) is _Unplain else more
+            if parsed is not UNPARSED:
+                merged[option.key] = parsed
         return merged
 
     def given(self, name: str) -> bool:
@@ -140,16 +143,32 @@ class Values:
 
     def get(self, name: str, default: Any = None) -> Any:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
-        if default is not None and not self.given(name):
-            return default
-        first = self.section._first  # Section.find inlined for a dict: the hottest lookup
+        # the hottest lookup (thousands per lint): given(), Section.find and Option.parsed
+        # inlined, the option looked up once
+        first = self.section._first
         option = first.get(name) if type(first) is dict else self.section.find(name)
-        if option is not None and option.parsed is not UNPARSED:
-            return option.parsed
-        return self.defaults.get(name)
+        if option is None:
+            return default if default is not None else self.defaults.get(name)
+        if default is not None and (option.value is None or name not in self.specs):
+            return default  # not given()
+        more = option._more
+        parsed = more.parsed if type(more) is _Unplain else more
+        return parsed if parsed is not UNPARSED else self.defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
-        value = self.get(name, default)
+        if default is None:
+            # get() inlined for the common call (no default): the memory estimate alone asks
+            # a thousand and more per lint of a large network
+            first = self.section._first
+            option = first.get(name) if type(first) is dict else self.section.find(name)
+            value: Any = UNPARSED
+            if option is not None:
+                more = option._more
+                value = more.parsed if type(more) is _Unplain else more
+            if value is UNPARSED:
+                value = self.defaults.get(name)
+        else:
+            value = self.get(name, default)
         if value is None:
             return 0
         if type(value) is builtins.float:
@@ -185,20 +204,32 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         value = option.value
         if value is None or not key:
             continue  # a bare key reads as missing and hides later duplicates (DN006)
-        if option.comment_at < 0:
+        more = option._more  # Option.comment_at and .parsed inlined: properties, per option
+        unplain = type(more) is _Unplain
+        if not unplain or more.comment_at < 0:
             # the common cases inlined: a plain decimal or a known name, read alike everywhere
             plan = numeric.get(key)
             if plan is not None:
-                number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
+                number: int | float | None = _SHORT_DECIMALS.get(value)
+                if number is None:
+                    number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
+                elif plan & NUMBER_FLOAT:
+                    number = float(number)
                 if number is not None:
-                    option.parsed = number
+                    if unplain:
+                        more.parsed = number
+                    else:
+                        option._more = number
                     if plan & NUMBER_RANGED:
                         check_range(option, specs[key], number, sink)
                     continue
             elif key in strings:
                 choices = strings[key]
                 if choices is None or value in choices:
-                    option.parsed = value
+                    if unplain:
+                        more.parsed = value
+                    else:
+                        option._more = value
                     continue
         spec = specs.get(key)
         if spec is None:
