@@ -85,9 +85,10 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
             # that doubles layer after layer would grow without bound (thousands of digits)
             network.layers.append(zero_layer(index, section.line, section.name, _NOTHING))
             continue
-        layer = _build_layer(index, section, dialect, net, network.layers, carried, sink)
+        layer, overflowed = _build_layer(index, section, dialect, net, network.layers, carried,
+                                         sink)
         network.layers.append(layer)
-        overflowed = network.overflowed = _overflow(layer) is not None
+        network.overflowed = overflowed
         carried = layer.next_shape or (*layer.output, layer.outputs)
     return network
 
@@ -103,15 +104,16 @@ def _build_layer(
     previous: Layers,
     carried: tuple[int, int, int, int],
     sink: Sink,
-) -> Layer:
+) -> tuple[Layer, bool]:
+    """The layer, and whether one of its sizes overflows a C int (the build stops there)."""
     layer_type = _resolve_type(section, dialect, sink)
     if layer_type is None:
-        return zero_layer(index, section.line, section.name, carried)
+        layer = zero_layer(index, section.line, section.name, carried)
+        return layer, _overflow(layer) is not None
     values = type_section(section, layer_type.table(dialect), sink)
     ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
     layer_type.build(ctx)
-    _check_overflow(ctx)
-    return ctx.layer
+    return ctx.layer, _check_overflow(ctx)
 
 
 def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType | None:
@@ -171,12 +173,12 @@ def _hank_refuses(name: str) -> str:
     return f"hank-ai's Darknet stops: 'layer name \"{name}\" is not supported'"
 
 
-def _check_overflow(ctx: LayerContext) -> None:
+def _check_overflow(ctx: LayerContext) -> bool:
     """DN312 for the first of a layer's sizes that a 32-bit C int cannot hold; the build stops
-    after such a layer (:func:`build_network`)."""
+    after such a layer (:func:`build_network`). Whether there is one."""
     found = _overflow(ctx.layer)
     if found is None:
-        return
+        return False
     what, value = found
     # at the value to edit: filters= (a digit too many) when it is what grew the size
     line, column = (ctx.layer.size_at() if what in ("outputs", "parameter count",
@@ -188,6 +190,7 @@ def _check_overflow(ctx: LayerContext) -> None:
         "int arithmetic overflows; the layers after it are not built",
     )
     ctx.layer.broken = True
+    return True
 
 
 def _overflow(layer: Layer) -> tuple[str, int] | None:

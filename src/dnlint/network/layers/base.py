@@ -381,7 +381,10 @@ class LayerContext:
         self.w, self.h, self.c, self.inputs = carried
         self.sink = sink
         shape = (self.w, self.h, self.c)
-        before = previous.last()
+        items = previous._items  # Layers.last, inlined for a kept layer (the common case)
+        before = items[-1] if items else None
+        if before is None and items:
+            before = previous.last()
         if before is not None and before.output == shape:
             shape = before.output  # one tuple for a shape handed on (memory per layer)
         self.layer = Layer(
@@ -497,8 +500,12 @@ class LayerContext:
         """:meth:`weights` for a record already in a tuple, which the layer keeps (a shared,
         cached record costs nothing per layer)."""
         saved = _without_empty(blocks)
-        self.layer.saved = saved
-        self.layer.loaded = saved if loaded is None else _without_empty(loaded)
+        layer = self.layer
+        layer.saved = saved
+        if loaded is not None:
+            layer.loaded = _without_empty(loaded)
+        elif layer.facts is not None and layer.facts.loaded is not None:
+            layer.facts.loaded = saved  # the ``loaded`` setter's one case for saved itself
 
     def geometry(self, filters: int | None = None, size: int | None = None,
                  stride: int | tuple[int, int] | None = None) -> None:

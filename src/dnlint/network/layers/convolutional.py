@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from dnlint.dialects import ALL, Dialect
 from dnlint.network.layers import register
-from dnlint.network.layers.base import Block, LayerContext, LayerType
+from dnlint.network.layers.base import Block, LayerContext, LayerType, shared_geometry
 from dnlint.options.schema import (
     AB_AND_HANK,
     GENERIC_LAYER_OPTIONS,
@@ -148,8 +148,9 @@ def build(ctx: LayerContext) -> None:
         bn = bn or bool(d["cbn"])
         if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
             _check_deform(ctx, size)
-    ctx.geometry(filters=filters, size=size, stride=(sx, sy))
-    if not ctx.need_image():
+    layer = ctx.layer
+    layer.geometry = shared_geometry(filters, size, (sx, sy))  # ctx.geometry, inlined
+    if not (ctx.w > 0 and ctx.h > 0 and ctx.c > 0) and not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)
     if size % 2 == 0 and d["pad"]:
@@ -170,16 +171,24 @@ def build(ctx: LayerContext) -> None:
         ctx.div(ctx.w, 0, "the output size (w + 2*pad - size)/stride", "stride")
         return
     run_sx, run_sy = (1, 1) if antialiasing else (sx, sy)
-    out_w = conv_out(ctx, ctx.w, pad, size, run_sx, "width")
-    out_h = conv_out(ctx, ctx.h, pad, size, run_sy, "height")
-    ctx.output(out_w, out_h, filters)
+    # conv_out's common case inlined (a positive stride, a kernel that fits): a call per axis
+    w, h = ctx.w, ctx.h
+    numerator = w + 2 * pad - size
+    out_w = (numerator // run_sx + 1 if run_sx > 0 and numerator >= 0
+             else conv_out(ctx, w, pad, size, run_sx, "width"))
+    numerator = h + 2 * pad - size
+    out_h = (numerator // run_sy + 1 if run_sy > 0 and numerator >= 0
+             else conv_out(ctx, h, pad, size, run_sy, "height"))
+    shape = (out_w, out_h, filters)  # ctx.output, inlined
+    layer.output = layer.input if shape == layer.input else shape
+    layer.outputs = out_w * out_h * filters
     if antialiasing:
         blur_size, blur_pad = (2, 0) if antialiasing == 2 else (3, 1)
         next_w = conv_out(ctx, out_w, blur_pad, blur_size, sx, "width")
         next_h = conv_out(ctx, out_h, blur_pad, blur_size, sy, "height")
-        ctx.layer.next_shape = (next_w, next_h, filters, next_w * next_h * filters)
+        layer.next_shape = (next_w, next_h, filters, next_w * next_h * filters)
     nweights = (ctx.c // groups) * filters * size * size if groups else 0
-    ctx.layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if d["xnor"] else 1)
+    layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if d["xnor"] else 1)
     if not pj and ctx.v.given("share_index"):
         _shared(ctx, filters, size)
         return
