@@ -118,6 +118,9 @@ class _Lexer:
         """Lines without CR or NUL: the common file, one inlined loop for the plain lines
         (no whitespace at all), everything else through :meth:`_line`."""
         sections, comments = self.sections, self.comments
+        # Sections' own list (never replaced): its truth is a C test where len(sections) is a
+        # Python call per line
+        items, header_lines = sections._items, sections._lines
         shared, share = self._shared, self.share
         section = None
         # (has_tab, has_semicolon: characters absent from the whole file need no test on
@@ -125,14 +128,22 @@ class _Lexer:
         for number, text in enumerate(texts, start=1):
             if not text:
                 continue
+            first_char = text[0]
             if " " in text or (has_tab and "\t" in text):
+                if first_char == "#" or first_char == ";":
+                    # '# comment': what _line makes of it (no option, no section starts)
+                    comments.append(Comment(number, text.strip()))
+                    continue
                 self._line(text, number)
                 section = None  # the line may have started a section: asked for when needed
                 continue
-            first_char = text[0]
             if first_char == "[":
                 if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
-                    sections.append_bare(share(text[1:-1]), number)  # a well-formed [name]
+                    # a well-formed [name]: Sections.append_bare and share, inlined
+                    name = text[1:-1]
+                    items.append(shared.get(name) or share(name))
+                    header_lines.append(number)
+                    sections._bare += 1
                 else:
                     self._header(text, text, number)
                 section = None
@@ -140,12 +151,13 @@ class _Lexer:
             if first_char == "#" or first_char == ";":
                 comments.append(Comment(number, text.strip()))
                 continue
-            if first_char == "/" and text[1:2] == "/" and sections:
+            if first_char == "/" and text[1:2] == "/" and items:
                 self._slash_comment(text, number)
                 continue
             key, _, value = text.partition("=")
-            if section is None and sections:
-                section = sections.live()
+            if section is None and items:
+                last = items[-1]
+                section = last if type(last) is Section else sections.live()
             if not (key and value) or section is None:
                 self._option(text, text, number)
                 continue
@@ -153,7 +165,8 @@ class _Lexer:
                           or "//" in value else -1)
             key = shared.get(key) or share(key)
             value = shared.get(value) or share(value)
-            option = Option(key, value, number, 1, len(key) + 2, None, comment_at)
+            option = (Option(key, value, number) if comment_at < 0
+                      else Option(key, value, number, 1, len(key) + 2, None, comment_at))
             first = section._first
             # Section.offer, inlined for the common case: a section that has a dict already
             if type(first) is dict:
@@ -453,11 +466,12 @@ def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
     if eq <= 0:
         return None
     key = text[:eq].strip(" \t")
-    if not key or key[0] in "#;[" or key.startswith("//") or _has_any(key, " \t\r\n"):
+    if (not key or key[0] in "#;[" or key.startswith("//") or " " in key or "\t" in key
+            or "\r" in key or "\n" in key):
         return None
     rest = text[eq + 1 :]
     body = rest.strip(" \t")
-    if not body or _has_any(body, "#;\r\n") or "//" in body:
+    if not body or "#" in body or ";" in body or "\r" in body or "\n" in body or "//" in body:
         return None
     value = body
     if " " in body or "\t" in body:
@@ -469,10 +483,6 @@ def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
     key_column = len(text) - len(text.lstrip(" \t")) + 1
     value_column = eq + 2 + len(rest) - len(rest.lstrip(" \t"))
     return key, value, key_column, value_column
-
-
-def _has_any(text: str, characters: str) -> bool:
-    return any(character in text for character in characters)
 
 
 # whitespace between two characters that are not separators: 'a b' is a gap, '1, 2' is not

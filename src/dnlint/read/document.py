@@ -32,8 +32,10 @@ class Option:
 
     __slots__ = ("_more", "key", "line", "value")
 
-    def __init__(self, key: str, value: str | None, line: int, column: int, value_column: int,
-                 raw: str | None, comment_at: int = -1) -> None:
+    def __init__(self, key: str, value: str | None, line: int, column: int = 1,
+                 value_column: int = 0, raw: str | None = None, comment_at: int = -1) -> None:
+        """``value_column`` 0: right after ``key=`` (the defaults are a plain line's: the
+        reader builds a thousand per large cfg, and every argument passed costs)."""
         self.key = key
         self.value = value
         self.line = line
@@ -41,11 +43,12 @@ class Option:
         # text follow from its key and value, keeps here only Darknet's value (``parsed``);
         # any other keeps an _Unplain. Four slots: an object of five or six slots, or a copy of
         # every line, cost more than a line of a file of unknown options.
-        self._more: Any = (
-            UNPARSED if raw is None and column == 1 and value_column == len(key) + 2
-            and comment_at < 0
-            else _Unplain(column, value_column, raw if raw is not None else _joined(key, value),
-                          comment_at))
+        if raw is None and column == 1 and comment_at < 0 and (
+                value_column == 0 or value_column == len(key) + 2):
+            self._more: Any = UNPARSED
+        else:
+            self._more = _Unplain(column, value_column or len(key) + 2,
+                                  raw if raw is not None else _joined(key, value), comment_at)
 
     @property
     def parsed(self) -> Any:
