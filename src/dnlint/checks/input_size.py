@@ -35,6 +35,7 @@ _UPSAMPLING: Final = frozenset({"upsample", "deconvolutional"})
 _REORGS: Final = frozenset({"reorg", "reorg_old", "reorg3d"})
 _SAME_SIZE: Final = frozenset({"route", "shortcut", "sam", "scale_channels"})
 _HEADS: Final = frozenset({"yolo", "gaussian_yolo", "region", "detection"})
+_UNIT_STRIDE: Final = (1, 1)
 _HANK_MULTIPLE = 32  # hank-ai's Darknet refuses other sizes for [yolo]/[region] networks
 
 
@@ -160,9 +161,12 @@ def compute_multiples(network: Network) -> Multiples:
     for layer in network.layers:
         kind = layer.type
         if kind not in _SAME_SIZE:  # reads the layer before only: the common case
-            fx, fy = _factor(layer)
-            if fx != ONE or fy != ONE:  # by value: compiled, a Ratio is a new tuple each time
-                before = _through(before, fx, fy)
+            geometry = layer.geometry
+            # a stride of 1 (most convolutions) keeps the scale: _factor's first answer
+            if geometry is None or geometry.stride != _UNIT_STRIDE:
+                fx, fy = _factor(layer)
+                if fx != ONE or fy != ONE:  # by value: compiled, a Ratio is a new tuple each time
+                    before = _through(before, fx, fy)
             scales.append(before)
             if kind in _HEADS:
                 grid_x, grid_y = lcm(grid_x, before.need_x), lcm(grid_y, before.need_y)

@@ -89,7 +89,8 @@ def build_network(doc: CfgDocument, dialect: Dialect, sink: Sink) -> Network | N
                                          sink)
         network.layers.append(layer)
         network.overflowed = overflowed
-        carried = layer.next_shape or (*layer.output, layer.outputs)
+        facts = layer.facts  # Layer.next_shape, inlined: most layers have no facts
+        carried = (facts is not None and facts.next_shape) or (*layer.output, layer.outputs)
     return network
 
 

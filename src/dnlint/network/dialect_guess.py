@@ -48,7 +48,11 @@ def detect_dialect(doc: CfgDocument) -> Detection:
         if type_name is None:
             continue
         types.add(type_name)
-        for option in section.options:
+        # Section.options without its list copy when the section's dict holds them all
+        first, listed = section._first, section.listed
+        options = (listed if listed is not None
+                   else first.values() if type(first) is dict else section.options)
+        for option in options:
             verdict = verdicts.get(option.key)
             if verdict is not None:
                 _vote_option(name, option.key, option.value, verdict, evidence)

@@ -54,7 +54,8 @@ NUMBER_RANGED: Final = 2
 class OptionTable:
     """The options one section type reads in one dialect, prepared once for typing and lookups."""
 
-    __slots__ = ("defaults", "dialect", "foreign", "numeric", "required", "specs", "strings")
+    __slots__ = ("bounds", "defaults", "dialect", "foreign", "numeric", "required", "specs",
+                 "strings")
 
     def __init__(self, specs: dict[str, Opt], foreign: dict[str, Opt], dialect: Dialect) -> None:
         self.specs = specs
@@ -70,6 +71,14 @@ class OptionTable:
             | (NUMBER_RANGED if spec.min is not None or spec.max is not None else 0)
             for name, spec in specs.items()
             if spec.kind in (Kind.INT, Kind.REF, Kind.FLOAT)
+        }
+        # the ranged numeric options' (min, max), infinite where open: one chained comparison
+        # tells a plain value in range (check_range reports one that is not)
+        self.bounds: dict[str, tuple[float, float]] = {
+            name: (-math.inf if spec.min is None else spec.min,
+                   math.inf if spec.max is None else spec.max)
+            for name, spec in specs.items()
+            if name in self.numeric and self.numeric[name] & NUMBER_RANGED
         }
         if dialect is Dialect.HANK:
             # hank-ai reads every integer through a C float (find_int): no fast path there
@@ -169,6 +178,8 @@ class Values:
                 value = self.defaults.get(name)
         else:
             value = self.get(name, default)
+        if type(value) is builtins.int:
+            return value  # the common case: no int() call
         if value is None:
             return 0
         if type(value) is builtins.float:
@@ -181,6 +192,8 @@ class Values:
 
     def str(self, name: str, default: str | None = None) -> str | None:
         value = self.get(name, default)
+        if type(value) is builtins.str:
+            return value  # the common case: no str() call
         return None if value is None else str(value)
 
     def list(self, name: builtins.str) -> builtins.list[Any] | None:
@@ -198,9 +211,10 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values."""
     values = Values(section, table)
     specs, dialect = table.specs, table.dialect
-    numeric, strings = table.numeric, table.strings
+    numeric, strings, bounds = table.numeric, table.strings, table.bounds
     # option_find returns the first occurrence of a key; the reader reports the others
-    for key, option in section.first.items():
+    first = section._first  # Section.first without the property call for a dict
+    for key, option in (first if type(first) is dict else section.first).items():
         value = option.value
         if value is None or not key:
             continue  # a bare key reads as missing and hides later duplicates (DN006)
@@ -221,7 +235,9 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
                     else:
                         option._more = number
                     if plan & NUMBER_RANGED:
-                        check_range(option, specs[key], number, sink)
+                        low, high = bounds[key]
+                        if not low <= number <= high:
+                            check_range(option, specs[key], number, sink)
                     continue
             elif key in strings:
                 choices = strings[key]

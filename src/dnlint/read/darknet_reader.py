@@ -171,6 +171,8 @@ class _Lexer:
             # Section.offer, inlined for the common case: a section that has a dict already
             if type(first) is dict:
                 earlier = first.setdefault(key, option)
+            elif first is None:
+                section._first = earlier = option  # and Section.offer's first option
             else:
                 earlier = section.offer(option)
             if earlier is not option or section.listed is not None:
