@@ -13,7 +13,14 @@ from dnlint.cnumbers import INT32_MAX, to_float32
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.network.layers import by_section, section_dialects
-from dnlint.network.layers.base import Layer, LayerContext, Layers, LayerType, zero_layer
+from dnlint.network.layers.base import (
+    Layer,
+    LayerContext,
+    Layers,
+    LayerType,
+    total_floats,
+    zero_layer,
+)
 from dnlint.options.convert import Values, type_section
 from dnlint.options.net_section import NetInfo, parse_net
 from dnlint.options.value_checks import suggest
@@ -111,14 +118,15 @@ def _build_layer(
     if layer_type is None:
         layer = zero_layer(index, section.line, section.name, carried)
         return layer, _overflow(layer) is not None
-    values = type_section(section, layer_type.table(dialect), sink)
+    table = layer_type.tables.get(dialect) or layer_type.table(dialect)
+    values = type_section(section, table, sink)
     ctx = LayerContext(index, layer_type.name, values, dialect, net, previous, carried, sink)
     layer_type.build(ctx)
     return ctx.layer, _check_overflow(ctx)
 
 
 def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType | None:
-    if not section.header_ok:
+    if section._at <= 0:  # not section.header_ok, without the property call
         return None  # the reader reported the malformed header
     name = section.name
     if name in ("net", "network"):
@@ -199,9 +207,9 @@ def _overflow(layer: Layer) -> tuple[str, int] | None:
     hides a channel count that doubles in ``outputs``: every dimension is checked. (The
     input of the first layer is [net]'s, whose own checks report it.)"""
     w, h, c = layer.output
-    if layer.outputs <= INT32_MAX and layer.params <= INT32_MAX and w <= INT32_MAX \
-            and h <= INT32_MAX and c <= INT32_MAX:
-        return None
+    if layer.outputs <= INT32_MAX and total_floats(layer.saved) <= INT32_MAX \
+            and w <= INT32_MAX and h <= INT32_MAX and c <= INT32_MAX:
+        return None  # (total_floats: Layer.params without the property call)
     for what, value in (("outputs", layer.outputs), ("parameter count", layer.params),
                         ("output width", w), ("output height", h), ("output channels", c)):
         if value > INT32_MAX:

@@ -173,6 +173,9 @@ class _Lexer:
                 earlier = first.setdefault(key, option)
             elif first is None:
                 section._first = earlier = option  # and Section.offer's first option
+            elif isinstance(first, Option) and first.key != key:
+                section._first = {first.key: first, key: option}  # and its second
+                earlier = option
             else:
                 earlier = section.offer(option)
             if earlier is not option or section.listed is not None:
