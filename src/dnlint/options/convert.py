@@ -37,7 +37,7 @@ from dnlint.options.list_items import ZERO_FRACTION, check_list_items, item_span
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import UNPARSED, Option, Section
-from dnlint.read.document import _Unplain
+from dnlint.read.document import Unplain
 
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
 # [0-9], not \d, which matches other scripts' digits too; '[0-9]+(\.[0-9]*)?', not
@@ -121,7 +121,7 @@ class Values:
         options = first.values() if type(first) is dict else self.section.first.values()
         for option in options:
             more = option._more  # Option.parsed inlined (a property call per option)
-            parsed = more.parsed if type(more) is _Unplain else more
+            parsed = more.parsed if type(more) is Unplain else more
             if parsed is not UNPARSED:
                 merged[option.key] = parsed
         return merged
@@ -161,7 +161,7 @@ class Values:
         if default is not None and (option.value is None or name not in self.specs):
             return default  # not given()
         more = option._more
-        parsed = more.parsed if type(more) is _Unplain else more
+        parsed = more.parsed if type(more) is Unplain else more
         return parsed if parsed is not UNPARSED else self.defaults.get(name)
 
     def int(self, name: str, default: int | None = None) -> int:
@@ -173,7 +173,7 @@ class Values:
             value: Any = UNPARSED
             if option is not None:
                 more = option._more
-                value = more.parsed if type(more) is _Unplain else more
+                value = more.parsed if type(more) is Unplain else more
             if value is UNPARSED:
                 value = self.defaults.get(name)
         else:
@@ -219,7 +219,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         if value is None or not key:
             continue  # a bare key reads as missing and hides later duplicates (DN006)
         more = option._more  # Option.comment_at and .parsed inlined: properties, per option
-        unplain = type(more) is _Unplain
+        unplain = type(more) is Unplain
         if not unplain or more.comment_at < 0:
             # the common cases inlined: a plain decimal or a known name, read alike everywhere
             plan = numeric.get(key)

@@ -41,13 +41,13 @@ class Option:
         self.line = line
         # A plain 'key=value' line at column 1 without an inline comment, whose positions and
         # text follow from its key and value, keeps here only Darknet's value (``parsed``);
-        # any other keeps an _Unplain. Four slots: an object of five or six slots, or a copy of
+        # any other keeps an Unplain. Four slots: an object of five or six slots, or a copy of
         # every line, cost more than a line of a file of unknown options.
         if raw is None and column == 1 and comment_at < 0 and (
                 value_column == 0 or value_column == len(key) + 2):
             self._more: Any = UNPARSED
         else:
-            self._more = _Unplain(column, value_column or len(key) + 2,
+            self._more = Unplain(column, value_column or len(key) + 2,
                                   raw if raw is not None else _joined(key, value), comment_at)
 
     @property
@@ -55,12 +55,12 @@ class Option:
         """Darknet's value, set by the typing stage (dnlint.options.convert.type_section) when
         it reads this option; UNPARSED before (or without) typing."""
         more = self._more
-        return more.parsed if type(more) is _Unplain else more
+        return more.parsed if type(more) is Unplain else more
 
     @parsed.setter
     def parsed(self, value: Any) -> None:
         more = self._more
-        if type(more) is _Unplain:
+        if type(more) is Unplain:
             more.parsed = value
         else:
             self._more = value
@@ -68,36 +68,37 @@ class Option:
     @property
     def plain(self) -> bool:
         """A 'key=value' line at column 1 without an inline comment."""
-        return type(self._more) is not _Unplain
+        return type(self._more) is not Unplain
 
     @property
     def column(self) -> int:
         more = self._more
-        return more.column if type(more) is _Unplain else 1
+        return more.column if type(more) is Unplain else 1
 
     @property
     def value_column(self) -> int:
         more = self._more
-        return more.value_column if type(more) is _Unplain else len(self.key) + 2
+        return more.value_column if type(more) is Unplain else len(self.key) + 2
 
     @property
     def raw(self) -> str:
         """The line as read (after fgetl's NUL gluing)."""
         more = self._more
-        return more.raw if type(more) is _Unplain else _joined(self.key, self.value)
+        return more.raw if type(more) is Unplain else _joined(self.key, self.value)
 
     @property
     def comment_at(self) -> int:
         """Index in ``value`` of a '#', ';' or '//' that starts an inline comment, or -1."""
         more = self._more
-        return more.comment_at if type(more) is _Unplain else -1
+        return more.comment_at if type(more) is Unplain else -1
 
     def __repr__(self) -> str:
         return f"Option({self.key!r}, {self.value!r}, line={self.line}, column={self.column})"
 
 
-class _Unplain:
-    """What an option that is not plain (see Option._more) keeps besides its key and value."""
+class Unplain:
+    """What an option that is not plain (see Option._more) keeps besides its key and value.
+    Public for the typing stage, which reads ``Option._more`` directly on its hot path."""
 
     __slots__ = ("column", "comment_at", "parsed", "raw", "value_column")
 
