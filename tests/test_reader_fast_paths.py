@@ -16,10 +16,10 @@ from dnlint.read.darknet_reader import (
     CfgDocument,
     LexFinding,
     Section,
-    _check_structure,
     _Lexer,
     read_cfg,
 )
+from dnlint.read.structure import check_structure
 
 PIECES = [" ", "\t", "  ", ",", "=", "a", "b2", "1", "-", ".", "#", ";", "[", "]", "é", "\x0b",
           "net", "layers", "-1", "0.5"]
@@ -69,7 +69,7 @@ def test_plain_document_loop_equals_general_path(lines: list[str]) -> None:
     for number, text in enumerate(data.decode().split("\n"), start=1):
         reference._line_general(text, number)
     expected = CfgDocument(reference.sections, [], reference.comments, reference.findings)
-    _check_structure(expected)
+    check_structure(expected)
     assert _options(doc.sections) == _options(expected.sections)
     assert _findings(doc.findings) == _findings(expected.findings)
     assert [(c.line, c.text) for c in doc.comments] == [(c.line, c.text) for c in expected.comments]

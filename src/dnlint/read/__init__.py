@@ -2,7 +2,8 @@
 settings/policy → reporters): bytes -> sections with positions, read the way each dialect's
 Darknet reads a cfg.
 
-``darknet_reader.py`` (pjreddie and AlexeyAB), ``hank_reader.py`` (hank-ai's own lexer),
+``darknet_reader.py`` (pjreddie and AlexeyAB; ``structure.py``, its last pass over the whole
+document), ``document.py`` (what both produce), ``hank_reader.py`` (hank-ai's own lexer),
 ``sniff.py`` (files that are not cfgs at all). Nothing here imports a later stage."""
 
 # the cap on a cfg's size: a larger file is no cfg (a weights file given as the cfg?), and a

@@ -29,6 +29,7 @@ from dnlint.read.document import (
     text_of,
 )
 from dnlint.read.sniff import sniff_fatal
+from dnlint.read.structure import check_structure
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
@@ -59,7 +60,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer = _Lexer(findings)
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings)
-    _check_structure(doc)
+    check_structure(doc)
     return doc
 
 
@@ -498,116 +499,3 @@ def _inner_gap(part: str) -> int:
     """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
     match = _INNER_GAP.search(part.rstrip(" \t\r"))
     return match.start() + 1 if match else -1
-
-
-def _check_structure(doc: CfgDocument) -> None:
-    if not doc.sections:
-        doc.findings.append(
-            LexFinding("DN003", 1, 1, "file has no [section]: a cfg starts with [net]", None)
-        )
-        doc.fatal = True
-        return
-    first = doc.sections[0]
-    if first.name not in ("net", "network"):
-        doc.findings.append(
-            LexFinding(
-                "DN004",
-                first.line,
-                first.column,
-                f"first section is [{first.name}]; Darknet stops with 'First section must be "
-                "[net] or [network]'",
-                "start the file with a [net] section",
-            )
-        )
-        doc.fatal = True
-        return
-    seen: dict[str, Option] = {}
-    for section in doc.sections.built():  # a bare '[name]' has no option to look at
-        if not section.odd:
-            continue  # every key once, each with '=' and a value: nothing to look at
-        seen.clear()
-        for option in section.options:
-            key = option.key
-            if key and key not in seen and option.value is not None:
-                seen[key] = option  # the common case: a first key=value line
-            else:
-                _check_option_shape(option, section, seen, doc.findings)
-
-
-def _name_hidden_line(findings: list[LexFinding], bare: Option, hidden: Option) -> None:
-    """Say in the DN006 of the line ``bare`` (no '=') the first line of its key it hides."""
-    for finding in reversed(findings):
-        if finding.code == "DN006" and finding.line == bare.line:
-            if "; here it hides" not in finding.message:
-                finding.message += (f"; here it hides line {hidden.line} "
-                                    f"('{hidden.key}={hidden.value}')")
-            return
-
-
-# a key repeated with the value it already has: a warning in the forks whose option_find
-# returns the first line (hank-ai's own reader refuses any repeat)
-_SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
-
-
-def _check_option_shape(
-    option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
-) -> None:
-    if option.value is None:
-        findings.append(
-            LexFinding(
-                "DN006",
-                option.line,
-                option.column,
-                f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
-                "ignores it and lets it hide any later line with the same key",
-                "write key=value",
-            )
-        )
-    elif option.key == "":
-        findings.append(
-            LexFinding(
-                "DN008",
-                option.line,
-                option.column,
-                f"option '={option.value}' has no key; Darknet ignores it",
-                "write key=value",
-            )
-        )
-    first = seen.get(option.key)
-    if first is None:
-        seen[option.key] = option
-        return
-    if not option.key:
-        return
-    if option.value is None or first.value is None:
-        # one root cause, one finding: a line without '=' is ignored (its own DN006 says so),
-        # and one first hides every later line of its key (the first line's DN006 says so,
-        # naming the first line it hides here); neither repeat is a DN009 of its own
-        if option.value is not None:
-            _name_hidden_line(findings, first, option)
-        return
-    if option.value == first.value:
-        # option_find returns the first line, which says the same: nothing is misread
-        findings.append(
-            LexFinding(
-                "DN009",
-                option.line,
-                option.column,
-                f"'{option.key}={option.value}' is repeated in [{section.name}] with the same "
-                f"value (first at line {first.line}); Darknet reads the first, which says the "
-                "same, but an edit to one of the two will be silently ignored",
-                "delete the repeated line",
-                by_dialect=_SAME_VALUE_REPEAT,
-            )
-        )
-        return
-    findings.append(
-        LexFinding(
-            "DN009",
-            option.line,
-            option.column,
-            f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
-            "Darknet uses the first one and ignores this",
-            "delete one of the two lines",
-        )
-    )

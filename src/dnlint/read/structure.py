@@ -1,0 +1,123 @@
+"""The last pass of the reader of the original's and AlexeyAB's syntax (darknet_reader): what
+the sections and options of a whole document say about its structure, once every line is read."""
+
+from __future__ import annotations
+
+from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
+from dnlint.read.document import CfgDocument, LexFinding, Option, Section
+
+
+def check_structure(doc: CfgDocument) -> None:
+    """The reader's findings about a document's sections and options as a whole: no [net]
+    first, bare keys, keys without a name, repeated keys (DN003, DN004, DN006, DN008, DN009)."""
+    if not doc.sections:
+        doc.findings.append(
+            LexFinding("DN003", 1, 1, "file has no [section]: a cfg starts with [net]", None)
+        )
+        doc.fatal = True
+        return
+    first = doc.sections[0]
+    if first.name not in ("net", "network"):
+        doc.findings.append(
+            LexFinding(
+                "DN004",
+                first.line,
+                first.column,
+                f"first section is [{first.name}]; Darknet stops with 'First section must be "
+                "[net] or [network]'",
+                "start the file with a [net] section",
+            )
+        )
+        doc.fatal = True
+        return
+    seen: dict[str, Option] = {}
+    for section in doc.sections.built():  # a bare '[name]' has no option to look at
+        if not section.odd:
+            continue  # every key once, each with '=' and a value: nothing to look at
+        seen.clear()
+        for option in section.options:
+            key = option.key
+            if key and key not in seen and option.value is not None:
+                seen[key] = option  # the common case: a first key=value line
+            else:
+                _check_option_shape(option, section, seen, doc.findings)
+
+
+def _name_hidden_line(findings: list[LexFinding], bare: Option, hidden: Option) -> None:
+    """Say in the DN006 of the line ``bare`` (no '=') the first line of its key it hides."""
+    for finding in reversed(findings):
+        if finding.code == "DN006" and finding.line == bare.line:
+            if "; here it hides" not in finding.message:
+                finding.message += (f"; here it hides line {hidden.line} "
+                                    f"('{hidden.key}={hidden.value}')")
+            return
+
+
+# a key repeated with the value it already has: a warning in the forks whose option_find
+# returns the first line (hank-ai's own reader refuses any repeat)
+_SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
+
+
+def _check_option_shape(
+    option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
+) -> None:
+    if option.value is None:
+        findings.append(
+            LexFinding(
+                "DN006",
+                option.line,
+                option.column,
+                f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
+                "ignores it and lets it hide any later line with the same key",
+                "write key=value",
+            )
+        )
+    elif option.key == "":
+        findings.append(
+            LexFinding(
+                "DN008",
+                option.line,
+                option.column,
+                f"option '={option.value}' has no key; Darknet ignores it",
+                "write key=value",
+            )
+        )
+    first = seen.get(option.key)
+    if first is None:
+        seen[option.key] = option
+        return
+    if not option.key:
+        return
+    if option.value is None or first.value is None:
+        # one root cause, one finding: a line without '=' is ignored (its own DN006 says so),
+        # and one first hides every later line of its key (the first line's DN006 says so,
+        # naming the first line it hides here); neither repeat is a DN009 of its own
+        if option.value is not None:
+            _name_hidden_line(findings, first, option)
+        return
+    if option.value == first.value:
+        # option_find returns the first line, which says the same: nothing is misread
+        findings.append(
+            LexFinding(
+                "DN009",
+                option.line,
+                option.column,
+                f"'{option.key}={option.value}' is repeated in [{section.name}] with the same "
+                f"value (first at line {first.line}); Darknet reads the first, which says the "
+                "same, but an edit to one of the two will be silently ignored",
+                "delete the repeated line",
+                by_dialect=_SAME_VALUE_REPEAT,
+            )
+        )
+        return
+    findings.append(
+        LexFinding(
+            "DN009",
+            option.line,
+            option.column,
+            f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
+            "Darknet uses the first one and ignores this",
+            "delete one of the two lines",
+        )
+    )
