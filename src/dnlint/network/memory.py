@@ -110,9 +110,11 @@ def _last_stop_backward(network: Network, dialect: Dialect) -> int:
     (hank-ai's Darknet::CfgFile), -1 when none."""
     last = -1
     for layer in network.layers:
-        if layer.values is None:
-            continue
-        stop = layer.values.int("stopbackward")
+        values = layer.values
+        if values is None or (values.section.find("stopbackward") is None
+                              and not values.defaults.get("stopbackward")):
+            continue  # not given, and a default that reads as 0: almost every layer
+        stop = values.int("stopbackward")
         if stop == 1 or (stop and dialect is Dialect.HANK):
             last = layer.index
     return last
