@@ -77,8 +77,10 @@ def _may_be_huge(layer: Layer, steps: int) -> bool:
     """A bound on what any layer type allocates at mini-batch 1 (an lstm: about 50 arrays of
     its outputs; every type: under 6 copies of its weights), so that the exact count runs only
     for the few layers that could pass PLAUSIBLE_CARD (most files: none)."""
-    arrays = max(layer.outputs, layer.inputs, 0) * steps
-    return 4 * (64 * arrays + 6 * layer.params) + 2**24 > PLAUSIBLE_CARD
+    outputs, inputs = layer.outputs, layer.inputs  # max() of three: a call per layer
+    arrays = outputs if outputs > inputs else inputs
+    return 4 * (64 * (arrays if arrays > 0 else 0) * steps + 6 * layer.params) + 2**24 \
+        > PLAUSIBLE_CARD
 
 
 def _check_overflow(network: Network, sink: Sink) -> set[int]:
