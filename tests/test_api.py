@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -43,6 +44,49 @@ def test_layer_table_and_weights_prediction() -> None:
     assert result.layers == (dnlint.LayerRow(0, "convolutional", 7, (32, 32, 3), (30, 30, 16),
                                              14400, 448, 0.0007776, 16, 3, (1, 1)),)
     assert result.weights is not None and result.weights.expected_bytes == 20 + 4 * FLOATS
+
+
+def test_layers_and_weights_are_built_when_first_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result predicts its weights layout and builds its layer rows only when they are read
+    (most callers read only the findings); it then equals, prints and pickles as a
+    record given them, and keeps nothing of the lint."""
+    import dataclasses
+    import pickle
+
+    import dnlint.weights.layout
+
+    predicted: list[str] = []
+    real = dnlint.weights.layout.predict
+
+    def counting(*args: Any) -> Any:
+        predicted.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(dnlint.weights.layout, "predict", counting)
+    result = dnlint.lint_text(CFG, "m.cfg", dialect="pjreddie")
+    assert predicted == []
+    assert result.weights is not None and result.weights.expected_bytes == 20 + 4 * FLOATS
+    assert predicted == ["m.cfg"]
+    assert result.weights is result.weights and predicted == ["m.cfg"]
+    row = dnlint.LayerRow(0, "convolutional", 7, (32, 32, 3), (30, 30, 16), 14400, 448,
+                          0.0007776, 16, 3, (1, 1))
+    assert result.layers == (row,)
+    assert sorted(vars(result)) == ["dialect", "dialect_reason", "findings", "layers", "path",
+                                    "weights"]
+    given = dnlint.LintResult(result.path, result.findings, result.dialect,
+                              result.dialect_reason, (row,), result.weights)
+    assert given == result and repr(given) == repr(result)
+
+    unread = dnlint.lint_text(CFG, "m.cfg", dialect="pjreddie")
+    assert unread == result and predicted == ["m.cfg", "m.cfg"]
+    for copied in (pickle.loads(pickle.dumps(dnlint.lint_text(CFG, "m.cfg", dialect="ab"))),
+                   dataclasses.replace(dnlint.lint_text(CFG, "m.cfg", dialect="ab"))):
+        assert copied.layers is not None and copied.layers[0].output == (30, 30, 16)
+        assert "_pending" not in vars(copied)
+    assert dnlint.LintResult.layers is None and dnlint.LintResult("x", ()).weights is None
+    assert dnlint.lint_text("garbage\n").layers is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        unread.layers = ()  # type: ignore[misc]
 
 
 def test_lint_text_uses_the_configuration_of_its_path(tmp_path: Path) -> None:

@@ -24,7 +24,9 @@ from dnlint.checks.memory import PLAUSIBLE_CARD, gib, parse_size
 from dnlint.cli import main
 from dnlint.dialects import Dialect
 from dnlint.network import memory
+from dnlint.network.layer_memory import read_ints
 from dnlint.network.memory import memory_report
+from dnlint.options.schema import Kind
 from dnlint.rules import get_rule
 
 RECORDED = FIXTURES / "oracle" / "memory.json"
@@ -192,6 +194,60 @@ def test_random_values_that_are_not_a_size(random: str, resize_step: str) -> Non
     report = memory_report(network, Dialect.AB)
     assert report.resized is None
     assert report.gpu_total(True) == report.gpu_total(True, resize=False) > 0
+
+
+def test_gpu_total_is_the_sum_of_the_layers_at_every_mini_batch() -> None:
+    """gpu_total sums the layers' costs once per build and scales the sum: the same integer as
+    the layers' own figures added up at each mini-batch (the input and truth on top), for every
+    layer type of both forks, with the stock cfgs' stopbackward and random too."""
+    paths = sorted((FIXTURES / "memory").glob("*.cfg"))
+    need_shared()
+    paths += [SHARED / "corpus" / "alexeyab" / "cfg" / name
+              for name in ("yolov4-p6.cfg", "yolov4.cfg", "yolov3-tiny_3l.cfg")]
+    checked = 0
+    for path in paths:
+        for dialect in (Dialect.PJ, Dialect.AB):
+            network = lint_text(path.read_text(encoding="latin-1"), dialect).network
+            assert network is not None
+            report = memory_report(network, dialect)
+            for train in (True, False):
+                costs = report.gpu_train if train else report.gpu_infer
+                workspace = max((cost.workspace for cost in costs), default=0)
+                assert report.gpu_workspace(train) == workspace
+                steps = report.steps(train)
+                for mini in (0, 1, 3, 64):
+                    batch = mini * steps
+                    layers = [cost.at(batch, steps) for cost in costs]
+                    assert report.gpu_layers(train, mini) == layers
+                    inputs = 4 * batch * (max(network.net.inputs, 0)
+                                          + (report._device_truths() if train else 0))
+                    assert report.gpu_total(train, mini, resize=False) == (
+                        sum(layers) + inputs + workspace), (path, dialect, train, mini)
+                    checked += 1
+    assert checked == 8 * len(paths) * 2
+
+
+def test_read_ints_reads_what_values_int_reads() -> None:
+    """The GPU estimate reads a layer's integers in one call (read_ints): each as Values.int
+    gives it, given or not, in every dialect (hank-ai reads them through a C float)."""
+    odd = ("[net]\nwidth=64\nheight=64\nchannels=3\n\n[convolutional]\nfilters=16.7\n"
+           "size=3e0\ngroups=-2\nxnor=1\nbinary=0x1\nbatch_normalize= 1\nantialiasing=1\n"
+           "\n[convolutional]\nfilters=99999999999\n\n[convolutional]\n")
+    texts = [path.read_text() for path in sorted((FIXTURES / "memory").glob("*.cfg"))] + [odd]
+    checked = 0
+    for text in texts:
+        for dialect in (Dialect.PJ, Dialect.AB, Dialect.HANK):
+            network = lint_text(text, dialect).network
+            assert network is not None
+            for layer in network.layers:
+                values = layer.values
+                if values is None:
+                    continue
+                names = tuple(name for name, spec in values.specs.items()
+                              if spec.kind in (Kind.INT, Kind.REF))
+                assert read_ints(values, names) == [values.int(name) for name in names]
+                checked += len(names)
+    assert checked > 1000
 
 
 def test_sizes() -> None:

@@ -1,11 +1,13 @@
 """The typed results of dnlint's Python API (:mod:`dnlint.api`): what a notebook or another
 tool reads of a lint, as plain frozen records that keep no reference to dnlint's internals
-(the parsed document, the network) once built."""
+(the parsed document, the network) once read. A :class:`LintResult` of a lint builds its
+layer table and weights prediction when one of them is first read (most callers read only
+the findings): until both are read, it keeps the lint's network."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dnlint.severity import Severity
 
@@ -100,6 +102,44 @@ class LayerRow:
                    layer.stride, tuple(layer.refs or ()), layer.group, layer.broken)
 
 
+# LintResult.of: the lint its built fields are made from, under a name no field has
+_PENDING = "_pending"
+
+
+class _Built:
+    """A field of :class:`LintResult` (``layers``, ``weights``) that a record made by
+    :meth:`LintResult.of` builds from its lint when first read; a record made by its
+    constructor holds what it was given. Default: None."""
+
+    name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, record: LintResult | None, owner: type | None = None) -> Any:
+        if record is None:
+            return None  # the field's default, as the dataclass reads it
+        state = record.__dict__
+        if self.name in state:
+            return state[self.name]
+        result = state.get(_PENDING)
+        if result is None:
+            raise AttributeError(self.name)
+        if self.name == "layers":
+            network = result.network
+            value = (tuple([LayerRow.of(layer) for layer in network.layers])
+                     if network is not None else None)
+        else:
+            value = result.weights
+        state[self.name] = value
+        if "layers" in state and "weights" in state:
+            del state[_PENDING]  # nothing of the lint is kept any more
+        return value
+
+    def __set__(self, record: LintResult, value: Any) -> None:
+        record.__dict__[self.name] = value
+
+
 @dataclass(frozen=True)
 class LintResult:
     """What linting one cfg gives: its findings (those of the weights files checked with it
@@ -112,8 +152,8 @@ class LintResult:
     findings: tuple[Finding, ...]
     dialect: str | None = None
     dialect_reason: str = ""
-    layers: tuple[LayerRow, ...] | None = None
-    weights: WeightsReport | None = field(default=None, repr=False)
+    layers: tuple[LayerRow, ...] | None = None  # a _Built: see below the class
+    weights: WeightsReport | None = field(default=None, repr=False)  # a _Built too
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -131,11 +171,29 @@ class LintResult:
 
     @classmethod
     def of(cls, result: FileResult, extra: list[FileResult] | None = None) -> LintResult:
+        """The record of ``result``, whose ``layers`` and ``weights`` are built from it when
+        first read (then it is dropped): the layer rows and the weights layout cost a tenth
+        of the lint of a large cfg, and most callers read only the findings."""
         diagnostics = [*result.diagnostics, *(d for more in extra or () for d in more.diagnostics)]
-        network = result.network
-        return cls(result.path, tuple(Finding.of(d) for d in diagnostics),
-                   result.dialect.value if result.dialect is not None else None,
-                   result.dialect_reason,
-                   tuple(LayerRow.of(layer) for layer in network.layers)
-                   if network is not None else None,
-                   result.weights)
+        record = cls(result.path, tuple(Finding.of(d) for d in diagnostics),
+                     result.dialect.value if result.dialect is not None else None,
+                     result.dialect_reason)
+        state = record.__dict__  # the defaults __init__ stored make way for the lint
+        del state["layers"], state["weights"]
+        state[_PENDING] = result
+        return record
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every field, built (pickle, copy): never the lint a lazy field is built from."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+# The fields the dataclass made, with their default (None) in __init__, read and written
+# through a _Built from now on (the frozen __init__'s object.__setattr__ goes through it too).
+for _name in ("layers", "weights"):
+    _built = _Built()
+    _built.__set_name__(LintResult, _name)
+    setattr(LintResult, _name, _built)
+del _name, _built
+
+

@@ -77,8 +77,10 @@ def _may_be_huge(layer: Layer, steps: int) -> bool:
     """A bound on what any layer type allocates at mini-batch 1 (an lstm: about 50 arrays of
     its outputs; every type: under 6 copies of its weights), so that the exact count runs only
     for the few layers that could pass PLAUSIBLE_CARD (most files: none)."""
-    arrays = max(layer.outputs, layer.inputs, 0) * steps
-    return 4 * (64 * arrays + 6 * layer.params) + 2**24 > PLAUSIBLE_CARD
+    outputs, inputs = layer.outputs, layer.inputs  # max() of three: a call per layer
+    arrays = outputs if outputs > inputs else inputs
+    return 4 * (64 * (arrays if arrays > 0 else 0) * steps + 6 * layer.params) + 2**24 \
+        > PLAUSIBLE_CARD
 
 
 def _check_overflow(network: Network, sink: Sink) -> set[int]:
@@ -220,12 +222,17 @@ def _training_bound(network: Network, dialect: Dialect, mini: int) -> int:
     batch: no bound."""
     steps = max(network.net.time_steps, 1)
     arrays = params = 0
-    for layer in network.layers:
-        if layer.type == "contrastive":
+    for layer in network.layers:  # every plain lint runs this loop: no max() calls in it
+        kind = layer.type
+        if kind == "contrastive":
             return 2**62
-        factor = 8 if layer.type in _FEW_ARRAYS else 64
-        arrays += factor * max(layer.outputs, layer.inputs, 0)
-        params += max(layer.params, 0)
+        outputs, inputs = layer.outputs, layer.inputs
+        size = outputs if outputs > inputs else inputs
+        if size > 0:
+            arrays += (8 if kind in _FEW_ARRAYS else 64) * size
+        count = layer.params
+        if count > 0:
+            params += count
     per_image = arrays * steps + 2 * max(network.net.inputs, 0)
     resized = random_resize(network, dialect)
     width, height = network.net.width, network.net.height

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from dnlint.cnumbers import c_int_of_float
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
+from dnlint.options.convert import Values
+from dnlint.read.darknet_reader import UNPARSED
 
 FLOAT: Final = 4  # sizeof(float) == sizeof(int) == sizeof(uint32_t)
 # sizeof(layer) and sizeof(network) of the CPU builds on x86-64 (pjreddie, AlexeyAB): a layer
@@ -74,6 +77,27 @@ class Build:
 def int_option(layer: Layer, name: str, default: int = 0) -> int:
     values = layer.values
     return values.int(name) if values is not None else default
+
+
+def read_ints(values: Values, names: tuple[str, ...]) -> list[int]:
+    """``values.int(name)`` of each of ``names``, in one call: a convolution reads seven, and
+    the calls were most of the cost of the lint's memory check (Values.get inlined: the first
+    option of the key when typed, else the table's default)."""
+    given = values.section.first
+    # a dict when the section has two options or more (compiled: a dict's own get)
+    first = given if isinstance(given, dict) else dict(given)
+    defaults = values.defaults
+    found: list[int] = []
+    for name in names:
+        option = first.get(name)
+        value = option.parsed if option is not None else UNPARSED
+        if value is UNPARSED:
+            value = defaults.get(name)
+        if type(value) is not int:
+            value = (0 if value is None else c_int_of_float(value) if type(value) is float
+                     else int(value))
+        found.append(value)
+    return found
 
 
 def _str(layer: Layer, name: str) -> str:
@@ -476,43 +500,16 @@ def _local(layer: Layer, b: Build) -> Cost:
 
 
 COSTS: Final[dict[str, Callable[[Layer, Build], Cost]]] = {
-    "convolutional": _convolutional,
-    "connected": _connected,
-    "batchnorm": _batchnorm,
-    "deconvolutional": _deconvolutional,
-    "normalization": _normalization,
-    "active": _activation,
-    "logxent": _logistic,
-    "l2norm": _l2norm,
-    "iseg": _iseg,
-    "implicit": _implicit,
-    "history": _history,
-    "empty": _no_arrays,
-    "contrastive": _contrastive,
-    "crnn": _crnn,
-    "conv_lstm": _conv_lstm,
-    "rnn": _rnn,
-    "gru": _gru,
-    "lstm": _lstm,
-    "shortcut": _shortcut,
-    "route": _route,
-    "maxpool": _maxpool,
-    "local_avgpool": _maxpool,
-    "avgpool": _output_delta,
-    "upsample": _output_delta,
-    "reorg": _output_delta,
-    "reorg_old": _output_delta,
-    "sam": _output_delta,
-    "scale_channels": _output_delta,
-    "softmax": _softmax,
-    "cost": _cost,
-    "dropout": _dropout,
-    "crop": _crop,
-    "yolo": _yolo,
-    "gaussian_yolo": _yolo,
-    "region": _region,
-    "detection": _detection,
-    "local": _local,
+    "convolutional": _convolutional, "connected": _connected, "batchnorm": _batchnorm,
+    "deconvolutional": _deconvolutional, "normalization": _normalization, "active": _activation,
+    "logxent": _logistic, "l2norm": _l2norm, "iseg": _iseg, "implicit": _implicit,
+    "history": _history, "empty": _no_arrays, "contrastive": _contrastive, "crnn": _crnn,
+    "conv_lstm": _conv_lstm, "rnn": _rnn, "gru": _gru, "lstm": _lstm, "shortcut": _shortcut,
+    "route": _route, "maxpool": _maxpool, "local_avgpool": _maxpool, "avgpool": _output_delta,
+    "upsample": _output_delta, "reorg": _output_delta, "reorg_old": _output_delta,
+    "sam": _output_delta, "scale_channels": _output_delta, "softmax": _softmax, "cost": _cost,
+    "dropout": _dropout, "crop": _crop, "yolo": _yolo, "gaussian_yolo": _yolo, "region": _region,
+    "detection": _detection, "local": _local,
 }
 
 
@@ -523,40 +520,50 @@ def _convolutional_gpu(layer: Layer, b: Build) -> Cost:
     """[ab] make_convolutional_layer's ``#ifdef GPU`` branch with cuDNN: weights and biases
     (their updates when training), output (delta, BN's ``x`` and swish/mish's input when
     training), BN's statistics; no EMA copies and no ``x_norm`` on the device."""
-    if b.pj:
+    if b.dialect is _PJ:
         return _convolutional(layer, b)  # the original mirrors every array on the device
-    cost = Cost()
-    n = max(int_option(layer, "filters", 1), 0)
-    size = int_option(layer, "size", 1)
-    xnor = int_option(layer, "xnor") != 0
-    groups = 1 if xnor else max(int_option(layer, "groups", 1), 1)
+    values = layer.values
+    if values is not None:
+        n, size, xnor, groups, antialiasing, bn, binary = read_ints(values, _CONV_GPU_OPTIONS)
+        swish = b.train and (values.str("activation") or "") in _SWISH_LIKE
+    else:
+        n, size, xnor, groups, antialiasing, bn, binary = 1, 1, 0, 1, 0, 0, 0
+        swish = False
+    n = max(n, 0)
+    groups = 1 if xnor else max(groups, 1)
     w, h, c = layer.input
     out_w, out_h, _ = layer.output
-    if int_option(layer, "antialiasing"):
+    fixed = per_image = 0
+    if antialiasing:
         out_w, out_h = _host_output(layer)
         blurred = layer.next_shape
-        cost.per_image += FLOAT * (blurred[3] if blurred is not None else out_w * out_h * n)
+        per_image += FLOAT * (blurred[3] if blurred is not None else out_w * out_h * n)
     outputs = out_w * out_h * n
     nweights = (c // groups) * n * size * size
     train = 2 if b.train else 1
     if layer.shares is None:
-        cost.fixed += FLOAT * (nweights + n) * train
-        if int_option(layer, "batch_normalize"):
-            cost.fixed += FLOAT * n * (7 if b.train else 3)
-    cost.per_image += FLOAT * outputs * train
-    if b.train and int_option(layer, "batch_normalize"):
-        cost.per_image += FLOAT * outputs
-    if b.train and _str(layer, "activation") in _SWISH_LIKE:
-        cost.per_image += FLOAT * outputs
-    if int_option(layer, "binary") or xnor:
-        cost.fixed += FLOAT * nweights
+        fixed += FLOAT * (nweights + n) * train
+        if bn:
+            fixed += FLOAT * n * (7 if b.train else 3)
+    per_image += FLOAT * outputs * train
+    if b.train and bn:
+        per_image += FLOAT * outputs
+    if swish:
+        per_image += FLOAT * outputs
+    if binary or xnor:
+        fixed += FLOAT * nweights
     if xnor:
-        cost.fixed += FLOAT * n
-        cost.per_image += FLOAT * w * h * c
+        fixed += FLOAT * n
+        per_image += FLOAT * w * h * c
     if b.adam:
-        cost.fixed += FLOAT * (2 * nweights + 4 * n)
-    cost.workspace = out_h * out_w * size * size * (c // groups) * FLOAT
-    return cost
+        fixed += FLOAT * (2 * nweights + 4 * n)
+    return Cost(fixed, per_image, out_h * out_w * size * size * (c // groups) * FLOAT)
+
+
+# what _convolutional_gpu reads, in its order
+_CONV_GPU_OPTIONS: Final = ("filters", "size", "xnor", "groups", "antialiasing",
+                            "batch_normalize", "binary")
+_PJ: Final = Dialect.PJ
 
 
 def _yolo_gpu(layer: Layer, b: Build) -> Cost:

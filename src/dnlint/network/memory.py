@@ -110,9 +110,11 @@ def _last_stop_backward(network: Network, dialect: Dialect) -> int:
     (hank-ai's Darknet::CfgFile), -1 when none."""
     last = -1
     for layer in network.layers:
-        if layer.values is None:
-            continue
-        stop = layer.values.int("stopbackward")
+        values = layer.values
+        if values is None or (values.section.find("stopbackward") is None
+                              and not values.defaults.get("stopbackward")):
+            continue  # not given, and a default that reads as 0: almost every layer
+        stop = values.int("stopbackward")
         if stop == 1 or (stop and dialect is Dialect.HANK):
             last = layer.index
     return last
@@ -193,8 +195,8 @@ class MemoryReport:
     allocations) and GPU (an estimate), for training at the cfg's mini-batch or any other,
     and for inference (``detector test``)."""
 
-    __slots__ = ("_gpu_infer", "_gpu_train", "_infer", "_train", "dialect", "mini_batch",
-                 "network", "resized")
+    __slots__ = ("_gpu_infer", "_gpu_sums", "_gpu_train", "_infer", "_train", "dialect",
+                 "mini_batch", "network", "resized")
 
     def __init__(self, network: Network, dialect: Dialect) -> None:
         self.network = network
@@ -210,6 +212,8 @@ class MemoryReport:
         self._infer: Memory | None = None
         self._gpu_train: list[Cost] | None = None
         self._gpu_infer: list[Cost] | None = None
+        # per build (inference, training): the layers' costs summed, for gpu_total
+        self._gpu_sums: list[Cost | None] = [None, None]
         self.resized = random_resize(network, dialect)
 
     @property
@@ -248,24 +252,43 @@ class MemoryReport:
         return [cost.at(batch, steps) for cost in costs]
 
     def gpu_workspace(self, train: bool) -> int:
-        costs = self.gpu_train if train else self.gpu_infer
-        return max((cost.workspace for cost in costs), default=0)
+        return self._gpu_sum(train).workspace
+
+    def _gpu_sum(self, train: bool) -> Cost:
+        """The layers' device costs of one build summed (the workspace: the largest), worked
+        out once: every term of Cost.at is linear in its factor, so the sum of the layers'
+        figures at any batch is the summed cost's figure at that batch (check_budget asks up
+        to four batches)."""
+        index = 1 if train else 0
+        total = self._gpu_sums[index]
+        if total is None:
+            costs = self.gpu_train if train else self.gpu_infer
+            fixed = per_image = per_sequence = per_pair = 0
+            workspace = costs[0].workspace if costs else 0
+            for cost in costs:
+                fixed += cost.fixed
+                per_image += cost.per_image
+                per_sequence += cost.per_sequence
+                per_pair += cost.per_pair
+                if cost.workspace > workspace:
+                    workspace = cost.workspace
+            total = Cost(fixed, per_image, workspace, per_sequence, per_pair)
+            self._gpu_sums[index] = total
+        return total
 
     def gpu_total(self, train: bool, mini_batch: int | None = None, resize: bool = True) -> int:
         """The device bytes of the layers and the shared workspace (no CUDA context). Training
         with ``random`` first resizes the network to its largest size (``resized``): the
         per-image arrays and the workspace grow with the area (``resize`` False: not)."""
-        costs = self.gpu_train if train else self.gpu_infer
+        total = self._gpu_sum(train)
         steps = self.steps(train)
         batch = self._mini(train, mini_batch) * steps
-        fixed = per_batch = 0
-        for cost in costs:
-            fixed += cost.fixed
-            per_batch += cost.at(batch, steps) - cost.fixed
+        fixed = total.fixed
+        per_batch = total.at(batch, steps) - fixed
         # the network's input on the device, and to train the truth (forward_backward_network_gpu)
         per_batch += FLOAT * batch * (max(self.network.net.inputs, 0)
                                       + (self._device_truths() if train else 0))
-        workspace = self.gpu_workspace(train)
+        workspace = total.workspace
         if train and resize and self.resized is not None:
             per_batch, workspace = self._scaled(per_batch), self._scaled(workspace)
         return fixed + per_batch + workspace
