@@ -43,7 +43,7 @@ import re
 import struct
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar, Union
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -176,7 +176,9 @@ def _pieces(value: str) -> Iterator[str]:
 # A list option's numbers: a list, or for a long line an array (C ints or doubles, as atoi and
 # atof give them): a list spends a pointer per item, and a float object per float, so a line
 # of commas cost 8 bytes of list per byte of input
-Numbers = Union[list[Any], "array[Any]"]
+# (a string: typing would compile "array[Any]" into a ForwardRef, and a process's first
+# compile() builds every ast node type, ~5 ms of start-up; array is not subscriptable < 3.12)
+Numbers: TypeAlias = "list[Any] | array[Any]"
 
 
 def packed(numbers: Iterable[Any], is_float: bool) -> array[Any]:
