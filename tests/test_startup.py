@@ -9,13 +9,17 @@ A relative PYTHONPATH would silently switch the probe to the installed copy.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import ROOT
 
 HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTree",
          # each costs a few ms, needed only with a configuration file, -o, a misspelling or
@@ -109,3 +113,60 @@ def test_a_comment_that_names_dnlint_does_not_load_the_directive_parser(cwd: Pat
     assert loaded(["--no-color", "m.cfg"], cwd) == []
     (cwd / "m.cfg").write_text("# DNLint \t: disable=DN2\n" + CFG)
     assert loaded(["--no-color", "m.cfg"], cwd) == ["dnlint.settings.directives"]
+
+
+# what a clean one-file run must not compile (issue 35): each pattern is compiled on first use
+DEFERRED_PATTERNS = ("_STRTOD", "_FLOAT_RUN", "_INT_RUN", "_STOF_PREFIX", "_STOI_PREFIX")
+COMPILED_PROBE = """
+import json, re, sys
+sys.argv = ["dnlint", *json.loads(sys.argv[1])]
+try:
+    from dnlint.argv import main
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nPATTERNS " + json.dumps([str(key[1]) for key in re._cache]))
+"""
+
+
+def test_a_clean_run_compiles_no_regex_it_does_not_use(cwd: Path) -> None:
+    import dnlint.clean
+    import dnlint.cnumbers
+    import dnlint.rules
+
+    deferred = [getattr(dnlint.cnumbers, name) for name in DEFERRED_PATTERNS]
+    deferred += [dnlint.clean._LONG_TOKEN, dnlint.rules._FORMAT_ANCHOR]
+    assert all(isinstance(pattern, str) for pattern in deferred)
+    args = json.dumps(["--no-color", "m.cfg"])
+    done = subprocess.run([sys.executable, "-c", COMPILED_PROBE, args], capture_output=True,
+                          text=True, cwd=cwd, check=False)
+    compiled = json.loads(done.stderr.rsplit("PATTERNS ", 1)[1])
+    assert dnlint.cnumbers.PLAIN_FLOAT.pattern in compiled  # the probe sees what a run compiles
+    assert [pattern for pattern in deferred if pattern in compiled] == []
+
+
+def _compiled_modules() -> set[Path]:
+    """The sources setup.py compiles with mypyc (its COMPILED list)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    entries = next(ast.literal_eval(node.value) for node in tree.body
+                   if isinstance(node, ast.Assign)
+                   and getattr(node.targets[0], "id", "") == "COMPILED")
+    found: set[Path] = set()
+    for entry in entries:
+        path = ROOT / "src" / entry
+        found |= set(path.glob("*.py")) if entry.endswith("/") else {path}
+    return found
+
+
+def test_interpreted_records_skip_typings_field_checks() -> None:
+    """An interpreted module's NamedTuple comes from dnlint.records: typing's compiles each
+    field's annotation twice (a 47-field Flags: 94 compile() calls at every start). mypyc builds
+    a compiled module's with typing's own whatever it is imported as."""
+    compiled = _compiled_modules()
+    assert ROOT / "src" / "dnlint" / "cnumbers.py" in compiled  # the list is read
+    typing_records = [path.relative_to(ROOT).as_posix()
+                      for path in sorted((ROOT / "src" / "dnlint").rglob("*.py"))
+                      if path not in compiled and path.name != "records.py"
+                      and re.search(r"^from typing import .*\bNamedTuple\b", path.read_text(),
+                                    re.MULTILINE)]
+    assert typing_records == []

@@ -19,7 +19,8 @@ import re
 MAX_TOKEN = 200  # a long path or value still reads whole; a hostile one does not
 MAX_MESSAGE = 2000
 _KEPT = 80  # characters kept at each end of a cut run
-_LONG_TOKEN = re.compile(rf"\S{{{MAX_TOKEN + 1},}}")
+# compiled when first used (re.sub's cache): most runs quote nothing that long (start-up)
+_LONG_TOKEN = rf"\S{{{MAX_TOKEN + 1},}}"
 
 
 def clipped(text: str) -> str:
@@ -28,7 +29,7 @@ def clipped(text: str) -> str:
     same way in the middle (as rustc and ruff clip what they quote)."""
     if len(text) <= MAX_TOKEN:
         return text
-    text = _LONG_TOKEN.sub(lambda m: _cut(m.group(), _KEPT), text)
+    text = re.sub(_LONG_TOKEN, lambda m: _cut(m.group(), _KEPT), text)
     return text if len(text) <= MAX_MESSAGE else _cut(text, MAX_MESSAGE // 2 - 20)
 
 

@@ -43,7 +43,7 @@ import re
 import struct
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar, Union
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -62,7 +62,9 @@ _DECIMAL = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 # a whole value that is a plain decimal integer or number: what every reader reads the same
 PLAIN_INT = re.compile(r"[+-]?[0-9]+\Z")
 PLAIN_FLOAT = re.compile(r"[+-]?" + _DECIMAL + r"\Z")
-_STRTOD = re.compile(
+# what the common plain decimal does not need is compiled when first used (re.match's cache):
+# its compilation is a fifth of all of a run's regular expressions (start-up, issue 35)
+_STRTOD = (
     _SPACE
     + r"(?P<sign>[+-]?)(?:"
     + r"(?P<hex>0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)"
@@ -103,7 +105,7 @@ def c_atof(text: str) -> float:
     """``atof``, i.e. ``strtod(text, NULL)``: the double the longest readable prefix gives."""
     if PLAIN_FLOAT.match(text):
         return float(text)  # the common plain decimal: atof reads all of it
-    match = _STRTOD.match(text)
+    match = re.match(_STRTOD, text)
     if match is None:
         return 0.0
     negative = match.group("sign") == "-"
@@ -174,7 +176,9 @@ def _pieces(value: str) -> Iterator[str]:
 # A list option's numbers: a list, or for a long line an array (C ints or doubles, as atoi and
 # atof give them): a list spends a pointer per item, and a float object per float, so a line
 # of commas cost 8 bytes of list per byte of input
-Numbers = Union[list[Any], "array[Any]"]
+# (a string: typing would compile "array[Any]" into a ForwardRef, and a process's first
+# compile() builds every ast node type, ~5 ms of start-up; array is not subscriptable < 3.12)
+Numbers: TypeAlias = "list[Any] | array[Any]"
 
 
 def packed(numbers: Iterable[Any], is_float: bool) -> array[Any]:
@@ -199,10 +203,11 @@ def c_list(value: str, convert: Callable[[str], Number], stops_at_hash: bool) ->
 
 # --- hank-ai: C++ std::stof / std::stoi ----------------------------------------------------
 HANK_NUMBER_CHARS = "-.0123456789"
-_FLOAT_RUN = re.compile(r"[-.0-9]+")
-_INT_RUN = re.compile(r"[-0-9]+")
-_STOF_PREFIX = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
-_STOI_PREFIX = re.compile(r"-?[0-9]+")
+# hank-ai's own (compiled when first used, as _STRTOD)
+_FLOAT_RUN = r"[-.0-9]+"
+_INT_RUN = r"[-0-9]+"
+_STOF_PREFIX = r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+_STOI_PREFIX = r"-?[0-9]+"
 
 
 def is_hank_number(value: str) -> bool:
@@ -212,7 +217,7 @@ def is_hank_number(value: str) -> bool:
 
 def stof_prefix(text: str) -> str:
     """The part of a run of ``-.0-9`` that ``strtof`` reads ('' when it reads nothing)."""
-    match = _STOF_PREFIX.match(text)
+    match = re.match(_STOF_PREFIX, text)
     return match.group() if match else ""
 
 
@@ -294,7 +299,7 @@ def _float32_neighbour(value: float, toward: float) -> float:
 
 def hank_stoi(text: str) -> int | None:
     """``std::stoi`` of a run of ``-0-9``: its value, or ``None`` where it throws."""
-    match = _STOI_PREFIX.match(text)
+    match = re.match(_STOI_PREFIX, text)
     if not match:
         return None
     digits = match.group()
@@ -318,8 +323,8 @@ def hank_list(value: str, is_float: bool) -> tuple[list[float] | list[int], str 
     """``find_float_array``/``find_int_array``: the items, and the run that ended the list early
     (``None`` when every run was read)."""
     if is_float:
-        return _hank_runs(_FLOAT_RUN.findall(value), hank_stof)
-    return _hank_runs(_INT_RUN.findall(value), hank_stoi)
+        return _hank_runs(re.findall(_FLOAT_RUN, value), hank_stof)
+    return _hank_runs(re.findall(_INT_RUN, value), hank_stoi)
 
 
 def _hank_runs(

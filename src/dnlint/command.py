@@ -14,10 +14,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, NamedTuple, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from dnlint.console import EXIT_USAGE, ReportSettings, check_outputs, fail, run_and_report
 from dnlint.diagnostics import Severity
+from dnlint.records import NamedTuple
 from dnlint.settings.config import ConfigError
 
 if TYPE_CHECKING:

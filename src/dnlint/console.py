@@ -10,10 +10,11 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, NamedTuple, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from dnlint.clean import printable, shown_path
 from dnlint.diagnostics import Severity
+from dnlint.records import NamedTuple
 from dnlint.result import FileResult, RunTotals
 from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 from dnlint.settings.config import ConfigError

@@ -25,13 +25,14 @@ before :func:`finish`, so that their findings get the same policy.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.read import MAX_CFG_BYTES
+from dnlint.records import NamedTuple
 from dnlint.result import FileResult
 from dnlint.settings.policy import Policy, Selection, apply_policy, selection_for
 

@@ -11,11 +11,12 @@ be suppressed, :func:`dnlint.settings.selectors.is_syntax_error`) nor about a di
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic
 from dnlint.edits import Source
 from dnlint.lint import lint_cfg_bytes
+from dnlint.records import NamedTuple
 from dnlint.settings.selectors import is_syntax_error
 
 if TYPE_CHECKING:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import NamedTuple
 
 from dnlint.pipeline import (
     MAX_CFG_BYTES,
@@ -23,6 +22,7 @@ from dnlint.pipeline import (
     fix_document,
     resolve,
 )
+from dnlint.records import NamedTuple
 from dnlint.result import FileResult
 from dnlint.settings.config import Config, ConfigError, ConfigFinder
 from dnlint.settings.machine_card import MachineCardOnce

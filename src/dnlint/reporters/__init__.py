@@ -10,10 +10,20 @@ for that reason).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple, Protocol, TextIO
+from typing import TYPE_CHECKING
 
+from dnlint.records import NamedTuple
 from dnlint.result import FileResult, RunTotals
+
+if TYPE_CHECKING:  # annotations only: a run imports this module (start-up, issue 35)
+    from collections.abc import Iterable
+    from typing import Protocol, TextIO
+
+    class Reporter(Protocol):
+        def file(self, result: FileResult) -> None: ...
+
+        def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
+            """Close the report; ``exit_status`` is the command's (SARIF records it)."""
 
 
 class ReportContext(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up
@@ -23,13 +33,6 @@ class ReportContext(NamedTuple):  # not a frozen dataclass: ~1 ms less start-up
     verbose: bool = False
     show_layers: bool = False
     statistics: bool = False
-
-
-class Reporter(Protocol):
-    def file(self, result: FileResult) -> None: ...
-
-    def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
-        """Close the report; ``exit_status`` is the command's (SARIF records it)."""
 
 
 def get_reporter(name: str, ctx: ReportContext) -> Reporter:

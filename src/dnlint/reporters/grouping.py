@@ -8,9 +8,9 @@ is one mistake made many times: the text and concise formats print the first in 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from dnlint.diagnostics import Diagnostic
+from dnlint.records import NamedTuple
 
 MAX_LINES_SHOWN = 20
 

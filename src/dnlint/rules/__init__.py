@@ -21,15 +21,19 @@ in ``target``; its examples are linted with that target checked.
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING
 
 from dnlint.dialects import Dialect
+from dnlint.records import NamedTuple
 from dnlint.severity import Severity
 
-ExampleKind = Literal["cfg", "weights", "data", "none"]
-# whether ``dnlint --fix`` repairs a rule: "safe" (one right answer), "unsafe" (only with
-# --unsafe-fixes: the intent could differ); the edits live in dnlint.fixes
-FixKind = Literal["safe", "unsafe"]
+if TYPE_CHECKING:
+    from typing import Literal
+
+    ExampleKind = Literal["cfg", "weights", "data", "none"]
+    # whether ``dnlint --fix`` repairs a rule: "safe" (one right answer), "unsafe" (only with
+    # --unsafe-fixes: the intent could differ); the edits live in dnlint.fixes
+    FixKind = Literal["safe", "unsafe"]
 # where a rule's Reference points: docs/darknet-format.md, by row id (S15) or by anchor (§lines)
 FORMAT_DOC = "docs/darknet-format.md"
 # what a rule whose examples are not cfgs is found with
@@ -37,7 +41,8 @@ _OTHER_FILES = {"weights": "found with --weights FILE", "data": "found with --da
 # the family that is off unless selected by name (--select DN7, recipe = true), like ruff's
 # preview rules: the training recipe (dnlint.rules.recipe)
 OPT_IN = "DN7"
-_FORMAT_ANCHOR = re.compile(r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$")
+# for the docs only: compiled when first used (re.match's cache), not when a run loads rules
+_FORMAT_ANCHOR = r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$"
 EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
 
 
@@ -99,7 +104,7 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
     def format_anchors(self) -> list[str]:
         """The anchors of docs/darknet-format.md this rule's reference names (§ dropped)."""
         tokens = (token.strip() for token in self.reference.split(","))
-        return [token.lstrip("§") for token in tokens if _FORMAT_ANCHOR.match(token)]
+        return [token.lstrip("§") for token in tokens if re.match(_FORMAT_ANCHOR, token)]
 
     def explanation(self) -> str:
         parts = [

@@ -16,9 +16,10 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from dnlint.read import MAX_CFG_BYTES
+from dnlint.records import NamedTuple
 
 WEIGHTS_SUFFIXES = (".weights",)
 _CONV_PREFIX = re.compile(r"\.conv\.\d+\Z")  # darknet partial's output: yolov4.conv.137

@@ -4,9 +4,10 @@ builds them) and :class:`ExcludeOptions` (the flags that decide what a walk pass
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from dnlint.dialects import Dialect
+from dnlint.records import NamedTuple
 
 if TYPE_CHECKING:
     from dnlint.run.excludes import ExcludeRules

@@ -18,9 +18,10 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import NamedTuple, TextIO
+from typing import TextIO
 
 from dnlint.clean import shown_path
+from dnlint.records import NamedTuple
 from dnlint.run.inputs import file_identity
 
 TEMP_PREFIX = ".dnlint-"

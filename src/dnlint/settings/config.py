@@ -31,10 +31,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from dnlint.clean import escaped
 from dnlint.diagnostics import Severity
+from dnlint.records import NamedTuple
 
 if TYPE_CHECKING:  # pathlib is imported only once a configuration file is found (start-up)
     from collections.abc import Callable

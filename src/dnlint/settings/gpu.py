@@ -23,7 +23,9 @@ import shutil
 import signal
 import subprocess
 import threading
-from typing import IO, Final, NamedTuple
+from typing import IO, Final
+
+from dnlint.records import NamedTuple
 
 QUERY: Final = ("--query-gpu=name,memory.total", "--format=csv,noheader,nounits")
 # nvidia-smi takes a second or two to wake a driver without persistence mode, per card; a
