@@ -12,7 +12,7 @@ that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import TYPE_CHECKING, Any, TextIO
 
 from dnlint import __version__
