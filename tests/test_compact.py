@@ -347,3 +347,17 @@ def test_the_fix_source_keeps_its_line_starts_packed() -> None:
     source = Source(data)
     assert source.span(1) == (3, 7) and source.span(100_000) == (499_998, 500_002)
     assert source.text(2) == "x1=1" and source.span(100_002) is None
+
+
+@pytest.mark.parametrize("data", [b"", b"a", b"\n", b"a\nb", b"a\r\nb\n", b"\xef\xbb\xbfa\nb",
+                                  b"\n" * 16383 + b"x\n", b"y" * 16383 + b"\n\n",
+                                  b"z" * 16384 + b"\nw", b"ab\n" * 70_000])
+def test_line_starts_are_found_across_slices(data: bytes) -> None:
+    """Source finds line starts a 16 KiB slice at a time: a line that crosses a slice, or a
+    newline at either edge of one, starts where a scan of the whole file says."""
+    from dnlint.edits import BOM, Source
+
+    expected = [0] + [at + 1 for at in range(len(data)) if data[at:at + 1] == b"\n"]
+    if data.startswith(BOM):
+        expected[0] = len(BOM)
+    assert list(Source(data).starts) == expected

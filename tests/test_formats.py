@@ -305,6 +305,33 @@ def test_streamed_array_writes_several_items_as_one_by_one(batches: list[list[An
     assert "[" + many.getvalue() + batched.closing() == whole
 
 
+ANY_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                        lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner)
+                        | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                        max_leaves=12)
+
+
+@given(ANY_JSON, st.integers(0, 3))
+def test_indented_json_is_json_dumps_with_indent(value: Any, depth: int) -> None:
+    """The reports' encoder gives json.dumps(indent=2)'s text at any depth: NaN and infinities,
+    every character escaped as ensure_ascii escapes it, tuples as arrays."""
+    from dnlint.reporters.json_ import indented_json
+
+    newline = "\n" + "  " * depth
+    assert indented_json(value, newline) == json.dumps(value, indent=2).replace("\n", newline)
+
+
+def test_indented_json_leaves_what_it_does_not_know_to_json_dumps() -> None:
+    """Keys that are not str are converted as json.dumps converts them; what json cannot
+    encode is its TypeError, with its message."""
+    from dnlint.reporters.json_ import indented_json
+
+    value = {"a": [{1: None, 2.5: True, None: "x"}], "b": {False: []}}
+    assert indented_json(value) == json.dumps(value, indent=2)
+    with pytest.raises(TypeError, match="Object of type object is not JSON serializable"):
+        indented_json({"a": [object()]})
+
+
 # --- JUnit, --output --------------------------------------------------------------------------
 
 def test_junit(cwd: Path) -> None:

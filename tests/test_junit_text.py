@@ -57,10 +57,11 @@ def test_a_clean_file_is_one_passing_case() -> None:
         "  </testsuite>")
 
 
-def test_xml_safe_fast_path_keeps_only_what_xml_holds() -> None:
-    """The fast path returns printable ASCII unchanged: XML's Char production holds all of it."""
+def test_xml_safe_keeps_exactly_what_xml_holds() -> None:
+    """The one-scan pattern agrees with XML's Char production on every code point."""
     from dnlint.clean import _xml_char
 
-    printable_ascii = [chr(c) for c in range(128) if chr(c).isprintable()]
-    assert len(printable_ascii) == 95 and all(_xml_char(ch) for ch in printable_ascii)
+    every = "".join(map(chr, range(0x110000)))
+    assert xml_safe(every) == "".join(ch if _xml_char(ch) else "?" for ch in every)
+    assert sum(not _xml_char(ch) for ch in every) == 29 + 2048 + 2  # C0 but 3, surrogates, FFFE/F
     assert xml_safe("a\x00b\ufffe\U0001f600\t") == "a?b?\U0001f600\t"

@@ -71,17 +71,25 @@ def _escape(ch: str) -> str:
     return ch.encode("unicode_escape").decode("ascii")
 
 
-# Characters XML 1.0 forbids anywhere in a document (production [2] Char).
+# Characters XML 1.0 forbids anywhere in a document (production [2] Char), each to "?": a
+# table for str.translate, built on first use (only JUnit asks)
+_not_xml: dict[int, str] | None = None
+
+
 def xml_safe(text: str) -> str:
     """``text`` without the characters an XML 1.0 document cannot hold (each becomes ``?``)."""
-    if text.isascii() and text.isprintable():  # XML holds all of it; and cheaper than the loop
+    global _not_xml
+    if text.isascii() and text.isprintable():  # XML holds all of it; the common message
         return text
-    if all(_xml_char(ch) for ch in text):
-        return text
-    return "".join(ch if _xml_char(ch) else "?" for ch in text)
+    if _not_xml is None:
+        _not_xml = dict.fromkeys([*(code for code in range(0x20) if chr(code) not in "\t\n\r"),
+                                  *range(0xD800, 0xE000), 0xFFFE, 0xFFFF], "?")
+    # one pass in C: a loop per character cost JUnit a tenth of a millisecond a file
+    return text.translate(_not_xml)
 
 
 def _xml_char(ch: str) -> bool:
+    """The Char production itself, one character: what :func:`xml_safe` is tested against."""
     code = ord(ch)
     if code < 0x20:
         return ch in "\t\n\r"

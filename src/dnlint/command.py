@@ -151,12 +151,18 @@ def new_run(paths: tuple[str, ...], args: Flags, track_inputs: bool) -> Run:
         raise UsageProblem(str(exc)) from None
 
 
+# the formats that show no finding's fix, nor how many are fixable (text, concise and JSON do)
+NO_FIXES_SHOWN = frozenset({"sarif", "github", "junit"})
+
+
 def run_once(paths: tuple[str, ...], args: Flags) -> int:
     """One run of the command: the exit status."""
     fix_mode = _fix_mode(args)
     outputs = [(path, what) for path, what in ((args.output_file, "the output"),
                                                (args.graph_file, "the graph")) if path]
     run = new_run(paths, args, track_inputs=bool(outputs))
+    if fix_mode is None and not args.statistics and args.output_format in NO_FIXES_SHOWN:
+        run.options = run.options._replace(fixes=False)  # nothing would show them
     check_outputs(outputs, run.inputs_read or set())
     use_color = (args.output_format in ("text", "concise") and not args.no_color
                  and not args.output_file and _use_color(args.color, sys.stdout))

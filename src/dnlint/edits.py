@@ -9,9 +9,11 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, islice, pairwise
 
 BOM = b"\xef\xbb\xbf"
+_SLICE = 1 << 14
+_PLUS_ONE = (1).__add__
 
 
 @dataclass(frozen=True, order=True)
@@ -105,10 +107,12 @@ class Source:
         self.data = data
         # packed: a list of int objects cost 36 bytes per line, 4 times a file of short lines
         self.starts = array("q", [0])
-        at = data.find(b"\n")
-        while at >= 0:
-            self.starts.append(at + 1)
-            at = data.find(b"\n", at + 1)
+        # found in C, a slice at a time (a loop of find() in Python cost 2.5 µs a line, as
+        # much as the fixers; a 16 KiB slice bounds the pieces split() makes)
+        for base in range(0, len(data), _SLICE):
+            piece = data[base:base + _SLICE]
+            ends = accumulate(map(_PLUS_ONE, map(len, piece.split(b"\n"))), initial=base)
+            self.starts.extend(islice(ends, 1, piece.count(b"\n") + 1))
         if data.startswith(BOM):
             self.starts[0] = len(BOM)
 

@@ -153,16 +153,19 @@ def lint_document(data: bytes, path: str, settings: DocumentSettings) -> FileRes
     return result
 
 
-def analyse(data: bytes, path: str, settings: DocumentSettings) -> FileResult:
-    """Every finding the settings ask for, with fixes and ranges, before the policy. dnlint's
-    own failure on the file is its finding (DN000), never an exception."""
+def analyse(data: bytes, path: str, settings: DocumentSettings,
+            fixes: bool = True) -> FileResult:
+    """Every finding the settings ask for, with fixes (unless ``fixes`` is False) and ranges,
+    before the policy. dnlint's own failure on the file is its finding (DN000), never an
+    exception."""
     try:
         if len(data) > MAX_CFG_BYTES:
             result = too_large(path)
         else:
             with cycle_gc_paused():
                 result = lint_cfg_bytes(data, path, settings.dialect)
-            mark_fixes(result, data)
+            if fixes:
+                mark_fixes(result, data)
     except RecursionError:
         result = failed(path, "the file nests too deeply to analyse")
     except Exception as exc:  # a bug in dnlint must not hide the other files' results

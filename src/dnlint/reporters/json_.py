@@ -12,6 +12,7 @@ that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii
 from typing import TYPE_CHECKING, Any, TextIO
 
 from dnlint import __version__
@@ -22,6 +23,8 @@ from dnlint.dialects import Dialect
 from dnlint.network.memory import memory_json
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
+
+_string = encode_basestring_ascii  # the C encoder of json.dumps (ensure_ascii)
 
 if TYPE_CHECKING:
     from dnlint.network.build import Network
@@ -98,6 +101,62 @@ def bflops_json(network: Network, layer: Layer) -> float:
     return value
 
 
+_INFINITY = float("inf")
+
+
+def indented_json(value: Any, newline: str = "\n") -> str:
+    """``json.dumps(value, indent=2)`` with each of its new lines followed by what follows
+    ``newline`` (the indentation of the place it goes), character for character.
+
+    The standard library encodes with ``indent`` in pure Python, as generators nested per
+    level: that cost a JSON report as much per file as half the lint. Here one call per
+    container, the C string encoder for every string; what is neither str, number, bool,
+    None, list, tuple nor dict with str keys goes to ``json.dumps`` itself (the same text,
+    or its TypeError)."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = newline + "  "
+        try:  # a key that is not a str: the string encoder's TypeError
+            members = [_string(key) + ": " + (_string(item) if type(item) is str
+                                              else indented_json(item, inner))
+                       for key, item in value.items()]
+        except TypeError:
+            return json.dumps(value, indent=2).replace("\n", newline)
+        return "{" + inner + ("," + inner).join(members) + newline + "}"
+    if isinstance(value, str):
+        return _string(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _float(value)
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = newline + "  "
+        return "[" + inner + ("," + inner).join([
+            _string(item) if type(item) is str else indented_json(item, inner)
+            for item in value]) + newline + "]"
+    return json.dumps(value, indent=2).replace("\n", newline)
+
+
+def _float(value: float) -> str:
+    """A float as ``json`` writes it (allow_nan: NaN and Infinity as JavaScript spells them)."""
+    if value != value:
+        return "NaN"
+    if value == _INFINITY:
+        return "Infinity"
+    if value == -_INFINITY:
+        return "-Infinity"
+    return float.__repr__(value)
+
+
 class StreamedArray:
     """The items of a JSON array written one at a time, each the text ``json.dump(indent=2)``
     gives it at ``depth`` (the array's own nesting level), so that a streamed document reads
@@ -110,18 +169,17 @@ class StreamedArray:
         self.count = 0
 
     def write(self, item: Any) -> None:
-        text = json.dumps(item, indent=2).replace("\n", self.inner)
-        self.stream.write(("," if self.count else "") + self.inner + text)
+        self.stream.write(("," if self.count else "") + self.inner
+                          + indented_json(item, self.inner))
         self.count += 1
 
     def write_all(self, items: list[Any]) -> None:
-        """Several items, as :meth:`write` writes them one by one, from a single
-        ``json.dumps``: each call with ``indent`` builds the pure-Python encoder, whose
-        closures are a reference cycle only the cycle collector frees, and costs its set-up."""
+        """Several items, in one write, as :meth:`write` writes them one by one."""
         if not items:
             return
-        text = json.dumps(items, indent=2)[2:-2].replace("\n", self.outer)  # not "[\n", "\n]"
-        self.stream.write(("," if self.count else "") + self.outer + text)
+        inner = self.inner
+        self.stream.write(("," if self.count else "") + inner
+                          + ("," + inner).join([indented_json(item, inner) for item in items]))
         self.count += len(items)
 
     def closing(self) -> str:
@@ -136,14 +194,14 @@ class JsonReporter:
         self.stream = ctx.stream
         self.show_layers = ctx.show_layers
         head = {"version": SCHEMA_VERSION, "tool": {"name": "dnlint", "version": __version__}}
-        self.stream.write(json.dumps(head, indent=2)[:-2] + ',\n  "files": [')
+        self.stream.write(indented_json(head)[:-2] + ',\n  "files": [')
         self.files = StreamedArray(self.stream, 1)
 
     def file(self, result: FileResult) -> None:
         self.files.write(file_json(result, self.show_layers))
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
-        summary = json.dumps(summary_json(totals), indent=2).replace("\n", "\n  ")
+        summary = indented_json(summary_json(totals), "\n  ")
         self.stream.write(f'{self.files.closing()},\n  "summary": {summary}\n}}\n')
 
 

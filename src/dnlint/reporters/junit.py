@@ -62,9 +62,10 @@ def suite_xml(path: str, diagnostics: list[Diagnostic]) -> str:
 
 
 def _case(d: Diagnostic, classname: str) -> str:
-    title = _attribute(f"{d.code} {xml_safe(location(d))}")
+    where = location(d)
+    title = _attribute(f"{d.code} {xml_safe(where)}")
     line = f' line="{d.line}"' if d.line is not None else ""
-    text = xml_safe(f"{location(d)}: {d.code} {d.severity.value}: {d.message}" + (
+    text = xml_safe(f"{where}: {d.code} {d.severity.value}: {d.message}" + (
         f"\nhint: {d.hint}" if d.hint else ""))
     return (f'<testcase name="{title}" classname="{classname}"{line}>\n'
             f'      <failure message="{_attribute(xml_safe(d.message))}" '

@@ -18,7 +18,7 @@ from dnlint import __version__
 from dnlint.clean import path_bytes
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
-from dnlint.reporters.json_ import StreamedArray
+from dnlint.reporters.json_ import StreamedArray, indented_json
 from dnlint.result import FileResult, RunTotals
 from dnlint.rules import all_rules
 
@@ -55,7 +55,7 @@ class SarifReporter:
     def __init__(self, ctx: ReportContext) -> None:
         self.ctx = ctx
         self.index = {r.code: i for i, r in enumerate(all_rules())}
-        log = json.dumps(sarif_head(), indent=2)
+        log = indented_json(sarif_head())
         before, rest = log.split(json.dumps(_RESULTS))
         self.middle, self.after = rest.split(json.dumps(_INVOCATIONS))
         self.ctx.stream.write(before + "[")
@@ -66,8 +66,7 @@ class SarifReporter:
 
     def finish(self, totals: RunTotals, exit_status: int | None = None) -> None:
         close = self.results.closing()
-        invocations = json.dumps([_invocation(exit_status)], indent=2)
-        invocations = invocations.replace("\n", "\n      ")
+        invocations = indented_json([_invocation(exit_status)], "\n      ")
         self.ctx.stream.write(close + self.middle + invocations + self.after + "\n")
 
 

@@ -130,6 +130,8 @@ class Run:
         self.messages: list[str] = []  # said once to the user (standard error), not findings
         # this machine's card by nvidia-smi, asked once per run (when "auto" or a job asks)
         self._machine_card: MachineCardOnce | None = None
+        # the settings resolved, by the identity of their configuration (Run._settings)
+        self._resolved: dict[int, tuple[Config | None, Choices, DocumentSettings]] = {}
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -259,7 +261,18 @@ class Run:
                        machine_card=self._card_of_machine)
 
     def _settings(self, path: str) -> DocumentSettings:
-        return resolve(self.choices(), self.finder.for_path(path), path)
+        """The settings of ``path``. Without per-file-ignores they depend on its configuration
+        alone, so they are resolved once per configuration and choices, not twice per file."""
+        config = self.finder.for_path(path)
+        choices = self.choices()
+        if self.policy.per_file_ignores or (config is not None and config.per_file_ignores):
+            return resolve(choices, config, path)
+        cached = self._resolved.get(id(config))
+        if cached is not None and cached[0] is config and cached[1] == choices:
+            return cached[2]
+        settings = resolve(choices, config, path)
+        self._resolved[id(config)] = (config, choices, settings)
+        return settings
 
     def _data_job(self) -> DataJob | None:
         """The .data file every cfg is checked against, once it is known to be readable."""
@@ -544,4 +557,4 @@ def lint_input(item: Input, options: RunOptions,
     if isinstance(data, FileResult):
         complete(data, settings)
         return data
-    return analyse(data, display, settings)
+    return analyse(data, display, settings, fixes=options.fixes)

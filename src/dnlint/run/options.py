@@ -66,6 +66,9 @@ class RunOptions(NamedTuple):  # not a dataclass: start-up (each costs ~1 ms)
     gpu_memory: int | str | None = None
     weights_only: bool = False  # --weights-only: report the weights files' findings, no cfg's
     text: bytes | None = None  # what "-" reads instead of standard input (dnlint.lint_text)
+    # each finding's fix found (pipeline.mark_fixes); False for a report that shows none
+    # (SARIF, GitHub, JUnit): the fixers cost more than the rest of the run for a file
+    fixes: bool = True
 
 
 def _first(*values: bool | None) -> bool:
