@@ -35,14 +35,18 @@ HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTr
 # modules (inspect is dataclasses' import; enum and re the probe's own json needs)
 NOT_FOR_VERSION = ("typing", "dataclasses", "inspect", "importlib.util",
                    "dnlint.command", "dnlint.diagnostics", "dnlint.dialects")
-PROBE = """
-import json, sys
+# the command run in a probe process, its arguments a JSON list in argv[1]
+RUN_COMMAND = """
 sys.argv = ["dnlint", *json.loads(sys.argv[1])]
 try:
     from dnlint.argv import main
     main()
 except SystemExit:
     pass
+"""
+PROBE = """
+import json, sys
+""" + RUN_COMMAND + """
 import dnlint
 sys.stderr.write("\\nPACKAGE " + dnlint.__file__)
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
@@ -119,12 +123,7 @@ def test_a_comment_that_names_dnlint_does_not_load_the_directive_parser(cwd: Pat
 DEFERRED_PATTERNS = ("_STRTOD", "_FLOAT_RUN", "_INT_RUN", "_STOF_PREFIX", "_STOI_PREFIX")
 COMPILED_PROBE = """
 import json, re, sys
-sys.argv = ["dnlint", *json.loads(sys.argv[1])]
-try:
-    from dnlint.argv import main
-    main()
-except SystemExit:
-    pass
+""" + RUN_COMMAND + """
 sys.stderr.write("\\nPATTERNS " + json.dumps([str(key[1]) for key in re._cache]))
 """
 
