@@ -54,8 +54,8 @@ NUMBER_RANGED: Final = 2
 class OptionTable:
     """The options one section type reads in one dialect, prepared once for typing and lookups."""
 
-    __slots__ = ("bounds", "defaults", "dialect", "foreign", "numeric", "required", "specs",
-                 "strings")
+    __slots__ = ("bounds", "defaults", "dialect", "foreign", "lists", "numeric", "required",
+                 "specs", "strings")
 
     def __init__(self, specs: dict[str, Opt], foreign: dict[str, Opt], dialect: Dialect) -> None:
         self.specs = specs
@@ -80,9 +80,15 @@ class OptionTable:
             for name, spec in specs.items()
             if name in self.numeric and self.numeric[name] & NUMBER_RANGED
         }
+        # list options, for the fast path of a list of plain decimals: whether its items are
+        # floats (the path _convert_list takes first)
+        self.lists: dict[str, bool] = {
+            name: spec.kind is Kind.FLOAT_LIST for name, spec in specs.items() if spec.is_list
+        }
         if dialect is Dialect.HANK:
             # hank-ai reads every integer through a C float (find_int): no fast path there
             self.numeric = {}
+            self.lists = {}
         # string options, for the fast path: the names valid in this dialect, or None for any
         self.strings: dict[str, frozenset[str] | None] = {
             name: spec.choices_for(dialect)
@@ -211,7 +217,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values."""
     values = Values(section, table)
     specs, dialect = table.specs, table.dialect
-    numeric, strings, bounds = table.numeric, table.strings, table.bounds
+    numeric, strings, bounds, lists = table.numeric, table.strings, table.bounds, table.lists
     # option_find returns the first occurrence of a key; the reader reports the others
     first = section._first  # Section.first without the property call for a dict
     for key, option in (first if type(first) is dict else section.first).items():
@@ -246,6 +252,15 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
                         more.parsed = value
                     else:
                         option._more = value
+                    continue
+            elif key in lists:
+                # _convert_list's first step: a list whose every item is a plain decimal
+                items = _plain_list(value, lists[key])
+                if items is not None:
+                    if unplain:
+                        more.parsed = items
+                    else:
+                        option._more = items
                     continue
         spec = specs.get(key)
         if spec is None:
