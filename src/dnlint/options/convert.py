@@ -375,7 +375,9 @@ def _plain_decimal(value: str, is_float: bool) -> int | float | None:
             return number_f if abs(number_f) <= FLT_MAX else None
         return None
     if digits.isdigit():
-        number = c_strtol(value)
+        # '-1' (route layers=, shortcut from=): int() reads a short one as strtol does; a
+        # long one may saturate a C long
+        number = int(value) if len(digits) < 19 else c_strtol(value)
         return number if INT32_MIN <= number <= INT32_MAX else None
     return None
 
