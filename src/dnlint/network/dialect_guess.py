@@ -42,7 +42,7 @@ def detect_dialect(doc: CfgDocument) -> Detection:
     for section in doc.layer_sections():  # one at a time: a slice built every section
         name = section.name
         known = _SECTION_KNOWLEDGE.get(name) or _knowledge(name)
-        only_in, type_name, verdicts = known
+        only_in, type_name, votes = known
         if only_in is not None:
             evidence[only_in].append(f"[{name}]")
         if type_name is None:
@@ -53,9 +53,15 @@ def detect_dialect(doc: CfgDocument) -> Detection:
         options = (listed if listed is not None
                    else first.values() if type(first) is dict else section.options)
         for option in options:
-            verdict = verdicts.get(option.key)
-            if verdict is not None:
-                _vote_option(name, option.key, option.value, verdict, evidence)
+            vote = votes.get(option.key)
+            if vote is None:
+                continue
+            if isinstance(vote, dict):  # an enum: the value decides
+                value = option.value
+                vote = vote.get(value) if value else None
+                if vote is None:
+                    continue
+            evidence[vote[0]].append(vote[1])
     if doc.sections:
         net_verdicts = _net_verdicts()
         for option in doc.sections[0].options:
@@ -83,9 +89,15 @@ def detect_dialect(doc: CfgDocument) -> Detection:
     )
 
 
-# What a section name tells: the fork that alone knows it, its layer type, the verdicts on its
-# keys. Kept for the names some dialect knows (a bounded set); unknown names are recomputed.
-_Knowledge = tuple[Dialect | None, str | None, dict[str, "Verdict"]]
+# An option's vote: the fork, and the evidence as the reason says it ("'key' in [section]",
+# "activation=mish").
+Vote = tuple[Dialect, str]
+# What a section name tells: the fork that alone knows it, its layer type, and the votes of its
+# keys: a key only one fork reads votes whatever its value; an enum, a vote per value only one
+# fork accepts. Worked out once per name, text included: a file of hundreds of activation=mish
+# lines built the same string for each. Kept for the names some dialect knows (a bounded set);
+# unknown names are recomputed.
+_Knowledge = tuple[Dialect | None, str | None, dict[str, "Vote | dict[str, Vote]"]]
 _SECTION_KNOWLEDGE: dict[str, _Knowledge] = {}
 
 
@@ -99,7 +111,13 @@ def _knowledge(name: str) -> _Knowledge:
     layer_type = by_section(name, _AB) or by_section(name, _PJ)
     if layer_type is None:
         return only_in, None, {}
-    known = _SECTION_KNOWLEDGE[name] = (only_in, layer_type.name, _verdicts(layer_type))
+    votes: dict[str, Vote | dict[str, Vote]] = {}
+    for key, verdict in _verdicts(layer_type).items():
+        if isinstance(verdict, dict):
+            votes[key] = {value: (fork, f"{key}={value}") for value, fork in verdict.items()}
+        else:
+            votes[key] = (verdict, f"'{key}' in [{name}]")
+    known = _SECTION_KNOWLEDGE[name] = (only_in, layer_type.name, votes)
     return known
 
 
@@ -143,18 +161,6 @@ def _telling_values(specs: list[Opt]) -> dict[str, Dialect]:
             ab = spec.choices.get(Dialect.AB, frozenset())
             return {**dict.fromkeys(ab - pj, Dialect.AB), **dict.fromkeys(pj - ab, Dialect.PJ)}
     return {}
-
-
-def _vote_option(
-    section: str, key: str, value: str | None, verdict: Verdict,
-    evidence: dict[Dialect, list[str]],
-) -> None:
-    if not isinstance(verdict, dict):
-        evidence[verdict].append(f"'{key}' in [{section}]")
-        return
-    fork = verdict.get(value) if value else None
-    if fork is not None:
-        evidence[fork].append(f"{key}={value}")
 
 
 _NET_VERDICTS: dict[str, Dialect] = {}
