@@ -1,6 +1,7 @@
 """Start-up stays light: no click for a command line the console script reads itself
-(dnlint.argv), no numpy, no rich without colour, no TOML parser without a config; and
-``--version`` imports none of the command (not even typing, dataclasses or inspect).
+(dnlint.argv), no numpy, no rich without colour, no TOML parser without a config, no typing
+in any output format; and ``--version`` imports none of the command (not even dataclasses or
+inspect).
 
 Each probe runs in a temporary directory, so it must be checked that it ran the copy of dnlint
 under test: the sources when PYTHONPATH points at them, else the installed (maybe compiled) one.
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from dnlint.reporters import FORMATS
 
 HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTree",
          # each costs a few ms, needed only with a configuration file, -o, a misspelling or
@@ -30,10 +32,13 @@ HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTr
          # the language server is a program of its own (dnlint-lsp)
          "dnlint.lsp",
          # the click command: --help, usage errors and the rarer flags only (issue 35)
-         "click", "dnlint.cli")
+         "click", "dnlint.cli",
+         # ~16M instructions of a compiled run's 80M: a module's typing names are the type
+         # checker's (TYPE_CHECKING = False), overload is dnlint.records' (issue 35)
+         "typing")
 # what ``--version`` does not need either: the command, and the standard library's costly
 # modules (inspect is dataclasses' import; enum and re the probe's own json needs)
-NOT_FOR_VERSION = ("typing", "dataclasses", "inspect", "importlib.util",
+NOT_FOR_VERSION = ("dataclasses", "inspect", "importlib.util",
                    "dnlint.command", "dnlint.diagnostics", "dnlint.dialects")
 # the command run in a probe process, its arguments a JSON list in argv[1]
 RUN_COMMAND = """
@@ -94,7 +99,7 @@ def test_the_probe_sees_click_and_the_command(cwd: Path) -> None:
     assert loaded(["--version", "m.cfg"], cwd, ("click", "typing")) == ["click", "typing"]
 
 
-@pytest.mark.parametrize("fmt", ["text", "concise", "github"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_linting_one_cfg_imports_nothing_heavy(cwd: Path, fmt: str) -> None:
     assert loaded(["--no-color", "--format", fmt, "m.cfg"], cwd) == []
 

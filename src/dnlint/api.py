@@ -27,7 +27,6 @@ import gc
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 from dnlint.dialects import parse_dialect
 from dnlint.run.engine import Run
@@ -35,8 +34,9 @@ from dnlint.run.options import ExcludeOptions, RunOptions
 from dnlint.settings.config import ConfigError, ConfigFinder
 from dnlint.settings.policy import Policy
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command imports this module on every run
-    from typing import TypeAlias
+    from typing import Any, TypeAlias
 
     from dnlint.api_types import LintResult
     from dnlint.diagnostics import Severity

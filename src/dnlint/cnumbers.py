@@ -43,10 +43,13 @@ import re
 import struct
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fractions import Fraction
+    from typing import Any, TypeAlias, TypeVar
+
+    Number = TypeVar("Number", int, float)  # a TypeVar is the type checker's alone
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1  # a C long on the 64-bit systems Darknet runs on
@@ -74,7 +77,6 @@ _STRTOD = (
     + "))"
 )
 
-Number = TypeVar("Number", int, float)
 
 
 # --- the C forks: glibc --------------------------------------------------------------------

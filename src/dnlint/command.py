@@ -14,14 +14,16 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, TextIO
 
 from dnlint.console import EXIT_USAGE, ReportSettings, check_outputs, fail, run_and_report
 from dnlint.diagnostics import Severity
 from dnlint.records import NamedTuple
 from dnlint.settings.config import ConfigError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from dnlint.run.engine import Run
 
 __all__ = ["Flags", "UsageProblem", "checked_paths", "files_read", "need_standard_streams",

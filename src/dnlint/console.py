@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from dnlint.clean import printable, shown_path
 from dnlint.diagnostics import Severity
@@ -19,7 +18,10 @@ from dnlint.result import FileResult, RunTotals
 from dnlint.run.engine import INTERNAL_ERROR, PATH_PROBLEMS, Run
 from dnlint.settings.config import ConfigError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NoReturn, TextIO
+
     from dnlint.reporters import Reporter
     from dnlint.reporters.graph import GraphCollector
     from dnlint.run.outputs import AtomicOutput

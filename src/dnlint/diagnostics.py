@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any
 
 from dnlint.clean import clipped, printable
 from dnlint.severity import Severity
@@ -13,8 +12,10 @@ from dnlint.severity import Severity
 __all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "replace", "token_end",
            "with_ends"]
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
     from dnlint.edits import Fix
 

@@ -7,8 +7,6 @@ see a :class:`FileResult`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.memory import check_common_card, check_memory, check_testing_block
 from dnlint.checks.net_values import check_net
@@ -20,6 +18,7 @@ from dnlint.network.dialect_guess import Detection, detect_dialect
 from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.weights.layout import WeightsReport
 

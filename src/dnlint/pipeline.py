@@ -25,7 +25,6 @@ before :func:`finish`, so that their findings get the same policy.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
@@ -36,8 +35,10 @@ from dnlint.records import NamedTuple
 from dnlint.result import FileResult
 from dnlint.settings.policy import Policy, Selection, apply_policy, selection_for
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from dnlint.checks.training_facts import TrainingFacts
     from dnlint.fixes.run import Fixed

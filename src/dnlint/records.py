@@ -10,6 +10,10 @@ some 150 fields, Flags alone 47). ``__annotations__`` keeps the strings instead,
 
 Only the class syntax of interpreted modules: a class that mypyc compiles is built by
 ``typing.NamedTupleMeta`` whatever the name it was imported under.
+
+:func:`overload` is ``typing.overload`` for modules that must not import typing (a lint run
+imports none, issue 35): at run time it returns the stub, which the implementation replaces
+(mypyc compiles the implementation alone). Ruff knows it as typing's (``typing-modules``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NamedTuple as NamedTuple
+    from typing import overload as overload
 else:
+    def overload(func):
+        return func
+
     import sys
 
     try:  # the field accessors collections.namedtuple uses

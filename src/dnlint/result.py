@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
 
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from dnlint.network.build import Network
     from dnlint.read.darknet_reader import CfgDocument
     from dnlint.weights.layout import WeightsReport

@@ -15,13 +15,15 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final
 
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from dnlint.network.build import Network
 
 NET: Final = -1  # the index that stands for [net], the input of layer 0

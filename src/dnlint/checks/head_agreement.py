@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -12,6 +11,7 @@ from dnlint.network.layers.base import Layer
 from dnlint.network.layers.facts import HeadInfo
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.network.build import Network
 

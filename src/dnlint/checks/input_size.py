@@ -14,7 +14,6 @@ line, and the merge's own shape error is dropped (the cascade pass then notes wh
 from __future__ import annotations
 
 from math import gcd, lcm
-from typing import TYPE_CHECKING, Final
 
 from dnlint.checks.cascade import NET, LineMap, analyse, layer_inputs
 from dnlint.diagnostics import Severity, Sink
@@ -22,7 +21,10 @@ from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from dnlint.network.build import Network
 
 # The shape errors a merge of mismatched sizes reports, and the warning of a stride that

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Final, NamedTuple
 
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
@@ -31,6 +30,10 @@ from dnlint.network.memory import (
     random_resize,
 )
 from dnlint.read.darknet_reader import CfgDocument
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 INT32_MAX: Final = 2**31 - 1
 # More than one layer alone should ever need: the largest layer of any stock cfg needs about
@@ -243,14 +246,18 @@ def _training_bound(network: Network, dialect: Dialect, mini: int) -> int:
 
 # --- DN124: the '# Testing' lines are the active ones -----------------------------------------
 
-class TrainTestLayout(NamedTuple):
+class TrainTestLayout:
     """[net] laid out as the stock cfgs are: a '# Testing' block and a '# Training' block, with
     the active batch (and subdivisions) in the testing one and the training ones commented
-    out."""
+    out. (A plain class: a compiled NamedTuple is built by typing at import.)"""
 
-    testing: int  # the line of the '# Testing' comment
-    active: dict[str, int]  # batch/subdivisions written in the testing block: key -> line
-    commented: dict[str, tuple[int, str]]  # '#key=value' in the training block: (line, value)
+    __slots__ = ("active", "commented", "testing")
+
+    def __init__(self, testing: int, active: dict[str, int],
+                 commented: dict[str, tuple[int, str]]) -> None:
+        self.testing = testing  # the line of the '# Testing' comment
+        self.active = active  # batch/subdivisions written in the testing block: key -> line
+        self.commented = commented  # '#key=value' in the training block: (line, value)
 
 
 def train_test_layout(network: Network, doc: CfgDocument) -> TrainTestLayout | None:

@@ -4,12 +4,11 @@ pass when subdivisions is left out (DN113), and a step the original Darknet neve
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.network.build import Network
 

@@ -8,13 +8,12 @@ the rest are folded into it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dnlint.diagnostics import Sink, replace
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.network.build import Network
 

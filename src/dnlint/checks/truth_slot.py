@@ -9,12 +9,11 @@ whatever max is; from the second image on they do not. max above the slot is DN4
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.network.build import Network
 

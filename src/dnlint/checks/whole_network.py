@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from dnlint.checks.head_agreement import (
     check_anchors_agree,
@@ -20,6 +19,7 @@ from dnlint.dialects import Dialect
 from dnlint.network.layers.route import FLAT_TYPES
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.network.build import Network
     from dnlint.network.layers.base import Layer

@@ -7,13 +7,16 @@ function cited beside each rule), CPU and GPU, as a :class:`Cost` (fixed + per i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from dnlint.cnumbers import c_int_of_float
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
 from dnlint.options.convert import Values
 from dnlint.read.darknet_reader import UNPARSED
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 FLOAT: Final = 4  # sizeof(float) == sizeof(int) == sizeof(uint32_t)
 # sizeof(layer) and sizeof(network) of the CPU builds on x86-64 (pjreddie, AlexeyAB): a layer

@@ -22,8 +22,6 @@ All figures are Python ints computed from the shapes: nothing is allocated by th
 
 from __future__ import annotations
 
-from typing import Any, Final
-
 from dnlint.dialects import Dialect
 from dnlint.network.build import Network
 from dnlint.network.layer_memory import (
@@ -38,6 +36,10 @@ from dnlint.network.layer_memory import (
     layer_cost,
     outputs_of,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 # the per-layer figures, for the readers of this module
 __all__ = ["COSTS", "FLOAT", "GPU_COSTS", "Build", "Cost", "Memory", "MemoryReport", "build_of",

@@ -12,7 +12,6 @@ import builtins
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
 
 from dnlint.cnumbers import (
     FLT_MAX,
@@ -38,6 +37,10 @@ from dnlint.options.schema import Kind, Opt
 from dnlint.options.value_checks import check_range, suggest
 from dnlint.read.darknet_reader import UNPARSED, Option, Section
 from dnlint.read.document import Unplain
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
 # [0-9], not \d, which matches other scripts' digits too; '[0-9]+(\.[0-9]*)?', not

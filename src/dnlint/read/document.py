@@ -13,10 +13,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain, islice, repeat
 from operator import add
 from types import MappingProxyType
-from typing import Any, overload
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
+from dnlint.records import overload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing

@@ -10,11 +10,10 @@ for that reason).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dnlint.records import NamedTuple
 from dnlint.result import FileResult, RunTotals
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: a run imports this module (start-up, issue 35)
     from collections.abc import Iterable
     from typing import Protocol, TextIO

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring_ascii
-from typing import TYPE_CHECKING, Any, TextIO
 
 from dnlint import __version__
 from dnlint.clean import shown_path
@@ -26,7 +25,10 @@ from dnlint.result import FileResult, RunTotals
 
 _string = encode_basestring_ascii  # the C encoder of json.dumps (ensure_ascii)
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from dnlint.network.build import Network
     from dnlint.network.layers.base import Layer
 

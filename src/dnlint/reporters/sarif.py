@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import sys
-from typing import Any
 from urllib.parse import quote
 
 from dnlint import __version__
@@ -21,6 +20,10 @@ from dnlint.reporters import ReportContext
 from dnlint.reporters.json_ import StreamedArray, indented_json
 from dnlint.result import FileResult, RunTotals
 from dnlint.rules import all_rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -16,7 +16,6 @@ fast pre-commit hook); rich with colours on a terminal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
@@ -24,6 +23,7 @@ from dnlint.reporters import ReportContext
 from dnlint.reporters.grouping import group_repeats
 from dnlint.result import FileResult, RunTotals
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rich.console import Console
 

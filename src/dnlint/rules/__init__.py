@@ -21,12 +21,12 @@ in ``target``; its examples are linted with that target checked.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from dnlint.dialects import Dialect
 from dnlint.records import NamedTuple
 from dnlint.severity import Severity
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import suppress
-from typing import TYPE_CHECKING
 
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, new_diagnostic
@@ -54,6 +53,7 @@ from dnlint.settings.config import (
 )
 from dnlint.settings.policy import Policy
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -16,7 +16,6 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from dnlint.read import MAX_CFG_BYTES
 from dnlint.records import NamedTuple
@@ -151,6 +150,7 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str],
     return True
 
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.result import FileResult
     from dnlint.run.excludes import ExcludeRules, IgnoreFiles

@@ -31,15 +31,16 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import TYPE_CHECKING, Any
 
 from dnlint.clean import escaped
 from dnlint.diagnostics import Severity
 from dnlint.records import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pathlib is imported only once a configuration file is found (start-up)
     from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 CONFIG_NAMES = (".dnlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 1024 * 1024  # a real one is a few hundred bytes; TOML parses to ~2x its size

@@ -13,17 +13,17 @@ Linting stamps every diagnostic with its rule's code and severity; this module t
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic, replace
 from dnlint.records import NamedTuple
+from dnlint.result import FileResult
 from dnlint.rules import OPT_IN
 from dnlint.settings.config import Config
 from dnlint.settings.selectors import is_syntax_error, selector_matches
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dnlint.settings.directives import Scope
-from dnlint.result import FileResult
 
 
 class Policy(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~1 ms less start-up

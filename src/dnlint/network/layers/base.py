@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Final, overload
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -21,6 +20,11 @@ from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
 from dnlint.read.darknet_reader import Sections
+from dnlint.records import overload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # an Enum member is a slow class attribute on Python 3.11 (LayerContext runs once per layer)
 _PJ: Final = Dialect.PJ

@@ -11,7 +11,6 @@ blocks are facts too: :class:`Block`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 
 class Block:
@@ -49,13 +48,29 @@ def total_floats(blocks: tuple[Block, ...]) -> int:
     return total
 
 
-class Geometry(NamedTuple):
+class Geometry:
     """A convolution-like or pooling layer's kernel: what the layer table, share_index and the
     input-size check read. Shared by the layers that have the same (``shared_geometry``)."""
 
-    filters: int | None
-    size: int | None
-    stride: tuple[int, int] | None  # (x, y)
+    __slots__ = ("filters", "size", "stride")
+
+    def __init__(self, filters: int | None, size: int | None,
+                 stride: tuple[int, int] | None) -> None:
+        self.filters = filters
+        self.size = size
+        self.stride = stride  # (x, y)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Geometry):
+            return NotImplemented
+        return (self.filters == other.filters and self.size == other.size
+                and self.stride == other.stride)
+
+    def __hash__(self) -> int:
+        return hash((self.filters, self.size, self.stride))
+
+    def __repr__(self) -> str:
+        return f"Geometry(filters={self.filters}, size={self.size}, stride={self.stride})"
 
 
 class LayerFacts:
