@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import platform
+import re
 import shutil
 import struct
 import subprocess
@@ -35,6 +36,8 @@ from dnlint.cnumbers import (
     hank_list,
     hank_stof,
     hank_stoi,
+    is_plain_float,
+    is_plain_int,
     stof_prefix,
     to_float32,
 )
@@ -175,6 +178,28 @@ def test_fast_paths_read_as_the_emulation(text: str) -> None:
     assert small is None or small == hank_int(text)
     short = _short_decimal(text)
     assert short is None or short == hank_stof(text)
+
+
+# what a plain number is: the grammar every reader reads the same (the option stage's fast
+# path); the predicates are hand-written for start-up, so they are held to the regex here
+PLAIN_INT_GRAMMAR = re.compile(r"[+-]?[0-9]+\Z")
+NUMBERISH = st.text(st.sampled_from("+-.0123456789eE \t\n٣²x"), max_size=12)
+
+
+@given(NUMBERISH)
+def test_plain_number_predicates_are_the_grammar(text: str) -> None:
+    assert is_plain_int(text) == bool(PLAIN_INT_GRAMMAR.match(text))
+    decimal = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    assert is_plain_float(text) == bool(re.match(r"[+-]?" + decimal + r"\Z", text))
+
+
+@pytest.mark.parametrize(("text", "plain_int", "plain_float"), [
+    ("12", True, True), ("-3", True, True), ("+0", True, True), ("", False, False),
+    ("+", False, False), ("1.", False, True), (".5e-3", False, True), ("٣", False, False),
+    ("²", False, False), ("1\n", False, False), (" 1", False, False), ("1e", False, False),
+])
+def test_plain_numbers(text: str, plain_int: bool, plain_float: bool) -> None:
+    assert (is_plain_int(text), is_plain_float(text)) == (plain_int, plain_float)
 
 
 def _can_regenerate() -> str | None:

@@ -18,6 +18,7 @@ from dnlint.clean import clipped
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult, lint_cfg_bytes
+from dnlint.run.inputs import is_weights_path
 from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 SEEDS = sorted((FIXTURES / "examples").glob("*.cfg")) + sorted((FIXTURES / "rules").glob("*.cfg"))
@@ -347,6 +348,16 @@ def test_a_cfg_named_like_a_partial_weights_file(tmp_path: Path) -> None:
     cfg.write_bytes(b"[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=2\n")
     proc = run_cli(str(cfg))
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(("name", "weights"), [
+    ("yolov4.conv.137", True), ("d/yolov4.conv.137", True), ("a.conv.1.conv.29", True),
+    ("x.conv.", False), ("yolov4.conv.cfg", False), ("yolov4.conv.13a", False),
+    ("m.conv.\u0663", True),  # the old '\\d' took any script's digits, as isdecimal does
+    ("m.weights", True), ("m.cfg", False), ("conv.137", False),
+])
+def test_which_names_are_weights(name: str, weights: bool) -> None:
+    assert is_weights_path(name) is weights
 
 
 def test_absurd_num_allocates_nothing() -> None:

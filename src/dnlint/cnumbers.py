@@ -62,9 +62,9 @@ _SPACE = "[ \t\n\v\f\r]*"
 # [0-9], never \d: a Python str pattern's \d also matches other scripts' digits, which C does not
 _STRTOL = re.compile(_SPACE + "[+-]?[0-9]+")
 _DECIMAL = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-# a whole value that is a plain decimal integer or number: what every reader reads the same
-PLAIN_INT = re.compile(r"[+-]?[0-9]+\Z")
-PLAIN_FLOAT = re.compile(r"[+-]?" + _DECIMAL + r"\Z")
+# a whole value that is a plain decimal number: what every reader reads the same (compiled when
+# first used, as _STRTOD below: a clean run's values take faster paths)
+_PLAIN_FLOAT = r"[+-]?" + _DECIMAL + r"\Z"
 # what the common plain decimal does not need is compiled when first used (re.match's cache):
 # its compilation is a fifth of all of a run's regular expressions (start-up, issue 35)
 _STRTOD = (
@@ -77,6 +77,18 @@ _STRTOD = (
     + "))"
 )
 
+
+
+def is_plain_int(text: str) -> bool:
+    """Whether the whole of ``text`` is a plain decimal integer (``[+-]?[0-9]+``), which every
+    reader reads the same."""
+    digits = text[1:] if text.startswith(("+", "-")) else text
+    return digits.isdigit() and digits.isascii()  # isdigit alone takes other scripts' digits
+
+
+def is_plain_float(text: str) -> bool:
+    """Whether the whole of ``text`` is a plain decimal number (``1``, ``-.5``, ``1e-3``)."""
+    return re.match(_PLAIN_FLOAT, text) is not None
 
 
 # --- the C forks: glibc --------------------------------------------------------------------
@@ -105,7 +117,7 @@ def c_atoi(text: str) -> int:
 
 def c_atof(text: str) -> float:
     """``atof``, i.e. ``strtod(text, NULL)``: the double the longest readable prefix gives."""
-    if PLAIN_FLOAT.match(text):
+    if is_plain_float(text):
         return float(text)  # the common plain decimal: atof reads all of it
     match = re.match(_STRTOD, text)
     if match is None:

@@ -18,8 +18,6 @@ from dnlint.cnumbers import (
     INT32_MAX,
     INT32_MIN,
     LONG_LIST,
-    PLAIN_FLOAT,
-    PLAIN_INT,
     Numbers,
     c_atof,
     c_atoi,
@@ -28,6 +26,8 @@ from dnlint.cnumbers import (
     c_strtol,
     comma_items,
     fits_c_float,
+    is_plain_float,
+    is_plain_int,
     packed,
 )
 from dnlint.diagnostics import Severity, Sink
@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
 # [0-9], not \d, which matches other scripts' digits too; '[0-9]+(\.[0-9]*)?', not
 # '[0-9]+\.?[0-9]*': the latter splits a run of digits in n ways (quadratic).
-_INT_PREFIX = re.compile(r"[ \t]*[+-]?[0-9]+")
-_FLOAT_PREFIX = re.compile(r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_INT_PREFIX = r"[ \t]*[+-]?[0-9]+"
+_FLOAT_PREFIX = r"[+-]?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?"
 
 
 # Final: mypyc inlines them (a plain module global is a dict look-up on every option)
@@ -394,12 +394,12 @@ def _comment_prefix(option: Option, value: str) -> str | None:
 def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> int:
     result = c_atoi(value)
     body = _comment_prefix(option, value)
-    if body is not None and PLAIN_INT.match(body):
+    if body is not None and is_plain_int(body):
         _inline_comment_survives(option, result, sink)
         body_ok = True
     else:
         body = value
-        body_ok = bool(PLAIN_INT.match(body))
+        body_ok = bool(is_plain_int(body))
     if not body_ok:
         _bad_int(option, value, result, sink)
         return result
@@ -417,7 +417,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
 
 def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
     col = option.value_column
-    if ZERO_FRACTION.match(value):
+    if re.match(ZERO_FRACTION, value):
         sink.report(
             "DN205",
             option.line,
@@ -426,7 +426,7 @@ def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
             f"write {option.key}={result}",
             Severity.WARNING,
         )
-    elif PLAIN_FLOAT.match(value):
+    elif is_plain_float(value):
         sink.report(
             "DN205",
             option.line,
@@ -434,7 +434,7 @@ def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
             f"{option.key}={value} is not an integer; Darknet's atoi reads {result}",
             f"write {option.key}={result}",
         )
-    elif _INT_PREFIX.match(value):
+    elif re.match(_INT_PREFIX, value):
         sink.report(
             "DN204",
             option.line,
@@ -454,12 +454,12 @@ def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
 def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> float:
     result = c_atof(value)
     body = _comment_prefix(option, value)
-    if body is not None and PLAIN_FLOAT.match(body):
+    if body is not None and is_plain_float(body):
         _inline_comment_survives(option, result, sink)
     else:
         body = value
-        if not PLAIN_FLOAT.match(body):
-            code = "DN204" if _FLOAT_PREFIX.match(body) else "DN203"
+        if not is_plain_float(body):
+            code = "DN204" if re.match(_FLOAT_PREFIX, body) else "DN203"
             reads = f"reads {result:g}" if result or math.isnan(result) else "silently reads 0"
             sink.report(
                 code,

@@ -9,18 +9,18 @@ float there). Every refusal quotes the message ``darknet_fatal_error`` prints
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from dnlint.cnumbers import (
     INT32_MIN,
-    PLAIN_FLOAT,
-    PLAIN_INT,
     hank_float,
     hank_int,
     hank_list,
     hank_stof,
     is_hank_number,
+    is_plain_float,
+    is_plain_int,
     stof_prefix,
 )
 from dnlint.diagnostics import Severity, Sink
@@ -129,7 +129,7 @@ def _convert_int(option: Option, spec: Opt, sink: Sink) -> int:
                     f"{option.key}={value} does not fit a 32-bit C int (hank-ai's cast from "
                     f"float gives {result})")
         return result
-    elif PLAIN_INT.match(value) and int(value) != result:
+    elif is_plain_int(value) and int(value) != result:
         sink.report("DN206", option.line, option.value_column,
                     f"{option.key}={value}: hank-ai's Darknet reads integers through a C float, "
                     f"which turns {value} into {result}")
@@ -189,10 +189,10 @@ def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None
     """Items hank reads differently from what they say, then the separators other forks read
     differently (whitespace between numbers, empty items: warnings, hank reads them right)."""
     pieces = value.split(",")
-    plain = PLAIN_FLOAT if is_float else PLAIN_INT
+    is_plain = is_plain_float if is_float else is_plain_int
     bad = [(index, item) for index, piece in enumerate(pieces)
            for item in _ITEM_SEPARATORS.split(piece.strip(" \t"))
-           if item and not _reads_as_written(item, plain, is_float)]
+           if item and not _reads_as_written(item, is_plain, is_float)]
     if bad:
         _report_split_items(option, bad, is_float, sink)
         return
@@ -218,8 +218,8 @@ def _check_items(option: Option, value: str, is_float: bool, sink: Sink) -> None
 
 
 
-def _reads_as_written(item: str, plain: re.Pattern[str], is_float: bool) -> bool:
-    if not plain.match(item):
+def _reads_as_written(item: str, is_plain: Callable[[str], bool], is_float: bool) -> bool:
+    if not is_plain(item):
         return False
     reads, stopped = hank_list(item, is_float)
     return stopped is None and len(reads) == 1 and reads[0] == (

@@ -7,22 +7,30 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from dnlint.cnumbers import PLAIN_FLOAT, PLAIN_INT, c_atof, c_atoi, comma_items, fits_c_float
+from dnlint.cnumbers import (
+    c_atof,
+    c_atoi,
+    comma_items,
+    fits_c_float,
+    is_plain_float,
+    is_plain_int,
+)
 from dnlint.diagnostics import Severity, Sink
 from dnlint.read.darknet_reader import Option
 
 MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
 # A number with a zero fraction ('1600.0', '16.'): atoi (and hank-ai's stof) reads it exactly.
-ZERO_FRACTION = re.compile(r"[+-]?([0-9]+\.0*|\.0+)\Z")
+# Compiled when first used (re's cache), as a clean run never needs it.
+ZERO_FRACTION = r"[+-]?([0-9]+\.0*|\.0+)\Z"
 
 
 def check_list_items(
     option: Option, body: str, is_float: bool, is_ref: bool, sink: Sink
 ) -> None:
-    pattern = PLAIN_FLOAT if is_float else PLAIN_INT
+    is_plain = is_plain_float if is_float else is_plain_int
     bad: list[tuple[int, str]] = []
     for index, piece in enumerate(comma_items(body)):  # lazily: a list line can be megabytes
-        if piece and not pattern.match(piece):
+        if piece and not is_plain(piece):
             bad.append((index, piece))
         elif piece == "":
             trailing = index > 0 and index == body.count(",")  # the last piece
@@ -113,10 +121,10 @@ def _report_bad_items(option: Option, bad: list[tuple[int, str]], is_float: bool
     read or whose value it changes (an error), and integers written with a zero fraction (read
     exactly); each finding spans its items, from the first to the last."""
     convert: Callable[[str], float] = c_atof if is_float else c_atoi
-    exact = [] if is_float else [(i, piece) for i, piece in bad if ZERO_FRACTION.match(piece)]
+    exact = [] if is_float else [(i, piece) for i, piece in bad if re.match(ZERO_FRACTION, piece)]
     exact_at = {i for i, _ in exact}
     fractions = [] if is_float else [(i, piece) for i, piece in bad if i not in exact_at
-                                     and PLAIN_FLOAT.match(piece)]
+                                     and is_plain_float(piece)]
     fraction_at = {i for i, _ in fractions}
     others = [(i, piece) for i, piece in bad if i not in exact_at and i not in fraction_at]
     if others:

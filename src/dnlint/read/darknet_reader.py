@@ -492,10 +492,10 @@ def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
 
 
 # whitespace between two characters that are not separators: 'a b' is a gap, '1, 2' is not
-_INNER_GAP = re.compile(r"[^ \t,=][ \t]+[^ \t,=]")
+_INNER_GAP = r"[^ \t,=][ \t]+[^ \t,=]"  # compiled when first used: a clean file has none
 
 
 def _inner_gap(part: str) -> int:
     """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
-    match = _INNER_GAP.search(part.rstrip(" \t\r"))
+    match = re.search(_INNER_GAP, part.rstrip(" \t\r"))
     return match.start() + 1 if match else -1

@@ -460,9 +460,10 @@ def text_of(lines: Sequence[str]) -> str:
 
 # Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
 # whitespace (dnlint.settings.directives: _DIRECTIVE, _TRAILING)
-_MENTION = re.compile(r"dnlint\s*:", re.IGNORECASE)
-_COLON = re.compile(r"\s*:")
-_COLON_ASCII = re.compile(rb"[\s\x1c-\x1f]*:")  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f
+# compiled when first used (re's cache): only a file that names dnlint needs them
+_MENTION = r"dnlint\s*:"
+_COLON = r"\s*:"
+_COLON_ASCII = rb"[\s\x1c-\x1f]*:"  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f
 _LOWER_CHUNK = 1 << 16
 
 
@@ -478,7 +479,8 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
         lines = Lines("\n".join(lines), False)
     for begin, chunk in lines.chunks(_LOWER_CHUNK, 5):
         if not chunk.isascii():
-            return _MENTION.search(lines.text) is not None  # IGNORECASE folds some non-ASCII
+            # IGNORECASE folds some non-ASCII letters
+            return re.search(_MENTION, lines.text, re.IGNORECASE) is not None
         lowered = chunk.lower()
         at = lowered.find("dnlint")
         while at >= 0:
@@ -493,8 +495,8 @@ def _colon_follows(lines: Lines, at: int) -> bool:
     and may run past any chunk)."""
     source = lines._source
     if isinstance(source, bytes):
-        return _COLON_ASCII.match(source, at) is not None
-    return _COLON.match(source, at) is not None
+        return re.compile(_COLON_ASCII).match(source, at) is not None
+    return re.compile(_COLON).match(source, at) is not None
 
 
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)

@@ -16,7 +16,8 @@ from dnlint.read.document import LexFinding
 SNIFF_BYTES = 1024
 _HTML_MARKERS = (b"<!doctype", b"<html", b"<?xml", b"<head", b"<body")
 _LFS_MARKER = b"version https://git-lfs"
-_BLANK = re.compile(rb"[ \t\r\n]*\Z")  # an empty file, without copying it as strip() does
+_BLANK = rb"[ \t\r\n]*\Z"  # an empty file, without copying it as strip() does
+_BLANK_START = frozenset(b" \t\r\n")
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 
 # (prefix, what it is, what to do)
@@ -162,7 +163,7 @@ def _darknet_like(name: str) -> bool:
 
 def sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
     """Recognise inputs that are not a cfg at all; report them once and stop."""
-    if _BLANK.match(data):
+    if not data or (data[0] in _BLANK_START and re.match(_BLANK, data)):
         findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
         return True
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):

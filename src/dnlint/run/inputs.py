@@ -12,7 +12,6 @@ stack), in sorted order, without following links to directories (a link loop mus
 from __future__ import annotations
 
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from dnlint.read import MAX_CFG_BYTES
 from dnlint.records import NamedTuple
 
 WEIGHTS_SUFFIXES = (".weights",)
-_CONV_PREFIX = re.compile(r"\.conv\.\d+\Z")  # darknet partial's output: yolov4.conv.137
+
 
 
 class InputError(Exception):
@@ -61,7 +60,11 @@ def kind_of(path: str) -> str:
 
 def is_weights_path(path: str) -> bool:
     name = os.path.basename(path)
-    return name.endswith(WEIGHTS_SUFFIXES) or _CONV_PREFIX.search(name) is not None
+    if name.endswith(WEIGHTS_SUFFIXES):
+        return True
+    # darknet partial's output: yolov4.conv.137 ('\.conv\.\d+\Z'; \d is isdecimal)
+    _, conv, count = name.rpartition(".conv.")
+    return bool(conv) and count.isdecimal()
 
 
 def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules | None = None,
