@@ -55,6 +55,7 @@ COMPILED = [
     "dnlint/network/memory.py",
     "dnlint/network/layer_memory.py",
     "dnlint/read/sniff.py",
+    "dnlint/reporters/json_.py",
 ]
 
 # setup.py commands that produce build output; anything else (egg_info, dist_info, sdist, ...)

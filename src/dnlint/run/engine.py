@@ -132,6 +132,9 @@ class Run:
         self._machine_card: MachineCardOnce | None = None
         # the settings resolved, by the identity of their configuration (Run._settings)
         self._resolved: dict[int, tuple[Config | None, Choices, DocumentSettings]] = {}
+        # the settings asked for within one job (a cfg's, then its result's): its choices
+        # and configurations cannot change while it runs
+        self._job_settings: dict[str, DocumentSettings] = {}
 
     def plan(self) -> list[Job]:
         """The jobs of this run, planned from paths alone: walks, excludes and pairing, no
@@ -189,6 +192,7 @@ class Run:
         configuration search of a path longer than PATH_MAX) is a DN029 for the job's path,
         whatever raised it; a bug is a DN000. Either replaces the job's results."""
         self.current = job.item.path
+        self._job_settings.clear()
         counts = self.unreadable, self.internal_errors
         try:
             results = self._handle(job)
@@ -263,6 +267,14 @@ class Run:
     def _settings(self, path: str) -> DocumentSettings:
         """The settings of ``path``. Without per-file-ignores they depend on its configuration
         alone, so they are resolved once per configuration and choices, not twice per file."""
+        memo = self._job_settings.get(path)
+        if memo is not None:  # the cfg's, asked again for its result: nothing changed since
+            return memo
+        settings = self._resolve(path)
+        self._job_settings[path] = settings
+        return settings
+
+    def _resolve(self, path: str) -> DocumentSettings:
         config = self.finder.for_path(path)
         choices = self.choices()
         if self.policy.per_file_ignores or (config is not None and config.per_file_ignores):
