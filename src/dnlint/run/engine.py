@@ -259,10 +259,10 @@ class Run:
 
     def choices(self) -> Choices:
         """What the command line (or the API's arguments) chose, for :func:`resolve`."""
+        # every field by position: a keyword makes the record bind its arguments in Python
         return Choices(self.options.dialect, self.policy, self.options.targets,
                        self.options.gpu_memory, self._data_job(), self.dialect_given,
-                       training=self._data is not None and self._data_ok,
-                       machine_card=self._card_of_machine)
+                       self._data is not None and self._data_ok, self._card_of_machine)
 
     def _settings(self, path: str) -> DocumentSettings:
         """The settings of ``path``. Without per-file-ignores they depend on its configuration

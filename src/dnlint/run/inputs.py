@@ -245,10 +245,10 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
         notes.append(f"{path}: skipped, not a regular file")
         return None
     if weights:
-        return Input(path, "weights", explicit=False)
+        return Input(path, "weights", False, "", "")
     if data:
         if looks_like_data_file(path):
-            return Input(path, "data", explicit=False)
+            return Input(path, "data", False, "", "")
         notes.append(f"{path}: skipped, not a Darknet .data file (no classes=, train=, "
                      "valid=, names= or backup=)")
         return None
@@ -256,7 +256,9 @@ def _classify(entry: os.DirEntry[str], path: str, notes: list[str]) -> Input | s
     if why is not None:
         notes.append(f"{path}: skipped, {why}")
         return None
-    return Input(path, "cfg", explicit=False)
+    # every field by position (per walked file): a keyword or a default makes the record
+    # bind its arguments in Python
+    return Input(path, "cfg", False, "", "")
 
 
 def _head(path: str) -> bytes | None:
