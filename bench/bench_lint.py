@@ -23,7 +23,12 @@ and scaling.
 4. The core alone, in this process: read + lint of each file (``lint_input``, as a run does
    before policy and report), best of ``--rounds`` per file; no process, policy or report.
 5. Scaling in one file: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
-6. The layer tables: the whole command ``dnlint --layers`` on one cfg of 10,000 convolutional
+6. Instructions (``valgrind --tool=callgrind``, which counts the same on a busy machine; the
+   section is skipped without valgrind): per file, a whole ``dnlint --format F`` process over
+   the files of 1. less one over the first, / (N - 1), for F in json and text, against a
+   process looping ``readNetFromDarknet`` over the same files less one over the first; and
+   start-up, a one-file run of the bundled example (text and JSON) less ``python -c pass``.
+7. The layer tables: the whole command ``dnlint --layers`` on one cfg of 10,000 convolutional
    layers, text and JSON (and each without ``--layers``), CPU best of ``--rounds``; the cost of
    a row = (with ``--layers`` - without) / 10,000.
 
@@ -56,7 +61,8 @@ from dnlint.run.engine import Input, RunOptions, cycle_gc_paused, lint_input
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
-SECTIONS = ("end-to-end", "startup", "layers", "many-files", "memory", "core", "scaling")
+SECTIONS = ("end-to-end", "startup", "instructions", "layers", "many-files", "memory", "core",
+            "scaling")
 COPIES = (1, 4, 16)
 # CPU time of the parse loop alone, in a process of its own (one thread, best of N rounds)
 OPENCV_LOOP = """
@@ -265,6 +271,52 @@ def startup_section(starts: int) -> list[str]:
     return rows
 
 
+def instructions(argv: Sequence[str]) -> int:
+    """The instructions a whole process of ``argv`` runs, as callgrind counts them, run in an
+    empty directory (no configuration file: the figures are dnlint's defaults)."""
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(["valgrind", "--tool=callgrind",
+                               f"--callgrind-out-file={folder}/out", *argv],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "NO_COLOR": "1"}, cwd=folder, check=False)
+    counted = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    if not counted:
+        raise RuntimeError(f"callgrind counted nothing for {argv[:3]}: {done.stderr[-300:]}")
+    return int(counted[-1].rsplit(":", 1)[1])
+
+
+def instructions_section(corpus: Path) -> list[str]:
+    script = dnlint_script()
+    accepted = opencv_accepted(sorted(corpus.rglob("*.cfg")))
+    if shutil.which("valgrind") is None or script is None or not accepted:
+        return ["(no valgrind, dnlint script, OpenCV or corpus: instruction counts skipped)"]
+    names = [str(path) for path in accepted]
+    loop = "import sys, cv2\nfor name in sys.argv[1:]:\n    cv2.dnn.readNetFromDarknet(name)"
+
+    def per_file(command: list[str]) -> float:
+        return (instructions([*command, *names]) - instructions([*command, names[0]])) / (
+            len(names) - 1)
+
+    opencv = per_file([sys.executable, "-c", loop])
+    rows = [f"Instructions (callgrind, {_install_kind()}): per file = (a whole process over the "
+            f"{len(names)} stock cfgs OpenCV loads - one over the first) / {len(names) - 1}; "
+            f"OpenCV's `readNetFromDarknet` loop the same way: **{opencv / 1e6:.2f} M** per file.",
+            "", "| what | instructions | ratio to OpenCV |", "|---|---|---|"]
+    for name in ("json", "text"):
+        cost = per_file([script, "--format", name])
+        rows.append(f"| per file, `--format {name}` | {cost / 1e6:.2f} M | "
+                    f"**{cost / opencv:.2f}** |")
+    bare = instructions([sys.executable, "-c", "pass"])
+    with tempfile.TemporaryDirectory() as folder:  # outside the repository: no configuration
+        example = Path(folder) / "tiny-detector.cfg"
+        shutil.copyfile(ROOT / "fixtures" / "examples" / "tiny-detector.cfg", example)
+        for name in ("text", "json"):
+            start = instructions([script, "--format", name, str(example)]) - bare
+            rows.append(f"| start-up over `python -c pass`, `--format {name}` "
+                        f"tiny-detector.cfg | {start / 1e6:.1f} M | |")
+    return rows
+
+
 def many_files_section(corpus: Path, rounds: int) -> list[str]:
     """The corpus copied N times into one directory, one text run over it per N."""
     script = dnlint_script()
@@ -417,6 +469,7 @@ def main() -> None:
     sections: dict[str, Callable[[], list[str]]] = {
         "end-to-end": lambda: end_to_end_section(args.corpus, args.rounds),
         "startup": lambda: startup_section(args.starts),
+        "instructions": lambda: instructions_section(args.corpus),
         "layers": lambda: layer_tables_section(args.rounds),
         "many-files": lambda: many_files_section(args.corpus, args.rounds),
         "memory": lambda: memory_by_format_section(args.corpus, args.files),
