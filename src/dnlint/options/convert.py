@@ -230,7 +230,9 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         more = option._more  # Option.comment_at and .parsed inlined: properties, per option
         unplain = type(more) is Unplain
         if not unplain or more.comment_at < 0:
-            # the common cases inlined: a plain decimal or a known name, read alike everywhere
+            # the common cases inlined: a plain decimal, a known name or a list of plain
+            # decimals (_convert_list's first step), read alike everywhere
+            parsed: object = None
             plan = numeric.get(key)
             if plan is not None:
                 number: int | float | None = _SHORT_DECIMALS.get(value)
@@ -238,33 +240,23 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
                     number = _plain_decimal(value, plan & NUMBER_FLOAT != 0)
                 elif plan & NUMBER_FLOAT:
                     number = float(number)
-                if number is not None:
-                    if unplain:
-                        more.parsed = number
-                    else:
-                        option._more = number
-                    if plan & NUMBER_RANGED:
-                        low, high = bounds[key]
-                        if not low <= number <= high:
-                            check_range(option, specs[key], number, sink)
-                    continue
+                if number is not None and plan & NUMBER_RANGED:
+                    low, high = bounds[key]
+                    if not low <= number <= high:
+                        check_range(option, specs[key], number, sink)
+                parsed = number
             elif key in strings:
                 choices = strings[key]
                 if choices is None or value in choices:
-                    if unplain:
-                        more.parsed = value
-                    else:
-                        option._more = value
-                    continue
+                    parsed = value
             elif key in lists:
-                # _convert_list's first step: a list whose every item is a plain decimal
-                items = _plain_list(value, lists[key])
-                if items is not None:
-                    if unplain:
-                        more.parsed = items
-                    else:
-                        option._more = items
-                    continue
+                parsed = _plain_list(value, lists[key])
+            if parsed is not None:
+                if unplain:
+                    more.parsed = parsed
+                else:
+                    option._more = parsed
+                continue
         spec = specs.get(key)
         if spec is None:
             option.parsed = UNPARSED  # not read by this table
@@ -399,7 +391,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
         body_ok = True
     else:
         body = value
-        body_ok = bool(is_plain_int(body))
+        body_ok = is_plain_int(body)
     if not body_ok:
         _bad_int(option, value, result, sink)
         return result

@@ -22,7 +22,6 @@ from dnlint.records import NamedTuple
 WEIGHTS_SUFFIXES = (".weights",)
 
 
-
 class InputError(Exception):
     """A path that cannot be read: its message starts with the path."""
 
