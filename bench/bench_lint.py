@@ -25,9 +25,9 @@ and scaling.
 5. Scaling in one file: a cfg of 1k, 10k and 100k layers; the time per layer must stay flat.
 6. Instructions (``valgrind --tool=callgrind``, which counts the same on a busy machine; the
    section is skipped without valgrind): per file, a whole ``dnlint --format F`` process over
-   the files of 1. less one over the first, / (N - 1), for F in json and text, against a
+   the files of 1. less one over the first, / (N - 1), in every output format, against a
    process looping ``readNetFromDarknet`` over the same files less one over the first; and
-   start-up, a one-file run of the bundled example (text and JSON) less ``python -c pass``.
+   start-up, a one-file run of the bundled example in every format less ``python -c pass``.
 7. The layer tables: the whole command ``dnlint --layers`` on one cfg of 10,000 convolutional
    layers, text and JSON (and each without ``--layers``), CPU best of ``--rounds``; the cost of
    a row = (with ``--layers`` - without) / 10,000.
@@ -302,7 +302,7 @@ def instructions_section(corpus: Path) -> list[str]:
             f"{len(names)} stock cfgs OpenCV loads - one over the first) / {len(names) - 1}; "
             f"OpenCV's `readNetFromDarknet` loop the same way: **{opencv / 1e6:.2f} M** per file.",
             "", "| what | instructions | ratio to OpenCV |", "|---|---|---|"]
-    for name in ("json", "text"):
+    for name in FORMATS:
         cost = per_file([script, "--format", name])
         rows.append(f"| per file, `--format {name}` | {cost / 1e6:.2f} M | "
                     f"**{cost / opencv:.2f}** |")
@@ -310,7 +310,7 @@ def instructions_section(corpus: Path) -> list[str]:
     with tempfile.TemporaryDirectory() as folder:  # outside the repository: no configuration
         example = Path(folder) / "tiny-detector.cfg"
         shutil.copyfile(ROOT / "fixtures" / "examples" / "tiny-detector.cfg", example)
-        for name in ("text", "json"):
+        for name in FORMATS:
             start = instructions([script, "--format", name, str(example)]) - bare
             rows.append(f"| start-up over `python -c pass`, `--format {name}` "
                         f"tiny-detector.cfg | {start / 1e6:.1f} M | |")
