@@ -33,7 +33,7 @@ HEAVY = ("numpy", "rich", "tomllib", "tomli", "jsonschema", "xml.etree.ElementTr
          "dnlint.lsp",
          # the click command: --help, usage errors and the rarer flags only (issue 35)
          "click", "dnlint.cli",
-         # ~16M instructions of a compiled run's 80M: a module's typing names are the type
+         # 11.4M instructions of a compiled run's 80M: a module's typing names are the type
          # checker's (TYPE_CHECKING = False), overload is dnlint.records' (issue 35)
          "typing")
 # what ``--version`` does not need either: the command, and the standard library's costly
