@@ -24,8 +24,6 @@ before :func:`finish`, so that their findings get the same policy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
@@ -37,8 +35,9 @@ from dnlint.settings.policy import Policy, Selection, apply_policy, selection_fo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
-    from typing import Any
+    from typing import Any, TypeAlias
 
     from dnlint.checks.training_facts import TrainingFacts
     from dnlint.fixes.run import Fixed
@@ -72,7 +71,7 @@ __all__ = [
 ]
 
 
-MachineCard = Callable[[bool], "tuple[int, str] | None"]
+MachineCard: TypeAlias = "Callable[[bool], tuple[int, str] | None]"
 
 
 class DataJob:
