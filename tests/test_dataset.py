@@ -128,6 +128,29 @@ def test_a_huge_label_file_is_read_only_so_far(tmp_path: Path) -> None:
     assert MAX_LABEL_BYTES == 4 * 1024 * 1024
 
 
+@pytest.mark.parametrize("tail", [b"0 0.5 0.5 0.2 0.", b"0 0.5 0.5 0.2 ", b"0 0.5 0.5 0.2 0.2",
+                                  b"0 0.5 0.5 0.2 1e"])
+def test_a_box_cut_at_the_read_limit_is_not_a_finding(tail: bytes) -> None:
+    """The file goes on past the bytes read: its last number may be longer ('0.' of '0.25'),
+    so a box or a stop that runs into the cut is neither counted nor reported."""
+    found = parse_boxes(BOX.encode() * 3 + tail, cut=True)
+    assert (len(found.boxes), found.stop, found.drift) == (3, None, None)
+    stopped = parse_boxes(BOX.encode() * 3 + b"0,0.5 0.5", cut=True)  # a comma: a real stop
+    assert (len(stopped.boxes), stopped.stop) == (3, (4, "0,0.5 0.5"))
+
+
+def test_a_large_label_file_of_boxes_is_one_warning(job: Path) -> None:
+    """54 MB of good boxes: the 4 MiB read ends inside line 233,017 ('0 0.5 0.5 0.2 0.'),
+    which was reported as h=0 (DN435) before."""
+    images(job, {"a": BOX * 3_000_000})
+    assert [(line.split(": ", 2)[0], line.split(": ", 2)[1]) for line in
+            concise("--dialect", "alexeyab", "--check-labels", "obj.data", "model.cfg")
+            if "img/a.txt" in line] == [
+        ("img/a.txt", "DN431 warning"), ("img/a.txt", "DN438 warning")]
+    assert parse_boxes((BOX * 3_000_000).encode()[:MAX_LABEL_BYTES], cut=True).boxes[-1][5] \
+        == 233_016
+
+
 # --- lists -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("first", "problem"), [
