@@ -149,7 +149,9 @@ rule("DN446", "classifier-label-match", E,
      summary="A classifier's image path contains no label, or more than one (as substrings).",
      darknet="fill_truth sets truth[i] for every label i that strstr finds anywhere in the "
              "path, and prints \"Too many or too few labels\" when that is not exactly one: "
-             "the image trains with no class or with several.",
+             "the image trains with no class or with several. The original Darknet's, with "
+             "one class (k = 1), takes a path without the label as a negative and prints "
+             "nothing: not reported there.",
      bad="labels cat, bobcat; train/bobcat/1.jpg (two labels)",
      good="labels cat, lynx; train/lynx/1.jpg", reference="§labels", examples="data")
 rule("DN447", "classifier-labels-file", E,
