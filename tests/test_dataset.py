@@ -159,6 +159,8 @@ def test_a_large_label_file_of_boxes_is_one_warning(job: Path) -> None:
     ("a.jpg\n".encode("utf-32"), ("UTF-32 (little-endian) text with a byte order mark", True)),
     (b"\xef\xbb\xbfa.jpg\n", ("a UTF-8 byte order mark", False)),
     (b"a.jpg\n", None),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(1, 200)), ("not text (it holds zero "
+                                                                     "bytes)", True)),
 ])
 def test_list_encodings(first: bytes, problem: tuple[str, bool] | None) -> None:
     assert encoding_problem(first) == problem
@@ -480,3 +482,14 @@ def test_one_job_with_every_label_problem(job: Path) -> None:
     assert found == [("train.txt", "DN445"), ("img/a.txt", "DN433"),
                      ("data/valid.txt", "DN444"), ("train.txt", "DN443"),
                      ("train.txt", "DN420")]
+
+
+def test_a_binary_list_is_one_finding_at_its_first_line(job: Path) -> None:
+    """An image (or any binary file) named as the list: one DN442 at line 1, said as not text
+    (it was "the train list is zero bytes", which reads as an empty file)."""
+    images(job, {"a": BOX})
+    (job / "train.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8)
+    assert [line.split(" (hint")[0] for line in concise("--dialect", "alexeyab",
+                                                         "--check-labels", "obj.data")] == [
+        "train.txt:1:1: DN442 error: the train list is not text (it holds zero bytes): "
+        "get_paths reads bytes, so no path of it names a file"]
