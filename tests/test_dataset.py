@@ -493,3 +493,28 @@ def test_a_binary_list_is_one_finding_at_its_first_line(job: Path) -> None:
                                                          "--check-labels", "obj.data")] == [
         "train.txt:1:1: DN442 error: the train list is not text (it holds zero bytes): "
         "get_paths reads bytes, so no path of it names a file"]
+
+
+def test_a_class_with_far_fewer_boxes_is_flagged(job: Path) -> None:
+    """Under a tenth of the median class's boxes: an info finding (DN445, the list as a whole)
+    and '<- few' in the table, "few" in the JSON."""
+    images(job, {"a": BOX * 20 + "1 0.5 0.5 0.2 0.2\n" * 20, "b": "2 0.5 0.5 0.2 0.2\n"})
+    status, output = run("--dialect", "alexeyab", "--check-labels", "obj.data", "model.cfg")
+    assert output.splitlines() == [
+        "train.txt: DN445 info: class 2 'bird' has 1 box, under a tenth of the median class's",
+        "  = hint: add more of this class",
+        "",
+        "train list train.txt: 2 images, 2 labelled, 0 negatives, 0 without a label file, "
+        "0 missing; 41 boxes",
+        "     id  name  boxes",
+        "      0  cat      20",
+        "      1  dog      20",
+        "      2  bird      1  <- few",
+        "",
+        "Found 1 problem (1 info) in 2 files.",
+    ]
+    assert status == 0
+    _, json_output = run("--format", "json", "--dialect", "alexeyab", "--check-labels",
+                         "obj.data", "model.cfg")
+    classes = json.loads(json_output)["files"][0]["dataset"][0]["classes"]
+    assert [c["flag"] for c in classes] == [None, None, "few"]
