@@ -355,6 +355,10 @@ def test_hostile_label_files_in_a_run(job: Path) -> None:
         ["img/b.txt", "DN431 error", "a character device"],
         ["img/c.txt", "DN431 error", "a symbolic link loop"],
     ]
+    # every image is counted once: 3 images, 3 with a label path that cannot be read
+    assert run("--dialect", "alexeyab", "--check-labels", "obj.data")[1].splitlines()[-7] == (
+        "train list train.txt: 3 images, 0 labelled, 0 negatives, 0 without a label file, 3 "
+        "with one that cannot be read, 0 missing; 0 boxes")
 
 
 CLASSIFIER = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
