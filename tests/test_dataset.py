@@ -355,6 +355,15 @@ def test_hostile_label_files_in_a_run(job: Path) -> None:
         ["img/b.txt", "DN431 error", "a character device"],
         ["img/c.txt", "DN431 error", "a symbolic link loop"],
     ]
+    # /dev/zero is no endless read: fscanf stops at the zero byte (both forks trained the
+    # image as a negative: fixtures/oracle/labels-cases.json, label-dev-zero)
+    assert [line for line in concise("--dialect", "alexeyab", "--check-labels", "obj.data")
+            if line.startswith("img/b.txt")] == [
+        "img/b.txt: DN431 error: the label path of 'img/b.jpg' (train.txt line 2) is a "
+        "character device: fscanf reads it and stops at its first byte that is not a number "
+        "(/dev/zero: at once, so the image trains as a negative, silently); a device that "
+        "waits for input blocks the loader thread (hint: make it a text file of boxes (empty "
+        "for an image without objects))"]
     # every image is counted once: 3 images, 3 with a label path that cannot be read
     assert run("--dialect", "alexeyab", "--check-labels", "obj.data")[1].splitlines()[-7] == (
         "train list train.txt: 3 images, 0 labelled, 0 negatives, 0 without a label file, 3 "

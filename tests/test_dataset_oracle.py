@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,12 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
     "tiny-box": {d: ["DN437", "DN437"] for d in ("pjreddie", "alexeyab", "hank")},
     "dot-in-folder": {"pjreddie": ["DN439", "DN439"], "alexeyab": ["DN439", "DN439"],
                       "hank": ["DN430", "DN430"]},
+    # both trained on boxes whose fields come from the wrong columns: the second box's class
+    # id is the '0' of 0.97, so class 1 gets no box (DN445)
+    "six-columns": {d: ["DN445", "DN433", "DN433"] for d in ("pjreddie", "alexeyab", "hank")},
+    # both hung on the FIFO (killed after 60 s); both trained /dev/zero as a negative
+    "label-fifo": {d: ["DN431", "DN431"] for d in ("pjreddie", "alexeyab", "hank")},
+    "label-dev-zero": {d: ["DN431", "DN431"] for d in ("pjreddie", "alexeyab", "hank")},
 }
 
 
@@ -63,8 +70,13 @@ def build(root: Path, case: dict[str, object]) -> None:
         (root / image).write_bytes(PNG)
     for rel, content in case["labels"].items():  # type: ignore[attr-defined]
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, dict):
-            (root / rel).mkdir()
+        if isinstance(content, dict):  # a label path that is not a file
+            if content["kind"] == "fifo":
+                os.mkfifo(root / rel)
+            elif content["kind"] == "link":
+                (root / rel).symlink_to(content["to"])
+            else:
+                (root / rel).mkdir()
         else:
             (root / rel).write_bytes(content.encode("latin-1"))
     listed = case["list"]

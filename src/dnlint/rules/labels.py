@@ -24,7 +24,8 @@ rule("DN431", "label-file-unreadable", E,
      summary="The label path names a directory, a FIFO, a device, a link loop, an unreadable "
              "file, or a file far larger than any label file.",
      darknet="fopen of a directory succeeds on Linux and fscanf then reads nothing: the image "
-             "trains as a negative. A FIFO blocks the loader thread; /dev/zero never ends. "
+             "trains as a negative. A FIFO blocks the loader thread; a link to /dev/zero "
+             "gives fscanf a zero byte, which is no number: a negative too. "
              "dnlint never reads past the first 4 MiB and never opens a FIFO for reading.",
      bad="data/img/0001.txt is a directory", good="data/img/0001.txt is a text file",
      reference="§labels", examples="data",
