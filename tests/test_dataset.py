@@ -384,9 +384,9 @@ def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "train/cat/1.jpg\ntrain/bobcat/1.jpg\ntrain/dog/1.jpg\ntrain/bird/1.jpg\n")
     (tmp_path / "labels.txt").write_text("cat\nbobcat\ndog\n")
     (tmp_path / "backup").mkdir()
-    # names= only because a classifier's .data without one gets a DN414 still (not ours)
+    # no names=: classifier training never reads it (test_data_classifier.py)
     (tmp_path / "cls.data").write_text("classes=3\ntrain=train.list\nlabels=labels.txt\n"
-                                       "names=labels.txt\nbackup=backup/\n")
+                                       "backup=backup/\n")
     (tmp_path / "cls.cfg").write_text(CLASSIFIER)
     status, output = run("--format", "concise", "--dialect", "alexeyab", "--check-labels",
                          "cls.data", "cls.cfg")
