@@ -334,7 +334,13 @@ class Run:
         labels = self.options.check_labels
         facts = self._training_facts() if labels and kind != "names" else None
         return lint_data_document(path, kind, dialect, self._data_root(path),
-                                  self.options.check_images or labels, labels, facts)
+                                  self.options.check_images or labels, labels, facts,
+                                  self._cfg_kind)
+
+    def _cfg_kind(self) -> str | None:
+        """What the run's one cfg trains ("detector", "classifier"), or None (read once)."""
+        facts = self._training_facts()
+        return facts.kind if facts is not None else None
 
     def _training_facts(self) -> TrainingFacts | None:
         """What the run's one cfg tells the loader (--check-labels), read once per run."""
