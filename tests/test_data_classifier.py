@@ -2,7 +2,8 @@
 
 train_classifier and validate_classifier_* (classifier.c, both forks) read labels=, never
 names=; only classifier predict/try read names= (falling back to labels=). The detector's
-commands (test, valid, map, demo; AlexeyAB's train -map) open names=, its default too."""
+commands (test, valid, map, demo; AlexeyAB's train -map) open names=, its default too.
+hank-ai's Darknet has no classifier training at all: one DN429 instead (the end of this file)."""
 
 from __future__ import annotations
 
@@ -112,3 +113,55 @@ def test_which_data_files_are_a_classifiers(tmp_path: Path, text: str, classifie
     path = tmp_path / "x.data"
     path.write_text(text)
     assert read_data_file(path).classifier is classifier
+
+
+# --- hank-ai's Darknet: no classifier training (DN429) -----------------------------------
+
+def _mixed_labels(job: Path) -> None:
+    """Paths with two labels and with none, and a label inside another: DN446 and DN447 with
+    the forks that train classifiers (fill_truth, get_labels)."""
+    (job / "data" / "labels.txt").write_text("cat\nbobcat\n")
+    (job / "data" / "train.txt").write_text("img/bobcat_1.jpg\nimg/bird_1.jpg\n")
+    (job / "img").mkdir()
+    for name in ("bobcat_1", "bird_1"):
+        (job / "img" / f"{name}.jpg").write_bytes(b"\xff\xd8")
+
+
+def test_hank_has_no_classifier_training_one_finding_at_labels(job: Path) -> None:
+    """hank-ai's CLI has no 'classifier' command: one DN429 at labels= (line 4), and none of
+    the fill_truth/get_labels findings of a trainer it does not have."""
+    _mixed_labels(job)
+    (job / "obj.data").write_text(CLASSIFIER_DATA)
+    for args in (("--check-labels", "obj.data", "model.cfg"), ("--check-labels", "obj.data"),
+                 ("obj.data", "model.cfg"), ("obj.data",)):
+        assert run("--dialect", "hank", *args) == (1, ["obj.data:4 DN429 error:"]), args
+    said = CliRunner().invoke(main, ["--dialect", "hank", "obj.data"]).output
+    assert "obj.data:4:1: DN429 error: hank-ai's Darknet has no classifier training" in said
+
+
+def test_hank_classifier_cfg_without_labels_line_is_reported_at_line_1(job: Path) -> None:
+    """No labels= (its default): the cfg's [softmax] makes the job a classifier's."""
+    (job / "data" / "labels.list").write_text("cat\ndog\n")
+    (job / "obj.data").write_text("classes=2\ntrain=data/train.txt\nbackup=backup/\n")
+    assert run("--dialect", "hank", "obj.data", "model.cfg") == (1, ["obj.data:1 DN429 error:"])
+    assert run("--dialect", "hank", "--check-labels", "obj.data", "model.cfg") == (
+        1, ["obj.data:1 DN429 error:"])
+
+
+def test_the_other_dialects_still_check_the_classifiers_labels(job: Path) -> None:
+    _mixed_labels(job)
+    (job / "obj.data").write_text(CLASSIFIER_DATA)
+    for dialect in ("alexeyab", "pjreddie"):
+        status, found = run("--dialect", dialect, "--check-labels", "obj.data", "model.cfg")
+        assert (status, found[:3]) == (1, [
+            "data/train.txt:1 DN446 error:", "data/train.txt:2 DN446 error:",
+            "data/labels.txt:2 DN447 warning:"]), dialect
+        assert not [entry for entry in found if "DN429" in entry]
+        assert run("--dialect", dialect, "obj.data", "model.cfg") == (0, [])
+
+
+def test_hank_detector_job_is_not_a_classifiers(job: Path) -> None:
+    """combine9k-like (labels= and eval=): a detector's .data, and a [yolo] cfg: no DN429."""
+    (job / "obj.data").write_text("classes=2\ntrain=data/train.txt\nlabels=data/labels.txt\n"
+                                  "names=data/labels.txt\nbackup=backup/\neval=coco\n")
+    assert run("--dialect", "hank", "obj.data") == (0, [])

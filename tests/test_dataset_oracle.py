@@ -116,16 +116,20 @@ CLASSIFIER_CASES = {c["case"]: c for c in json.loads(
 BOBCAT = [("train.list", None, "DN445"), ("train.list", 2, "DN446"), ("labels.txt", 2, "DN447"),
           ("train.list", 4, "DN446")]
 # case -> dialect -> (file, line, code) of each finding, in report order (hank-ai's Darknet has
-# no classifier training: the cases record the two forks that do)
+# no classifier training: the cases record the two forks that do, and hank gets DN429 alone at
+# labels=, line 3 of every case's cls.data)
+HANK = [("cls.data", 3, "DN429")]
 CLASSIFIER_EXPECTED: dict[str, dict[str, list[tuple[str, int | None, str]]]] = {
     # both print "Too many or too few labels" for bobcat/ (2) and bird/ (0)
-    "substring-and-missing": {"pjreddie": BOBCAT, "alexeyab": BOBCAT},
+    "substring-and-missing": {"pjreddie": BOBCAT, "alexeyab": BOBCAT, "hank": HANK},
     # one class: the original takes a path without the label as a negative, silently
-    "one-class": {"pjreddie": [], "alexeyab": [("train.list", 2, "DN446")]},
+    "one-class": {"pjreddie": [], "alexeyab": [("train.list", 2, "DN446")], "hank": HANK},
     # a blank label is in every path: every image has 2 labels in both
-    "blank-label": {d: [("labels.txt", 2, "DN447")] for d in ("pjreddie", "alexeyab")},
+    "blank-label": {"pjreddie": [("labels.txt", 2, "DN447")],
+                    "alexeyab": [("labels.txt", 2, "DN447")], "hank": HANK},
     # labels[2] read past the list: both crash (SIGSEGV)
-    "too-few-labels": {d: [("labels.txt", None, "DN447")] for d in ("pjreddie", "alexeyab")},
+    "too-few-labels": {"pjreddie": [("labels.txt", None, "DN447")],
+                       "alexeyab": [("labels.txt", None, "DN447")], "hank": HANK},
 }
 
 
@@ -134,6 +138,7 @@ def test_every_recorded_classifier_case_has_an_expectation() -> None:
     for case in CLASSIFIER_CASES.values():  # what the expectations rest on
         observed = case["observed"]
         assert observed["pjreddie"]["status"] == observed["alexeyab"]["status"]
+        assert observed["hank"]["read"].startswith("no classifier training")
 
 
 @pytest.mark.parametrize("name", sorted(CLASSIFIER_EXPECTED))

@@ -86,6 +86,7 @@ def lint_data_file(path: Path, settings: DataSettings, sink: Sink
         return None
     job = _Job(data, settings, sink)
     job.check_crlf()
+    job.check_classifier_trainer()
     job.check_names()
     job.check_list("train", Severity.ERROR)
     job.check_list("valid", Severity.WARNING)
@@ -202,6 +203,20 @@ class _Job:
         kind = self.settings.cfg_kind
         return kind is not None and kind() == "classifier"
 
+    def check_classifier_trainer(self) -> None:
+        """DN429, once per job: hank-ai's Darknet cannot train a classifier at all, so the
+        classifier's own checks (DN446, DN447: fill_truth, get_labels) are not reported."""
+        if not no_classifier_training(self.data, self.settings):
+            return
+        entry = self.data.get("labels")
+        line = entry[1] if entry is not None else 1
+        self.sink.report("DN429", line, 1, "hank-ai's Darknet has no classifier training, "
+                         "and this is a classifier's job: 'darknet classifier train' is no "
+                         "command there (it prints the usage and exits with status 0) and "
+                         "'detector train' trains detectors only",
+                         "train the classifier with AlexeyAB's Darknet or the original "
+                         "(--dialect alexeyab or pjreddie)")
+
     def check_list(self, key: str, severity: Severity) -> None:
         """``train`` (get_paths in train_detector: an error) or ``valid`` (read by -map and
         the valid/map commands only: a warning)."""
@@ -280,6 +295,28 @@ class _Job:
                          "the directory it is started from",
                          "start darknet from that folder, or tell dnlint where it runs "
                          "(--data-root DIR, or data-root in the configuration)")
+
+
+def job_kind(data: DataFile, settings: DataSettings) -> str:
+    """What trains from this .data file ("detector", "classifier"): the cfg given with it
+    (its last layer) when there is one, else the .data file's own keys
+    (:attr:`DataFile.classifier`)."""
+    if settings.facts is not None:
+        return settings.facts.kind
+    kind = settings.cfg_kind() if settings.cfg_kind is not None else None
+    return kind or ("classifier" if data.classifier else "detector")
+
+
+def no_classifier_training(data: DataFile, settings: DataSettings) -> bool:
+    """A classifier's job in hank-ai's Darknet, which has none: its CLI has no ``classifier``
+    command since a0dc0731 ("removed classification", classifier.cpp deleted). At f684e1d,
+    src-cli/darknet_cli.cpp:546-591 dispatch no "classifier"; an unknown word is skipped by
+    process_arguments (src-lib/darknet_cfg_and_state.cpp:240-278), "train" is only a function
+    (src-lib/darknet_args_and_parms.cpp:146), so the command stays empty and main shows the
+    usage (darknet_cli.cpp:546) and returns 0 (darknet_cli.cpp:600)."""
+    facts = settings.facts
+    dialect = settings.dialect or (facts.dialect if facts is not None else None)
+    return dialect is Dialect.HANK and job_kind(data, settings) == "classifier"
 
 
 def count_train_images(data_path: Path, root: Path | None) -> int | None:

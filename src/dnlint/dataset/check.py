@@ -10,7 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from dnlint.checks.data import DEFAULT_CLASSES, DEFAULT_NAMES, DataFile
-from dnlint.checks.data_file import DataSettings, resolve_path
+from dnlint.checks.data_file import (
+    DataSettings,
+    job_kind,
+    no_classifier_training,
+    resolve_path,
+)
 from dnlint.cnumbers import c_atoi
 from dnlint.dataset.classifier_files import CLASSIFIER_CLASSES, check_tree, classifier_labels
 from dnlint.dataset.list_pass import ListCheck
@@ -24,11 +29,11 @@ def check_dataset(data: DataFile, settings: DataSettings, lists: list[tuple[str,
     """Every list of ``lists`` ((key, file) of train= and valid=, already known readable), and
     a classifier's labels file and tree; the summaries for the report."""
     facts = settings.facts
-    # with the cfg, its last layer decides; without it, the .data file's own keys
-    kind = facts.kind if facts is not None else (
-        "classifier" if data.classifier else "detector")
+    kind = job_kind(data, settings)
     labels: list[str] | None = None
     if kind == "classifier":
+        if no_classifier_training(data, settings):
+            return []  # hank-ai's: nothing reads the lists for it (DN429, the .data file's)
         classes = data_int(data, "classes", CLASSIFIER_CLASSES)
         labels = classifier_labels(data, settings, classes, sink)
         if facts is not None and facts.tree:

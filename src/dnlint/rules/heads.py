@@ -250,3 +250,15 @@ rule("DN428", "mask-reverse-stride", W,
      good=NET + CONV + yolo(255, 80, "0,1,2", SIX, ROUTE_BACK + HALVING)
           + yolo(255, 80, "3,4,5", SIX),
      reference="§layer-yolo")
+# DN429: the .data file's job again (dnlint.checks.data_file), for the fork that cannot run it
+rule("DN429", "no-classifier-training", E,
+     summary="A classifier's training job (labels= in the .data file, or a cfg that ends as a "
+             "classifier) with --dialect hank.",
+     darknet="hank-ai's Darknet removed its classifier code (classifier.cpp, train_classifier, "
+             "fill_truth): its CLI has no 'classifier' command, so 'darknet classifier train' "
+             "prints the usage and exits with status 0 without training, and 'detector train' "
+             "trains detectors only. The classifier's own checks (DN446, DN447) are not "
+             "reported with it.",
+     bad="classes=2\ntrain=data/train.list\nlabels=data/labels.list",
+     good="classes=2\ntrain=data/train.txt\nnames=data/obj.names (a detector's job)",
+     reference="§data-file", dialects=(HANK,), examples="data")

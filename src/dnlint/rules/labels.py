@@ -3,7 +3,7 @@ each dialect derives from every listed image, what read_boxes and fill_truth_det
 it, a classifier's labels as fill_truth matches them, and the list files themselves
 (dnlint.dataset)."""
 
-from dnlint.rules import CONV, NET, PJ, E, W, rule
+from dnlint.rules import AB, AUTO, CONV, NET, PJ, E, W, rule
 
 MINI_BATCH_4 = "batch=8\nsubdivisions=2\n"
 HEAD_2 = (CONV.replace("16", "21") + "activation=linear\n\n[yolo]\nmask=0,1,2\n"
@@ -154,14 +154,15 @@ rule("DN446", "classifier-label-match", E,
              "one class (k = 1), takes a path without the label as a negative and prints "
              "nothing: not reported there.",
      bad="labels cat, bobcat; train/bobcat/1.jpg (two labels)",
-     good="labels cat, lynx; train/lynx/1.jpg", reference="§labels", examples="data")
+     good="labels cat, lynx; train/lynx/1.jpg", reference="§labels", examples="data",
+     dialects=(PJ, AB, AUTO))  # hank-ai's has no fill_truth: DN429
 rule("DN447", "classifier-labels-file", E,
      summary="A classifier's labels file does not give exactly classes usable labels.",
      darknet="train_classifier reads classes= labels from labels= with get_labels: fewer lines "
              "than classes read past the end of the array; a blank line is a label that "
              "strstr finds in every path; a label inside another label matches both.",
      bad="classes=3, labels file: cat, dog", good="classes=2, labels file: cat, dog",
-     reference="§labels", examples="data",
+     reference="§labels", examples="data", dialects=(PJ, AB, AUTO),
      levels="an error for too few labels and a blank label; a warning for extra lines and a "
             "label inside another.")
 rule("DN448", "max-boxes-not-truth-slot", E,
