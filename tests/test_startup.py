@@ -110,6 +110,15 @@ def test_linting_one_cfg_imports_nothing_heavy(cwd: Path, fmt: str) -> None:
     assert loaded(["--no-color", "--format", fmt, "m.cfg"], cwd) == []
 
 
+def test_a_fixable_finding_imports_no_dataclasses_typing_or_re(cwd: Path) -> None:
+    """The text report works out a fixable finding's edit to mark it [*] (dnlint.fixes): its
+    records are plain classes (dataclasses imports inspect, 72M instructions) and its patterns
+    are compiled on first use."""
+    (cwd / "m.cfg").write_bytes(b"\xef\xbb\xbf" + CFG.encode())  # DN014, fixable
+    watched = ("dnlint.fixes", "dataclasses", "inspect", "typing", "re", "enum")
+    assert loaded(["--no-color", "m.cfg"], cwd, watched) == ["dnlint.fixes"]
+
+
 def test_colour_loads_rich_and_a_config_loads_the_toml_parser(cwd: Path) -> None:
     """The probe itself works: the modules appear when they are needed."""
     assert "rich" in loaded(["--color", "always", "m.cfg"], cwd)

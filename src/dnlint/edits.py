@@ -6,34 +6,99 @@ next pass (:mod:`dnlint.fixes.run` lints again between passes, as ruff does).
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_left
-from dataclasses import dataclass
 from itertools import accumulate, islice, pairwise
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
 
 BOM = b"\xef\xbb\xbf"
 _SLICE = 1 << 14
 _PLUS_ONE = (1).__add__
 
 
-@dataclass(frozen=True, order=True)
 class Edit:
-    """Replace ``data[start:end]`` with ``text`` (an insertion when start == end)."""
+    """Replace ``data[start:end]`` with ``text`` (an insertion when start == end).
 
-    start: int
-    end: int
-    text: bytes = b""
+    Equal, ordered and hashed by (start, end, text), as the frozen ordered dataclass it was;
+    treat it as frozen. (A plain class: the dataclasses module imports inspect, which cost a
+    run with one fixable finding more than all the rest of its start-up.)"""
+
+    __slots__ = ("end", "start", "text")
+
+    def __init__(self, start: int, end: int, text: bytes = b"") -> None:
+        self.start = start
+        self.end = end
+        self.text = text
+
+    def _key(self) -> tuple[int, int, bytes]:
+        return (self.start, self.end, self.text)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Edit)
+        return self._key() == other._key()
+
+    def __lt__(self, other: Edit) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: Edit) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Edit) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: Edit) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Edit(start={self.start!r}, end={self.end!r}, text={self.text!r})"
 
 
-@dataclass(frozen=True)
 class Fix:
-    edits: tuple[Edit, ...]
-    safe: bool = True
-    # it changes a layer's shape or which option Darknet reads (filters, num, a renamed key),
-    # so it can break a layer elsewhere; a text fix (BOM, comment, comma) cannot
-    structural: bool = False
-    # its finding is an error, which the fix must then remove (a warning's fix adds none)
-    fixes_error: bool = True
+    """A finding's fix: its edits, applied together or not at all. Equal and hashed by its
+    fields, as the frozen dataclass it was; treat it as frozen."""
+
+    __slots__ = ("edits", "fixes_error", "safe", "structural")
+
+    def __init__(self, edits: tuple[Edit, ...], safe: bool = True, structural: bool = False,
+                 fixes_error: bool = True) -> None:
+        self.edits = edits
+        self.safe = safe
+        # it changes a layer's shape or which option Darknet reads (filters, num, a renamed
+        # key), so it can break a layer elsewhere; a text fix (BOM, comment, comma) cannot
+        self.structural = structural
+        # its finding is an error, which the fix must then remove (a warning's fix adds none)
+        self.fixes_error = fixes_error
+
+    def _key(self) -> tuple[tuple[Edit, ...], bool, bool, bool]:
+        return (self.edits, self.safe, self.structural, self.fixes_error)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Fix)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Fix(edits={self.edits!r}, safe={self.safe!r}, "
+                f"structural={self.structural!r}, fixes_error={self.fixes_error!r})")
 
 
 def apply_fixes(data: bytes, fixes: list[Fix]) -> tuple[bytes, int]:
@@ -104,6 +169,9 @@ class Source:
     starts after a BOM, which the reader drops before lexing)."""
 
     def __init__(self, data: bytes) -> None:
+        # imported here: the array module imports collections (start-up)
+        from array import array
+
         self.data = data
         # packed: a list of int objects cost 36 bytes per line, 4 times a file of short lines
         self.starts = array("q", [0])

@@ -13,15 +13,17 @@ reporter can mark what ``--fix`` repairs; :mod:`dnlint.fixes.run` applies them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from dnlint.diagnostics import Diagnostic, Severity, replace
 from dnlint.edits import Edit, Fix, Source
 from dnlint.result import FileResult
 from dnlint.rules import get_rule
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
+
     from dnlint.network.layers.base import Layer
     from dnlint.read.darknet_reader import Section
 
@@ -56,7 +58,7 @@ class FixContext:
         return self._layers.get(id(section))
 
 
-Fixer = Callable[[Diagnostic, FixContext], "list[Edit] | None"]
+Fixer: TypeAlias = "Callable[[Diagnostic, FixContext], list[Edit] | None]"
 # fixes that change a shape or which option is read (see Fix.structural)
 STRUCTURAL = frozenset({"DN201", "DN401", "DN404"})
 FIXERS: dict[str, Fixer] = {}

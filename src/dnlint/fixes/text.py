@@ -5,8 +5,6 @@ duplicate key (DN009)."""
 
 from __future__ import annotations
 
-import re
-
 from dnlint.cnumbers import comma_items
 from dnlint.diagnostics import Diagnostic
 from dnlint.dialects import Dialect
@@ -15,8 +13,10 @@ from dnlint.fixes import FixContext, fixer
 
 _SPACE = " \t"
 # whitespace between two characters that are not separators: what strip() glues together
-_GAP = re.compile(r"(?<=[^ \t,=])[ \t]+(?=[^ \t,=])")
-_DID_YOU_MEAN = re.compile(r"^did you mean '([A-Za-z0-9_]+)'\?$")
+# (patterns compiled on first use, by re's cache: a run with another fixable finding imports
+# no re)
+_GAP = r"(?<=[^ \t,=])[ \t]+(?=[^ \t,=])"
+_DID_YOU_MEAN = r"^did you mean '([A-Za-z0-9_]+)'\?$"
 
 
 @fixer("DN014")
@@ -31,7 +31,11 @@ def crlf_to_lf(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
     if ctx.result.dialect is not Dialect.PJ:
         return None
     data = ctx.source.data
-    edits = [Edit(m.start(), m.start() + 1) for m in re.finditer(b"\r\n", data)]
+    edits = []
+    at = data.find(b"\r\n")
+    while at >= 0:
+        edits.append(Edit(at, at + 1))
+        at = data.find(b"\r\n", at + 2)
     if data.endswith(b"\r"):
         edits.append(Edit(len(data) - 1, len(data)))
     return edits
@@ -150,7 +154,9 @@ def delete_inner_whitespace(diagnostic: Diagnostic, ctx: FixContext) -> list[Edi
     edits = []
     for begin, finish in ((key_start, key_end), (start, end)):
         part = text[begin:finish]
-        for gap in _GAP.finditer(part):
+        import re
+
+        for gap in re.finditer(_GAP, part):
             before, after = part[gap.start() - 1], part[gap.end()]
             if before.isdigit() and (after.isdigit() or after in "-."):
                 return None
@@ -165,7 +171,9 @@ def delete_inner_whitespace(diagnostic: Diagnostic, ctx: FixContext) -> list[Edi
 def rename_option(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
     """Unsafe: the unknown key becomes the one name the check suggested (``did you mean``),
     unless that key is already in the section (the rename would make a duplicate)."""
-    match = _DID_YOU_MEAN.match(diagnostic.hint or "")
+    import re
+
+    match = re.match(_DID_YOU_MEAN, diagnostic.hint or "")
     line = diagnostic.line or 0
     text = ctx.source.text(line)
     if match is None or text is None or "=" not in text:
