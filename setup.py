@@ -31,6 +31,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "dnlint/read/darknet_reader.py",
     "dnlint/read/document.py",
+    "dnlint/read/line_split.py",
     "dnlint/read/structure.py",
     "dnlint/options/convert.py",
     "dnlint/options/list_items.py",

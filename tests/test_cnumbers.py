@@ -193,6 +193,18 @@ def test_plain_number_predicates_are_the_grammar(text: str) -> None:
     assert is_plain_float(text) == bool(re.match(r"[+-]?" + decimal + r"\Z", text))
 
 
+STRTOL_GRAMMAR = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+
+
+@given(st.text(st.sampled_from("+- \t\n\v\f\r0123456789٣²x"), max_size=25))
+def test_strtol_reads_what_its_grammar_matches(text: str) -> None:
+    """c_strtol scans without a regex (a run imports no re): the digits its grammar matches,
+    saturated to a C long, else 0."""
+    match = STRTOL_GRAMMAR.match(text)
+    expected = 0 if match is None else max(-(2**63), min(2**63 - 1, int(match.group())))
+    assert c_strtol(text) == expected
+
+
 @pytest.mark.parametrize(("text", "plain_int", "plain_float"), [
     ("12", True, True), ("-3", True, True), ("+0", True, True), ("", False, False),
     ("+", False, False), ("1.", False, True), (".5e-3", False, True), ("٣", False, False),

@@ -74,6 +74,25 @@ def test_the_default_names_file_beside_a_classifier_cfg_is_not_compared(job: Pat
     assert run("obj.data", "model.cfg") == (0, [])
 
 
+def test_a_data_file_that_does_not_say_takes_the_cfgs_kind(job: Path) -> None:
+    """classes=, train= and backup= only (labels= left at its default data/labels.list): with a
+    classifier's cfg, no names file is opened, so its default missing is no finding (DN414 was
+    an error); with a detector's cfg, or with no cfg, it stays one."""
+    (job / "data" / "labels.list").write_text("cat\ndog\n")
+    (job / "obj.data").write_text("classes=2\ntrain=data/train.txt\nbackup=backup/\n")
+    assert run("obj.data", "model.cfg") == (0, [])
+    (job / "img").mkdir()
+    for name in ("cat_1", "dog_1"):
+        (job / "img" / f"{name}.jpg").write_bytes(b"\xff\xd8")
+    assert run("--check-labels", "obj.data", "model.cfg") == (0, [])
+    assert run("obj.data") == (1, ["obj.data DN414 error:"])
+    (job / "yolo.cfg").write_text("[net]\nbatch=8\nsubdivisions=1\nwidth=32\nheight=32\n"
+                                  "channels=3\n\n[convolutional]\nfilters=21\nsize=1\n"
+                                  "activation=linear\n\n[yolo]\nmask=0,1,2\nanchors=4,4, 8,8, "
+                                  "16,16\nclasses=2\nnum=3\n")
+    assert run("obj.data", "yolo.cfg") == (1, ["obj.data DN414 error:"])
+
+
 def test_a_detector_data_file_still_needs_its_names(job: Path) -> None:
     """cfg/combine9k.data has labels= too, and eval=/map=: a detector's; its default names
     file is opened by detector test, so its absence stays an error."""

@@ -128,6 +128,29 @@ def test_a_huge_label_file_is_read_only_so_far(tmp_path: Path) -> None:
     assert MAX_LABEL_BYTES == 4 * 1024 * 1024
 
 
+@pytest.mark.parametrize("tail", [b"0 0.5 0.5 0.2 0.", b"0 0.5 0.5 0.2 ", b"0 0.5 0.5 0.2 0.2",
+                                  b"0 0.5 0.5 0.2 1e"])
+def test_a_box_cut_at_the_read_limit_is_not_a_finding(tail: bytes) -> None:
+    """The file goes on past the bytes read: its last number may be longer ('0.' of '0.25'),
+    so a box or a stop that runs into the cut is neither counted nor reported."""
+    found = parse_boxes(BOX.encode() * 3 + tail, cut=True)
+    assert (len(found.boxes), found.stop, found.drift) == (3, None, None)
+    stopped = parse_boxes(BOX.encode() * 3 + b"0,0.5 0.5", cut=True)  # a comma: a real stop
+    assert (len(stopped.boxes), stopped.stop) == (3, (4, "0,0.5 0.5"))
+
+
+def test_a_large_label_file_of_boxes_is_one_warning(job: Path) -> None:
+    """54 MB of good boxes: the 4 MiB read ends inside line 233,017 ('0 0.5 0.5 0.2 0.'),
+    which was reported as h=0 (DN435) before."""
+    images(job, {"a": BOX * 3_000_000})
+    assert [(line.split(": ", 2)[0], line.split(": ", 2)[1]) for line in
+            concise("--dialect", "alexeyab", "--check-labels", "obj.data", "model.cfg")
+            if "img/a.txt" in line] == [
+        ("img/a.txt", "DN431 warning"), ("img/a.txt", "DN438 warning")]
+    assert parse_boxes((BOX * 3_000_000).encode()[:MAX_LABEL_BYTES], cut=True).boxes[-1][5] \
+        == 233_016
+
+
 # --- lists -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("first", "problem"), [
@@ -136,6 +159,8 @@ def test_a_huge_label_file_is_read_only_so_far(tmp_path: Path) -> None:
     ("a.jpg\n".encode("utf-32"), ("UTF-32 (little-endian) text with a byte order mark", True)),
     (b"\xef\xbb\xbfa.jpg\n", ("a UTF-8 byte order mark", False)),
     (b"a.jpg\n", None),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(1, 200)), ("not text (it holds zero "
+                                                                     "bytes)", True)),
 ])
 def test_list_encodings(first: bytes, problem: tuple[str, bool] | None) -> None:
     assert encoding_problem(first) == problem
@@ -330,6 +355,19 @@ def test_hostile_label_files_in_a_run(job: Path) -> None:
         ["img/b.txt", "DN431 error", "a character device"],
         ["img/c.txt", "DN431 error", "a symbolic link loop"],
     ]
+    # /dev/zero is no endless read: fscanf stops at the zero byte (both forks trained the
+    # image as a negative: fixtures/oracle/labels-cases.json, label-dev-zero)
+    assert [line for line in concise("--dialect", "alexeyab", "--check-labels", "obj.data")
+            if line.startswith("img/b.txt")] == [
+        "img/b.txt: DN431 error: the label path of 'img/b.jpg' (train.txt line 2) is a "
+        "character device: fscanf reads it and stops at its first byte that is not a number "
+        "(/dev/zero: at once, so the image trains as a negative, silently); a device that "
+        "waits for input blocks the loader thread (hint: make it a text file of boxes (empty "
+        "for an image without objects))"]
+    # every image is counted once: 3 images, 3 with a label path that cannot be read
+    assert run("--dialect", "alexeyab", "--check-labels", "obj.data")[1].splitlines()[-7] == (
+        "train list train.txt: 3 images, 0 labelled, 0 negatives, 0 without a label file, 3 "
+        "with one that cannot be read, 0 missing; 0 boxes")
 
 
 CLASSIFIER = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
@@ -346,9 +384,9 @@ def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "train/cat/1.jpg\ntrain/bobcat/1.jpg\ntrain/dog/1.jpg\ntrain/bird/1.jpg\n")
     (tmp_path / "labels.txt").write_text("cat\nbobcat\ndog\n")
     (tmp_path / "backup").mkdir()
-    # names= only because a classifier's .data without one gets a DN414 still (not ours)
+    # no names=: classifier training never reads it (test_data_classifier.py)
     (tmp_path / "cls.data").write_text("classes=3\ntrain=train.list\nlabels=labels.txt\n"
-                                       "names=labels.txt\nbackup=backup/\n")
+                                       "backup=backup/\n")
     (tmp_path / "cls.cfg").write_text(CLASSIFIER)
     status, output = run("--format", "concise", "--dialect", "alexeyab", "--check-labels",
                          "cls.data", "cls.cfg")
@@ -457,3 +495,39 @@ def test_one_job_with_every_label_problem(job: Path) -> None:
     assert found == [("train.txt", "DN445"), ("img/a.txt", "DN433"),
                      ("data/valid.txt", "DN444"), ("train.txt", "DN443"),
                      ("train.txt", "DN420")]
+
+
+def test_a_binary_list_is_one_finding_at_its_first_line(job: Path) -> None:
+    """An image (or any binary file) named as the list: one DN442 at line 1, said as not text
+    (it was "the train list is zero bytes", which reads as an empty file)."""
+    images(job, {"a": BOX})
+    (job / "train.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8)
+    assert [line.split(" (hint")[0] for line in concise("--dialect", "alexeyab",
+                                                         "--check-labels", "obj.data")] == [
+        "train.txt:1:1: DN442 error: the train list is not text (it holds zero bytes): "
+        "get_paths reads bytes, so no path of it names a file"]
+
+
+def test_a_class_with_far_fewer_boxes_is_flagged(job: Path) -> None:
+    """Under a tenth of the median class's boxes: an info finding (DN445, the list as a whole)
+    and '<- few' in the table, "few" in the JSON."""
+    images(job, {"a": BOX * 20 + "1 0.5 0.5 0.2 0.2\n" * 20, "b": "2 0.5 0.5 0.2 0.2\n"})
+    status, output = run("--dialect", "alexeyab", "--check-labels", "obj.data", "model.cfg")
+    assert output.splitlines() == [
+        "train.txt: DN445 info: class 2 'bird' has 1 box, under a tenth of the median class's",
+        "  = hint: add more of this class",
+        "",
+        "train list train.txt: 2 images, 2 labelled, 0 negatives, 0 without a label file, "
+        "0 missing; 41 boxes",
+        "     id  name  boxes",
+        "      0  cat      20",
+        "      1  dog      20",
+        "      2  bird      1  <- few",
+        "",
+        "Found 1 problem (1 info) in 2 files.",
+    ]
+    assert status == 0
+    _, json_output = run("--format", "json", "--dialect", "alexeyab", "--check-labels",
+                         "obj.data", "model.cfg")
+    classes = json.loads(json_output)["files"][0]["dataset"][0]["classes"]
+    assert [c["flag"] for c in classes] == [None, None, "few"]

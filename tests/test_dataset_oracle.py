@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,12 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
     "tiny-box": {d: ["DN437", "DN437"] for d in ("pjreddie", "alexeyab", "hank")},
     "dot-in-folder": {"pjreddie": ["DN439", "DN439"], "alexeyab": ["DN439", "DN439"],
                       "hank": ["DN430", "DN430"]},
+    # both trained on boxes whose fields come from the wrong columns: the second box's class
+    # id is the '0' of 0.97, so class 1 gets no box (DN445)
+    "six-columns": {d: ["DN445", "DN433", "DN433"] for d in ("pjreddie", "alexeyab", "hank")},
+    # both hung on the FIFO (killed after 60 s); both trained /dev/zero as a negative
+    "label-fifo": {d: ["DN431", "DN431"] for d in ("pjreddie", "alexeyab", "hank")},
+    "label-dev-zero": {d: ["DN431", "DN431"] for d in ("pjreddie", "alexeyab", "hank")},
 }
 
 
@@ -63,8 +70,13 @@ def build(root: Path, case: dict[str, object]) -> None:
         (root / image).write_bytes(PNG)
     for rel, content in case["labels"].items():  # type: ignore[attr-defined]
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, dict):
-            (root / rel).mkdir()
+        if isinstance(content, dict):  # a label path that is not a file
+            if content["kind"] == "fifo":
+                os.mkfifo(root / rel)
+            elif content["kind"] == "link":
+                (root / rel).symlink_to(content["to"])
+            else:
+                (root / rel).mkdir()
         else:
             (root / rel).write_bytes(content.encode("latin-1"))
     listed = case["list"]
@@ -95,3 +107,54 @@ def test_the_findings_say_what_darknet_did(name: str, tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     for dialect, expected in EXPECTED[name].items():
         assert codes(tmp_path, dialect) == expected, (name, dialect)
+
+
+# --- classifiers: fixtures/oracle/classifier-cases.json ---------------------------------------
+
+CLASSIFIER_CASES = {c["case"]: c for c in json.loads(
+    (ROOT / "fixtures" / "oracle" / "classifier-cases.json").read_text())["cases"]}
+BOBCAT = [("train.list", None, "DN445"), ("train.list", 2, "DN446"), ("labels.txt", 2, "DN447"),
+          ("train.list", 4, "DN446")]
+# case -> dialect -> (file, line, code) of each finding, in report order (hank-ai's Darknet has
+# no classifier training: the cases record the two forks that do)
+CLASSIFIER_EXPECTED: dict[str, dict[str, list[tuple[str, int | None, str]]]] = {
+    # both print "Too many or too few labels" for bobcat/ (2) and bird/ (0)
+    "substring-and-missing": {"pjreddie": BOBCAT, "alexeyab": BOBCAT},
+    # one class: the original takes a path without the label as a negative, silently
+    "one-class": {"pjreddie": [], "alexeyab": [("train.list", 2, "DN446")]},
+    # a blank label is in every path: every image has 2 labels in both
+    "blank-label": {d: [("labels.txt", 2, "DN447")] for d in ("pjreddie", "alexeyab")},
+    # labels[2] read past the list: both crash (SIGSEGV)
+    "too-few-labels": {d: [("labels.txt", None, "DN447")] for d in ("pjreddie", "alexeyab")},
+}
+
+
+def test_every_recorded_classifier_case_has_an_expectation() -> None:
+    assert sorted(CLASSIFIER_CASES) == sorted(CLASSIFIER_EXPECTED)
+    for case in CLASSIFIER_CASES.values():  # what the expectations rest on
+        observed = case["observed"]
+        assert observed["pjreddie"]["status"] == observed["alexeyab"]["status"]
+
+
+@pytest.mark.parametrize("name", sorted(CLASSIFIER_EXPECTED))
+def test_the_classifier_findings_say_what_darknet_did(name: str, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    case = CLASSIFIER_CASES[name]
+    (tmp_path / "backup").mkdir()
+    for image in case["images"]:
+        (tmp_path / image).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / image).write_bytes(PNG)
+    for file, text in case["files"].items():
+        (tmp_path / file).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    for dialect, expected in CLASSIFIER_EXPECTED[name].items():
+        result = CliRunner().invoke(main, ["--format", "concise", "-q", "--no-color",
+                                           "--dialect", dialect, "--check-labels", "cls.data",
+                                           "cls.cfg"])
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        found = []
+        for line in result.output.splitlines():
+            where, _, rest = line.partition(": ")
+            file, _, at = where.partition(":")
+            found.append((file, int(at.split(":")[0]) if at else None, rest.split(" ", 1)[0]))
+        assert found == expected, (name, dialect)

@@ -24,11 +24,13 @@ of :func:`lint_paths` too, and when its iterator is closed or dropped unfinished
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 
+# collections.abc's Iterable, from the module the interpreter has already imported (the command
+# imports this module; collections.abc imports the collections package: start-up, issue 35)
+from _collections_abc import Iterable
+
+from dnlint.collector import cycle_gc_paused
 from dnlint.dialects import parse_dialect
 from dnlint.run.engine import Run
 from dnlint.run.options import ExcludeOptions, RunOptions
@@ -37,6 +39,7 @@ from dnlint.settings.policy import Policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command imports this module on every run
+    from collections.abc import Iterator
     from typing import Any, TypeAlias
 
     from dnlint.api_types import LintResult
@@ -109,7 +112,7 @@ def _grouped(results: Iterator[FileResult]) -> Iterator[LintResult]:
     extra: list[FileResult] = []
     try:
         while True:
-            with _gc_paused():  # the run's own pause finds it paused: it leaves it to us
+            with cycle_gc_paused():  # the run's own pause finds it paused: it leaves it to us
                 result = next(results, None)
             if result is None:
                 break
@@ -125,20 +128,8 @@ def _grouped(results: Iterator[FileResult]) -> Iterator[LintResult]:
     finally:
         close = getattr(results, "close", None)  # a generator's: its own clean-up runs now
         if close is not None:
-            with _gc_paused():
+            with cycle_gc_paused():
                 close()
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cycle collector paused, and put back as it was (on or off) on every way out."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _one(results: Iterator[FileResult], what: str, data: bool) -> LintResult:

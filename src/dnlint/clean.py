@@ -11,7 +11,6 @@ that is not valid UTF-8 as ``\\xff`` instead of failing to encode them.
 from __future__ import annotations
 
 import os
-import re
 
 # A message quotes cfg text (a value, a key, a section name, a directive) that a hostile or
 # broken file makes megabytes long: a 1 MB key gave a 1 MB message in every format. Longer runs
@@ -29,6 +28,7 @@ def clipped(text: str) -> str:
     same way in the middle (as rustc and ruff clip what they quote)."""
     if len(text) <= MAX_TOKEN:
         return text
+    import re  # here: a clean run imports no re (start-up)
     text = re.sub(_LONG_TOKEN, lambda m: _cut(m.group(), _KEPT), text)
     return text if len(text) <= MAX_MESSAGE else _cut(text, MAX_MESSAGE // 2 - 20)
 

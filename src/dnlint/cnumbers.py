@@ -39,13 +39,12 @@ hank-ai's Darknet (src-lib/darknet_cfg.cpp, f684e1d):
 from __future__ import annotations
 
 import math
-import re
 import struct
-from array import array
-from collections.abc import Callable, Iterable, Iterator
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from array import array
+    from collections.abc import Callable, Iterable, Iterator
     from fractions import Fraction
     from typing import Any, TypeAlias, TypeVar
 
@@ -60,11 +59,9 @@ FLT_MIN = 1.1754943508222875e-38  # the smallest normal float
 C_SPACE = " \t\n\v\f\r"
 _SPACE = "[ \t\n\v\f\r]*"
 # [0-9], never \d: a Python str pattern's \d also matches other scripts' digits, which C does not
-_STRTOL = re.compile(_SPACE + "[+-]?[0-9]+")
+_DIGITS = "0123456789"
 _DECIMAL = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-# a whole value that is a plain decimal number: what every reader reads the same (compiled when
-# first used, as _STRTOD below: a clean run's values take faster paths)
-_PLAIN_FLOAT = r"[+-]?" + _DECIMAL + r"\Z"
+_PLAIN_FLOAT_CHARS = _DIGITS + "+-.eE"
 # what the common plain decimal does not need is compiled when first used (re.match's cache):
 # its compilation is a fifth of all of a run's regular expressions (start-up, issue 35)
 _STRTOD = (
@@ -87,8 +84,16 @@ def is_plain_int(text: str) -> bool:
 
 
 def is_plain_float(text: str) -> bool:
-    """Whether the whole of ``text`` is a plain decimal number (``1``, ``-.5``, ``1e-3``)."""
-    return re.match(_PLAIN_FLOAT, text) is not None
+    """Whether the whole of ``text`` is a plain decimal number (``1``, ``-.5``, ``1e-3``):
+    ``[+-]?`` and _DECIMAL, which is what Python's ``float`` reads of a text made of these
+    characters alone (no blanks, underscores, words or other scripts' digits)."""
+    if not text or text.lstrip(_PLAIN_FLOAT_CHARS):
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 # --- the C forks: glibc --------------------------------------------------------------------
@@ -97,12 +102,14 @@ def c_strtol(text: str) -> int:
 
     (``int()`` alone refuses strings of more than 4300 digits: long ones are cut short.)
     """
-    match = _STRTOL.match(text)
-    if match is None:
+    number = text.lstrip(C_SPACE)
+    negative = number.startswith("-")
+    if negative or number.startswith("+"):
+        number = number[1:]
+    run = len(number) - len(number.lstrip(_DIGITS))  # the digits that lead (ASCII only)
+    if run == 0:
         return 0
-    number = match.group().lstrip(C_SPACE)
-    negative = number[0] == "-"
-    digits = number.lstrip("+-").lstrip("0")
+    digits = number[:run].lstrip("0")
     if len(digits) > 19:
         return LONG_MIN if negative else LONG_MAX
     value = int(digits or "0")
@@ -119,6 +126,7 @@ def c_atof(text: str) -> float:
     """``atof``, i.e. ``strtod(text, NULL)``: the double the longest readable prefix gives."""
     if is_plain_float(text):
         return float(text)  # the common plain decimal: atof reads all of it
+    import re  # here: a clean run imports no re (start-up)
     match = re.match(_STRTOD, text)
     if match is None:
         return 0.0
@@ -197,6 +205,9 @@ Numbers: TypeAlias = "list[Any] | array[Any]"
 
 def packed(numbers: Iterable[Any], is_float: bool) -> array[Any]:
     """``numbers`` in an array of C doubles (``is_float``) or C ints."""
+    # imported here: the array module imports collections (start-up)
+    from array import array
+
     return array("d" if is_float else "i", numbers)
 
 
@@ -231,6 +242,7 @@ def is_hank_number(value: str) -> bool:
 
 def stof_prefix(text: str) -> str:
     """The part of a run of ``-.0-9`` that ``strtof`` reads ('' when it reads nothing)."""
+    import re  # here: a clean run imports no re (start-up)
     match = re.match(_STOF_PREFIX, text)
     return match.group() if match else ""
 
@@ -313,6 +325,7 @@ def _float32_neighbour(value: float, toward: float) -> float:
 
 def hank_stoi(text: str) -> int | None:
     """``std::stoi`` of a run of ``-0-9``: its value, or ``None`` where it throws."""
+    import re  # here: a clean run imports no re (start-up)
     match = re.match(_STOI_PREFIX, text)
     if not match:
         return None
@@ -336,6 +349,7 @@ def hank_int(value: str) -> int | None:
 def hank_list(value: str, is_float: bool) -> tuple[list[float] | list[int], str | None]:
     """``find_float_array``/``find_int_array``: the items, and the run that ended the list early
     (``None`` when every run was read)."""
+    import re  # here: a clean run imports no re (start-up)
     if is_float:
         return _hank_runs(re.findall(_FLOAT_RUN, value), hank_stof)
     return _hank_runs(re.findall(_INT_RUN, value), hank_stoi)

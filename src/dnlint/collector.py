@@ -6,14 +6,15 @@ Used by the pipeline (:mod:`dnlint.pipeline`) around each lint, and by a run bet
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
-__all__ = ["collect_young_garbage", "cycle_gc_paused"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["GcPause", "collect_young_garbage", "cycle_gc_paused"]
 
 
-@contextmanager
-def cycle_gc_paused() -> Iterator[Callable[[], None]]:
+def cycle_gc_paused() -> GcPause:
     """Pause the cycle collector while files are linted (nested uses are free).
 
     A lint builds many small acyclic objects (options, layers, blocks) that reference counting
@@ -27,12 +28,22 @@ def cycle_gc_paused() -> Iterator[Callable[[], None]]:
     is :func:`collect_young_garbage` (a no-op in a nested use, or when the collector was off
     already), for the caller to run where little is alive: between two files.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield collect_young_garbage if was_enabled else _no_collection
-    finally:
-        if was_enabled:
+    return GcPause()
+
+
+class GcPause:
+    """:func:`cycle_gc_paused`'s context manager: the collector put back as it was (on or off)
+    on every way out. (A class: contextlib's import is start-up, issue 35.)"""
+
+    __slots__ = ("_was_enabled",)
+
+    def __enter__(self) -> Callable[[], None]:
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+        return collect_young_garbage if self._was_enabled else _no_collection
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._was_enabled:
             gc.enable()
 
 

@@ -11,7 +11,6 @@ too), 2 usage error, bad configuration, or a path that cannot be read.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -118,9 +117,11 @@ def files_read(paths: tuple[str, ...], args: Flags) -> list[str]:
              if p and p != "-" and not os.path.isdir(p)]
     # a broken configuration (at the start, or an editor's half-written save): the run says
     # so, and the watch goes on with what was named
-    with contextlib.suppress(SystemExit, ConfigError):
+    try:
         for job in new_run(paths, args, track_inputs=False).plan():
             named += [path for path in (job.item.path, *job.weights) if path != "-"]
+    except (SystemExit, ConfigError):
+        pass
     return named
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from array import array
 from bisect import bisect_left
 
 from dnlint.clean import clipped, printable
@@ -14,6 +13,7 @@ __all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "replace", "token
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from array import array
     from collections.abc import Sequence
     from typing import Any
 
@@ -199,7 +199,12 @@ class _Folded:
                  keep_lines: bool) -> None:
         self.first = self.last = line
         self.column, self.severity, self.count = column, severity, 0
-        self.lines: array[int] | None = array("q") if keep_lines else None
+        self.lines: array[int] | None = None
+        if keep_lines:
+            # imported here: the array module imports collections (start-up)
+            from array import array
+
+            self.lines = array("q")
 
     def holds(self, line: int | None) -> bool:
         """Whether one of the counted findings is at ``line`` (the lines come in file order:

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from dnlint.strenum import StrEnum, define
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
-class Dialect(str, Enum):
-    PJ = "pjreddie"
-    AB = "alexeyab"
-    HANK = "hank"
+class Dialect(StrEnum):
+    PJ: ClassVar[Dialect]
+    AB: ClassVar[Dialect]
+    HANK: ClassVar[Dialect]
 
     @property
     def label(self) -> str:
-        return {
-            "pjreddie": "the original Darknet (pjreddie)",
-            "alexeyab": "AlexeyAB's Darknet",
-            "hank": "hank-ai's Darknet",
-        }[self.value]
+        return _LABELS[self.value]
+
+
+define(Dialect, PJ="pjreddie", AB="alexeyab", HANK="hank")
+_LABELS = {
+    "pjreddie": "the original Darknet (pjreddie)",
+    "alexeyab": "AlexeyAB's Darknet",
+    "hank": "hank-ai's Darknet",
+}
 
 
 ALL = frozenset(Dialect)

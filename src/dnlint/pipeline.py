@@ -24,8 +24,6 @@ before :func:`finish`, so that their findings get the same policy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, Sink, new_diagnostic
 from dnlint.dialects import Dialect, parse_dialect
@@ -37,8 +35,9 @@ from dnlint.settings.policy import Policy, Selection, apply_policy, selection_fo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
-    from typing import Any
+    from typing import Any, TypeAlias
 
     from dnlint.checks.training_facts import TrainingFacts
     from dnlint.fixes.run import Fixed
@@ -72,7 +71,7 @@ __all__ = [
 ]
 
 
-MachineCard = Callable[[bool], "tuple[int, str] | None"]
+MachineCard: TypeAlias = "Callable[[bool], tuple[int, str] | None]"
 
 
 class DataJob:
@@ -371,11 +370,13 @@ _UNREADABLE = frozenset({"DN510", "DN511", "DN513"})
 
 def lint_data_document(path: str, kind: str, dialect: Dialect | None, root: Path | None,
                        check_images: bool = False, check_labels: bool = False,
-                       facts: TrainingFacts | None = None) -> FileResult:
+                       facts: TrainingFacts | None = None,
+                       cfg_kind: Callable[[], str | None] | None = None) -> FileResult:
     """A ``.data`` file (``kind`` "data") or a names file ("names") as a training job reads
     it (:mod:`dnlint.checks.data_file`); with ``check_labels``, every listed image's label file
     too (:mod:`dnlint.dataset`, told what the training cfg says in ``facts``), its counts in
-    ``result.extra["dataset"]``."""
+    ``result.extra["dataset"]``; ``cfg_kind`` says, when asked, what the cfg given with it
+    trains (``DataSettings.cfg_kind``)."""
     from pathlib import Path
 
     from dnlint.checks.data_file import DataSettings, check_names_file, lint_data_file
@@ -385,7 +386,7 @@ def lint_data_document(path: str, kind: str, dialect: Dialect | None, root: Path
     if kind == "names":
         check_names_file(Path(path), dialect, sink)
     else:
-        settings = DataSettings(root, dialect, check_images, check_labels, facts)
+        settings = DataSettings(root, dialect, check_images, check_labels, facts, cfg_kind)
         checked = lint_data_file(Path(path), settings, sink)
         if check_labels and checked is not None and checked[1]:
             from dnlint.dataset.check import check_dataset

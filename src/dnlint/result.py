@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.dialects import Dialect
 
@@ -80,8 +78,9 @@ class RunTotals:
 
     def __init__(self) -> None:
         self.files = 0
-        self.by_severity: Counter[Severity] = Counter()
-        self.by_code: Counter[str] = Counter()
+        # counts in plain dicts: collections.Counter's import is start-up (issue 35)
+        self.by_severity: dict[Severity, int] = {}
+        self.by_code: dict[str, int] = {}
         self.fixed = 0  # findings --fix repaired (or --diff would)
         self.fixable = 0  # findings left with a safe fix (--fix repairs them)
         self.unsafe_fixable = 0  # findings left with an unsafe fix (--unsafe-fixes too)
@@ -93,8 +92,9 @@ class RunTotals:
         self.files += int(result.given) + int(report is not None and report.path is not None)
         self.fixed += result.extra.get("fixed", 0)
         for diagnostic in result.diagnostics:
-            self.by_severity[diagnostic.severity] += 1
-            self.by_code[diagnostic.code] += 1
+            severity, code = diagnostic.severity, diagnostic.code
+            self.by_severity[severity] = self.by_severity.get(severity, 0) + 1
+            self.by_code[code] = self.by_code.get(code, 0) + 1
             if diagnostic.fix is not None:
                 if diagnostic.fix.safe:
                     self.fixable += 1
@@ -102,11 +102,11 @@ class RunTotals:
                     self.unsafe_fixable += 1
 
     def count(self, severity: Severity) -> int:
-        return self.by_severity[severity]
+        return self.by_severity.get(severity, 0)
 
     @property
     def total(self) -> int:
         return sum(self.by_severity.values())
 
     def has(self, code: str) -> bool:
-        return self.by_code[code] > 0
+        return code in self.by_code

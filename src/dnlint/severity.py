@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from dnlint.strenum import StrEnum, define
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
-class Severity(str, Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
+class Severity(StrEnum):
+    ERROR: ClassVar[Severity]
+    WARNING: ClassVar[Severity]
+    INFO: ClassVar[Severity]
 
     @property
     def rank(self) -> int:
-        return {"error": 2, "warning": 1, "info": 0}[self.value]
+        return _RANKS[self.value]
+
+
+define(Severity, ERROR="error", WARNING="warning", INFO="info")
+_RANKS = {"error": 2, "warning": 1, "info": 0}

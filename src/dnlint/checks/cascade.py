@@ -12,9 +12,7 @@ For each root one note (DN390) says how many layers could not be checked and why
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_right
-from collections.abc import Iterator
 
 from dnlint.diagnostics import Diagnostic, Severity, Sink
 from dnlint.network.layers.base import Layer
@@ -22,6 +20,7 @@ from dnlint.read.darknet_reader import CfgDocument
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Final
 
     from dnlint.network.build import Network
@@ -65,6 +64,9 @@ class Taint:
     __slots__ = ("_dead", "_root", "any_tainted")
 
     def __init__(self, count: int) -> None:
+        # imported here: the array module imports collections (start-up)
+        from array import array
+
         self._dead = bytearray(count + 1)  # position index + 1: NET (-1) first
         self._root = array("L", [0]) * count  # a tainted layer's root + 2 (NET: 1), else 0
         self.any_tainted = False

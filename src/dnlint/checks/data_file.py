@@ -26,7 +26,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,13 +62,16 @@ class DataSettings:
     directory, then the .data file's own folder), the dialect (None: not known, every fork's
     view is described), whether the listed images are looked at, and whether their label
     files are read (``check_labels``: dnlint.dataset, with what the training cfg says in
-    ``facts`` when a cfg comes with the .data file)."""
+    ``facts`` when a cfg comes with the .data file). ``cfg_kind`` tells, when asked, the kind
+    of job ("detector", "classifier") of the cfg given with the .data file (None: no cfg, or
+    it does not build); it is asked only when the .data file does not say (it lints the cfg)."""
 
     root: Path | None = None
     dialect: Dialect | None = None
     check_images: bool = False
     check_labels: bool = False
     facts: TrainingFacts | None = None
+    cfg_kind: Callable[[], str | None] | None = None
 
 
 def lint_data_file(path: Path, settings: DataSettings, sink: Sink
@@ -169,6 +172,8 @@ class _Job:
         only classifier predict/try read ``names`` when it is given (else ``labels``): a
         warning there, nothing when it is not given."""
         classifier = self.data.classifier
+        if not classifier and self.data.get("names") is None:
+            classifier = self._cfg_is_classifier()  # its default is the detector's only
         resolved = self.resolve("names", None if classifier else DEFAULT_NAMES)
         if resolved is None:
             return
@@ -187,6 +192,15 @@ class _Job:
         names_sink = Sink(str(found.path))
         check_names_file(found.path, self.settings.dialect, names_sink)
         self.sink.items += names_sink.items
+
+    def _cfg_is_classifier(self) -> bool:
+        """Whether the cfg given with this .data file trains a classifier (a .data file of
+        only classes=, train= and backup= can be either's)."""
+        facts = self.settings.facts
+        if facts is not None:
+            return facts.kind == "classifier"
+        kind = self.settings.cfg_kind
+        return kind is not None and kind() == "classifier"
 
     def check_list(self, key: str, severity: Severity) -> None:
         """``train`` (get_paths in train_detector: an error) or ``valid`` (read by -map and

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
-
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
@@ -13,7 +10,12 @@ from dnlint.read.darknet_reader import CfgDocument
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import TypeVar
+
     from dnlint.network.build import Network
+
+    T = TypeVar("T")
 
 # Layer types that predict boxes (their info carries classes, num, and for yolo kinds the mask).
 HEAD_TYPES = ("yolo", "gaussian_yolo", "region", "detection")
@@ -59,7 +61,7 @@ def check_classes_agree(network: Network, doc: CfgDocument, dialect: Dialect, si
     found = heads(network)
     if not found:
         return
-    counts = Counter(head_of(layer).classes for layer in found)
+    counts = _counted(head_of(layer).classes for layer in found)
     first = head_of(found[0]).classes
     edited = any(value not in STOCK_CLASSES for value in counts)
     classes = max(counts, key=lambda value: (edited and value not in STOCK_CLASSES,
@@ -202,7 +204,7 @@ def check_anchors_agree(network: Network, doc: CfgDocument, dialect: Dialect,
                 and line_of(layer, "anchors")[0] not in misread:
             groups.setdefault(head_of(layer).num, []).append(layer)
     for members in groups.values():
-        lists = Counter(tuple(head_of(layer).anchors) for layer in members)
+        lists = _counted(tuple(head_of(layer).anchors) for layer in members)
         if len(lists) < 2:
             continue
         order = [tuple(head_of(layer).anchors) for layer in members]
@@ -288,3 +290,12 @@ def _mean_area(layer: Layer) -> float | None:
             return None
         areas.append(anchors[2 * index] * anchors[2 * index + 1])
     return sum(areas) / len(areas)
+
+
+def _counted(values: Iterable[T]) -> dict[T, int]:
+    """How often each value occurs, in the order of first occurrence (collections.Counter's
+    import is start-up: issue 35)."""
+    counts: dict[T, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts

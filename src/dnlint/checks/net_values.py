@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 
 from dnlint.cnumbers import INT32_MAX
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.options.convert import Values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def check_net(values: Values, dialect: Dialect, sink: Sink) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dnlint.checks.head_agreement import (
     check_anchors_agree,
     check_classes_agree,
@@ -21,6 +19,8 @@ from dnlint.read.darknet_reader import CfgDocument
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dnlint.network.build import Network
     from dnlint.network.layers.base import Layer
 

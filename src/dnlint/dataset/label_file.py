@@ -9,7 +9,8 @@ order mark ends the file there: every box after it is lost, silently.
 
 The file is opened without blocking and only read when ``fstat`` says it is a regular file
 (a FIFO, a device such as ``/dev/zero``, a directory are findings, never read), and at most
-``MAX_LABEL_BYTES`` are read.
+``MAX_LABEL_BYTES`` are read. Of a file read only so far, a box or a stop that runs into the
+end of what was read is not reported: the number there may go on past it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ _INT = re.compile(rb"[+-]?[0-9]+")
 _FLOAT = re.compile(rb"[+-]?(?:0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)"
                     rb"(?:[pP][+-]?[0-9]+)?|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
                     rb"|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])")
+# what can still become a number when more bytes follow (a file cut at MAX_LABEL_BYTES)
+_NUMBER_TAIL = re.compile(rb"[0-9a-fA-F+\-.xXpPiInNtTyY]*")
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -67,19 +70,24 @@ def read_label_file(path: str) -> LabelFile:
     """The boxes of ``path``; raises :class:`LabelError` when it is not a readable regular
     file (never blocks on a FIFO, never reads a device)."""
     data, size = _read_bounded(path)
-    result = parse_boxes(data)
+    cut = size > len(data)
+    result = parse_boxes(data, cut)
     result.size = size
-    result.truncated = result.truncated or size > len(data)
+    result.truncated = result.truncated or cut
     return result
 
 
-def parse_boxes(data: bytes) -> LabelFile:
+def parse_boxes(data: bytes, cut: bool = False) -> LabelFile:
     """read_boxes' loop over ``data``: lines of exactly five plain numbers at once (each is one
-    fscanf box), then, from the first line that is not, fscanf's conversions one by one."""
+    fscanf box), then, from the first line that is not, fscanf's conversions one by one.
+    ``cut``: the file goes on past ``data``, so its last line is left to the scanner, which
+    does not report what runs into the cut."""
     result = LabelFile()
     boxes = result.boxes
     position = line = 0
-    for text in data.split(b"\n"):
+    segments = data.split(b"\n")
+    tail = segments.pop() if cut else b""
+    for text in segments:
         line += 1
         fields = text.split()  # C isspace: the bytes split() set
         if fields:
@@ -96,13 +104,16 @@ def parse_boxes(data: bytes) -> LabelFile:
             boxes.append(box)
         position += len(text) + 1
     else:
+        if tail.strip():
+            _scan(data, position, line + 1, result, cut)
         return result
-    _scan(data, position, line, result)
+    _scan(data, position, line, result, cut)
     return result
 
 
-def _scan(data: bytes, position: int, line: int, result: LabelFile) -> None:
-    """fscanf("%d %f %f %f %f") from ``position`` (on ``line``) until a conversion fails."""
+def _scan(data: bytes, position: int, line: int, result: LabelFile, cut: bool = False) -> None:
+    """fscanf("%d %f %f %f %f") from ``position`` (on ``line``) until a conversion fails; with
+    ``cut`` (the file goes on past ``data``), until a box or a failure runs into the end."""
     last_line = result.boxes[-1][5] if result.boxes else 0
     limit = len(result.boxes) + MAX_SCANNED_BOXES
     while True:
@@ -112,6 +123,8 @@ def _scan(data: bytes, position: int, line: int, result: LabelFile) -> None:
         start = _SPACE.match(data, position).end()  # type: ignore[union-attr]
         line += data.count(b"\n", position, start)
         box, end = _one_box(data, start)
+        if cut and _NUMBER_TAIL.fullmatch(data, end):
+            return  # a number may go on past the cut: neither this box nor a stop is known
         if box is None:
             if start < len(data):
                 text = data[start:start + 200].split(b"\n", 1)[0][:40]

@@ -167,8 +167,10 @@ class ListCheck:
         if len(found) == 1:
             self.summary.count_class(found[0])
             return
-        self.summary.not_a_class += 1
         labels = self.matcher.labels
+        if not found and len(labels) == 1 and self.dialect is Dialect.PJ:
+            return  # the original's fill_truth: with one class, no label is a negative, silently
+        self.summary.not_a_class += 1
         named = ", ".join(f"'{labels[i]}'" for i in found[:4]) + (" ..." if len(found) > 4 else "")
         what = f"{len(found)} labels ({named})" if found else "no label"
         self.fold.report("DN446", self.shown_list, number, f"'{shown(text)}' contains {what}: "

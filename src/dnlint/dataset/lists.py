@@ -38,8 +38,9 @@ def encoding_problem(first: bytes) -> tuple[str, bool] | None:
     if first.startswith(UTF8_BOM):
         return "a UTF-8 byte order mark", False
     if b"\x00" in first:
-        guess = "UTF-16 or UTF-32 text" if first.count(0) * 3 > len(first) else "zero bytes"
-        return f"{guess} (no byte order mark)", True
+        if first.count(0) * 3 > len(first):
+            return "UTF-16 or UTF-32 text (no byte order mark)", True
+        return "not text (it holds zero bytes)", True
     return None
 
 

@@ -23,10 +23,12 @@ def _counts(summary: dict[str, Any]) -> list[str]:
     head = f"{summary['list']} list {summary['path']}: {summary['images']:,} images"
     if summary["kind"] == "detector":
         negatives = summary["negatives"]
+        unreadable = summary["unreadable_labels"]  # said only when there are: rare
         text = (f"{head}, {summary['labelled']:,} labelled, {negatives:,} "
                 f"negative{'' if negatives == 1 else 's'}, {summary['missing_labels']:,} "
-                f"without a label file, {summary['missing_images']:,} missing; "
-                f"{summary['boxes']:,} boxes")
+                f"without a label file, "
+                + (f"{unreadable:,} with one that cannot be read, " if unreadable else "")
+                + f"{summary['missing_images']:,} missing; {summary['boxes']:,} boxes")
         if summary["dropped_boxes"]:
             text += f" ({summary['dropped_boxes']:,} dropped by the loader)"
     else:

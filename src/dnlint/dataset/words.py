@@ -34,7 +34,9 @@ def unreadable_effect(reason: str) -> str:
     if reason.startswith("a FIFO"):
         return "the loader thread blocks on it until something writes to it"
     if reason == "a character device":
-        return "read_boxes reads it for as long as it gives bytes (/dev/zero: forever)"
+        return ("fscanf reads it and stops at its first byte that is not a number (/dev/zero: "
+                "at once, so the image trains as a negative, silently); a device that waits for "
+                "input blocks the loader thread")
     return "read_boxes cannot open it"
 
 

@@ -73,7 +73,7 @@ def _cell(text: str) -> str:
 def _table(options: tuple[Opt, ...] | list[Opt]) -> list[str]:
     lines = ["| option | type | default | dialects | limits | notes |",
              "|---|---|---|---|---|---|"]
-    lines += [f"| `{o.name}` | {o.kind.value} | {_default(o)} | {_dialects(o.dialects)} | "
+    lines += [f"| `{o.name}` | {o.kind} | {_default(o)} | {_dialects(o.dialects)} | "
               f"{_limits(o)} | {_cell(o.doc)} |" for o in options]
     return lines
 

@@ -189,7 +189,7 @@ def _about_option(analysis: Analysis, section: Section, option: Option) -> str:
     if spec is None:
         return (f"**{option.key}**: `[{section.name}]` does not read this option in "
                 f"{dialect.label}: Darknet ignores the line.")
-    lines = [f"**{option.key}** ({spec.kind.value}) in `[{section.name}]`"]
+    lines = [f"**{option.key}** ({spec.kind}) in `[{section.name}]`"]
     if spec.doc:
         lines.append(spec.doc)
     if not read:
@@ -420,7 +420,7 @@ def _options(analysis: Analysis, section: Section, cursor: Cursor, start: int) -
         if name in given:
             continue
         default = spec.default_for(dialect)
-        detail = spec.kind.value + ("" if default in (None, "") else f" = {_shown(default)}")
+        detail = spec.kind + ("" if default in (None, "") else f" = {_shown(default)}")
         items.append({"label": name, "kind": _COMPLETION_PROPERTY, "detail": detail,
                       "documentation": {"kind": "markdown", "value": spec.doc or ""},
                       "textEdit": _edit(analysis, cursor, start, name + "=")})

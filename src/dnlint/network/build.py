@@ -7,8 +7,6 @@ sections become all-zero layers. Nothing is allocated from cfg numbers: shapes a
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dnlint.cnumbers import INT32_MAX, to_float32
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
@@ -23,7 +21,7 @@ from dnlint.network.layers.base import (
 )
 from dnlint.options.convert import Values, type_section
 from dnlint.options.net_section import NetInfo, parse_net
-from dnlint.options.value_checks import suggest
+from dnlint.options.value_checks import MEMO_SIZE, suggest
 from dnlint.read.darknet_reader import CfgDocument, Section
 
 
@@ -169,12 +167,19 @@ def _resolve_type(section: Section, dialect: Dialect, sink: Sink) -> LayerType |
     return None
 
 
-@lru_cache(maxsize=1024)
+_SUGGESTED: dict[str, str | None] = {}
+
+
 def _suggest_section(name: str) -> str | None:
-    """The section type ``name`` was probably meant to be: looked up once per name, since
-    passing every section name to the (cached) suggestion cost more than the rest of an
-    unknown section's build."""
-    return suggest(name, section_dialects())
+    """The section type ``name`` was probably meant to be: looked up once per name (up to
+    MEMO_SIZE names), since passing every section name to the (cached) suggestion cost more
+    than the rest of an unknown section's build."""
+    if name in _SUGGESTED:
+        return _SUGGESTED[name]
+    if len(_SUGGESTED) >= MEMO_SIZE:
+        _SUGGESTED.clear()
+    found = _SUGGESTED[name] = suggest(name, section_dialects())
+    return found
 
 
 def _hank_refuses(name: str) -> str:

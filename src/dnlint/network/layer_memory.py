@@ -6,8 +6,6 @@ function cited beside each rule), CPU and GPU, as a :class:`Cost` (fixed + per i
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dnlint.cnumbers import c_int_of_float
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import Layer
@@ -16,6 +14,7 @@ from dnlint.read.darknet_reader import UNPARSED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 FLOAT: Final = 4  # sizeof(float) == sizeof(int) == sizeof(uint32_t)

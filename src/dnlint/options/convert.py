@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import re
-from collections.abc import Callable, Mapping, Sequence
 
 from dnlint.cnumbers import (
     FLT_MAX,
@@ -40,6 +38,7 @@ from dnlint.read.document import Unplain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any, Final
 
 # What a value looks like, to say how atoi/atof misread it (the reading is dnlint.cnumbers').
@@ -269,7 +268,7 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
                 "DN211",
                 section.line,
                 section.column,
-                f"[{section.name}] needs '{spec.name}' ({spec.kind.value})",
+                f"[{section.name}] needs '{spec.name}' ({spec.kind})",
                 spec.doc or None,
             )
     return values
@@ -409,6 +408,7 @@ def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: 
 
 def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
     col = option.value_column
+    import re  # here: a clean run imports no re (start-up)
     if re.match(ZERO_FRACTION, value):
         sink.report(
             "DN205",
@@ -451,6 +451,7 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
     else:
         body = value
         if not is_plain_float(body):
+            import re  # here: a clean run imports no re (start-up)
             code = "DN204" if re.match(_FLOAT_PREFIX, body) else "DN203"
             reads = f"reads {result:g}" if result or math.isnan(result) else "silently reads 0"
             sink.report(

@@ -4,9 +4,6 @@ dialect (:mod:`dnlint.options.convert`, :mod:`dnlint.options.hank_convert`)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from dnlint.cnumbers import (
     c_atof,
     c_atoi,
@@ -17,6 +14,10 @@ from dnlint.cnumbers import (
 )
 from dnlint.diagnostics import Severity, Sink
 from dnlint.read.darknet_reader import Option
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_ITEMS_SHOWN = 8  # bad list items quoted in one message
 # A number with a zero fraction ('1600.0', '16.'): atoi (and hank-ai's stof) reads it exactly.
@@ -121,6 +122,7 @@ def _report_bad_items(option: Option, bad: list[tuple[int, str]], is_float: bool
     read or whose value it changes (an error), and integers written with a zero fraction (read
     exactly); each finding spans its items, from the first to the last."""
     convert: Callable[[str], float] = c_atof if is_float else c_atoi
+    import re  # here: a clean run imports no re (start-up)
     exact = [] if is_float else [(i, piece) for i, piece in bad if re.match(ZERO_FRACTION, piece)]
     exact_at = {i for i, _ in exact}
     fractions = [] if is_float else [(i, piece) for i, piece in bad if i not in exact_at

@@ -8,22 +8,27 @@ builders read the values through them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from enum import Enum as _Enum
-
 from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import ClassVar
 
-class Kind(str, _Enum):
-    INT = "int"
-    FLOAT = "float"
-    STR = "string"
-    ENUM = "enum"
-    INT_LIST = "int list"
-    FLOAT_LIST = "float list"
-    REF = "layer reference"
-    REF_LIST = "layer reference list"
-    PATH = "file path"
+
+class Kind:
+    """What an option's value is, as its name in messages: an :class:`Opt`'s ``kind`` is one
+    of these strings, compared with ``is`` (plain constants: ``enum`` costs start-up)."""
+
+    INT: ClassVar[str] = "int"
+    FLOAT: ClassVar[str] = "float"
+    STR: ClassVar[str] = "string"
+    ENUM: ClassVar[str] = "enum"
+    INT_LIST: ClassVar[str] = "int list"
+    FLOAT_LIST: ClassVar[str] = "float list"
+    REF: ClassVar[str] = "layer reference"
+    REF_LIST: ClassVar[str] = "layer reference list"
+    PATH: ClassVar[str] = "file path"
 
 
 Default = object
@@ -42,7 +47,7 @@ class Opt:
     def __init__(
         self,
         name: str,
-        kind: Kind,
+        kind: str,
         default: Default | Mapping[Dialect, Default] = None,
         dialects: frozenset[Dialect] = ALL,
         required: bool = False,
@@ -70,7 +75,7 @@ class Opt:
         self.fallback = fallback
 
     def __repr__(self) -> str:
-        return f"Opt({self.name!r}, {self.kind.value!r})"
+        return f"Opt({self.name!r}, {self.kind!r})"
 
     def default_for(self, dialect: Dialect) -> Default:
         default = self.default
@@ -168,7 +173,7 @@ def FloatList(
 
 def _list(
     name: str,
-    kind: Kind,
+    kind: str,
     only: frozenset[Dialect] | None,
     required: bool,
     stops_at_hash: bool,

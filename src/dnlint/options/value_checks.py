@@ -3,12 +3,13 @@ in, and the option or section a misspelt name was probably meant to be."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable
-
 from dnlint.diagnostics import Sink
 from dnlint.options.schema import Opt
 from dnlint.read.darknet_reader import Option
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str | None:
@@ -16,9 +17,23 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
     return _suggest(word, tuple(candidates))
 
 
-@functools.lru_cache(maxsize=1024)
+# a memo (functools' import is start-up, issue 35): emptied when it holds MEMO_SIZE entries
+MEMO_SIZE = 1024
+_SUGGESTIONS: dict[tuple[str, tuple[str, ...]], str | None] = {}
+
+
 def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
     # cached: difflib over every section type made a file of a million unknown sections slow
+    key = (word, pool)
+    if key in _SUGGESTIONS:
+        return _SUGGESTIONS[key]
+    if len(_SUGGESTIONS) >= MEMO_SIZE:
+        _SUGGESTIONS.clear()
+    found = _SUGGESTIONS[key] = _suggested(word, pool)
+    return found
+
+
+def _suggested(word: str, pool: tuple[str, ...]) -> str | None:
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered:
         return lowered[word.lower()]

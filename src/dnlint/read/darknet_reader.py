@@ -9,9 +9,6 @@ produces, the :class:`CfgDocument`, is :mod:`dnlint.read.document`'s.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.document import (
@@ -23,13 +20,16 @@ from dnlint.read.document import (
     Option,
     Section,
     Sections,
-    lines_in_chunks,
     may_hold_directives,
-    split_lines,
     text_of,
 )
+from dnlint.read.line_split import lines_in_chunks, split_lines
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
@@ -497,5 +497,6 @@ _INNER_GAP = r"[^ \t,=][ \t]+[^ \t,=]"  # compiled when first used: a clean file
 
 def _inner_gap(part: str) -> int:
     """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
+    import re  # here: a clean run imports no re (start-up)
     match = re.search(_INNER_GAP, part.rstrip(" \t\r"))
     return match.start() + 1 if match else -1

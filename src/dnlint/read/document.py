@@ -7,24 +7,28 @@ later stage reads it and never changes it.
 
 from __future__ import annotations
 
-import re
-from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import accumulate, chain, islice, repeat
+# collections.abc's own Sequence (a base class at run time) from the module the interpreter
+# has already imported: importing collections.abc imports the collections package, a tenth
+# of a one-file run's start-up (issue 35)
+from _collections_abc import Sequence
+from itertools import accumulate, islice, repeat
 from operator import add
 from types import MappingProxyType
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
+from dnlint.read.line_split import LINES_CHUNK as _LINES_CHUNK
 from dnlint.records import overload
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from array import array
+    from collections.abc import Iterable, Iterator, Mapping
     from typing import Any
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing
-_LINES_CHUNK = 1 << 18  # characters the lexer splits into lines at a time
+PACK_AFTER = 4096  # sections whose header lines Sections keeps in a list
 
 
 class Option:
@@ -219,22 +223,36 @@ class Sections(Sequence[Section]):
     def __init__(self, sections: Iterable[Section] = ()) -> None:
         # a Section, or the name of a bare one (whose line is in _lines)
         self._items: list[Section | str] = []
-        # the header line of every section ('L': array('q') parses every item it stores
-        # through PyArg_Parse, several times the cost)
-        self._lines = array("L")
+        # the header line of every section: a list, moved to an array('L') at PACK_AFTER
+        # sections (8 bytes a line, not an int object's 36): only a long file pays for the
+        # array module's import, which imports collections (start-up). ('L': array('q')
+        # parses every item it stores through PyArg_Parse, several times the cost.)
+        self._lines: list[int] | array[int] = []
         self._bare = 0  # how many items are names
         for section in sections:
             self.append(section)
 
     def append(self, section: Section) -> None:
         self._items.append(section)
-        self._lines.append(section.line)
+        lines = self._lines
+        lines.append(section.line)
+        if len(lines) == PACK_AFTER:
+            self._pack()
 
     def append_bare(self, name: str, line: int) -> None:
         """A well-formed ``[name]`` header at column 1 of ``line``."""
         self._items.append(name)
-        self._lines.append(line)
+        lines = self._lines
+        lines.append(line)
         self._bare += 1
+        if len(lines) == PACK_AFTER:
+            self._pack()
+
+    def _pack(self) -> None:
+        if isinstance(self._lines, list):
+            from array import array
+
+            self._lines = array("L", self._lines)
 
     def live(self, index: int = -1) -> Section:
         """The section at ``index`` as an object kept from now on, to add options to."""
@@ -439,6 +457,9 @@ class Lines(Sequence[str]):
         a time (split() in C; a match object per newline cost ten times as much, paid by every
         file the text report quotes a line of)."""
         if self._starts is None:
+            # imported here: the array module imports collections (start-up)
+            from array import array
+
             starts = array("L", [0])
             for begin, chunk in self.chunks(_LINES_CHUNK, 0):
                 # begin + the running sum of len(line) + 1: every step in C
@@ -464,6 +485,8 @@ def text_of(lines: Sequence[str]) -> str:
 _MENTION = r"dnlint\s*:"
 _COLON = r"\s*:"
 _COLON_ASCII = rb"[\s\x1c-\x1f]*:"  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f
+_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what str.isspace() takes of ASCII
+_COLON_WINDOW = 64  # characters after a mention looked at without a regex
 _LOWER_CHUNK = 1 << 16
 
 
@@ -480,6 +503,7 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
     for begin, chunk in lines.chunks(_LOWER_CHUNK, 5):
         if not chunk.isascii():
             # IGNORECASE folds some non-ASCII letters
+            import re  # here: a clean run imports no re (start-up)
             return re.search(_MENTION, lines.text, re.IGNORECASE) is not None
         lowered = chunk.lower()
         at = lowered.find("dnlint")
@@ -492,8 +516,20 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
 
 def _colon_follows(lines: Lines, at: int) -> bool:
     """Whether whitespace, then ':', follows offset ``at`` of the text (whitespace has no case,
-    and may run past any chunk)."""
+    and may run past any chunk). The common short gap is read with lstrip (str.isspace() is
+    the regex's \\s); a gap as long as the window goes to the regex."""
     source = lines._source
+    window = source[at:at + _COLON_WINDOW]
+    if isinstance(window, bytes):
+        rest: str | bytes = window.lstrip(_ASCII_SPACE)
+        if rest or at + _COLON_WINDOW >= len(source):
+            return rest[:1] == b":"
+    else:
+        rest = window.lstrip()
+        if rest or at + _COLON_WINDOW >= len(source):
+            return rest[:1] == ":"
+    import re  # here: a clean run imports no re (start-up)
+
     if isinstance(source, bytes):
         return re.compile(_COLON_ASCII).match(source, at) is not None
     return re.compile(_COLON).match(source, at) is not None
@@ -535,40 +571,3 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         if self._directives is None:
             self._directives = may_hold_directives(self.lines)
         return self._directives
-
-
-def split_lines(text: str) -> list[str]:
-    """``text``'s lines: split at each newline, a final newline starting no line."""
-    size = len(text) - 1 if text.endswith("\n") else len(text)
-    return text[:size].split("\n") if text else []
-
-
-def lines_in_chunks(text: str | bytes, chunk: int = _LINES_CHUNK) -> Iterable[str]:
-    """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
-    line at once, alive while the lexer builds its options, raised a large file's peak
-    memory by five times its size. ASCII ``bytes`` are decoded a chunk at a time."""
-    if len(text) <= chunk:
-        return split_lines(text.decode("ascii") if isinstance(text, bytes) else text)
-    return chain.from_iterable(_chunk_lines(text, chunk))
-
-
-def _chunk_lines(text: str | bytes, chunk: int) -> Iterator[list[str]]:
-    size = len(text) - 1 if _newline_at(text, len(text) - 1) else len(text)
-    start = 0
-    while True:
-        end = _find_newline(text, start + chunk, size) if start + chunk < size else -1
-        piece = text[start:size] if end < 0 else text[start:end]
-        yield (piece.decode("ascii") if isinstance(piece, bytes) else piece).split("\n")
-        if end < 0:
-            return
-        start = end + 1
-
-
-def _newline_at(text: str | bytes, at: int) -> bool:
-    return at >= 0 and text[at] in (10, "\n")
-
-
-def _find_newline(text: str | bytes, start: int, end: int) -> int:
-    if isinstance(text, bytes):
-        return text.find(b"\n", start, end)
-    return text.find("\n", start, end)

@@ -9,8 +9,6 @@ none of the signatures below can be a plausible Darknet header, and a text file 
 
 from __future__ import annotations
 
-import re
-
 from dnlint.read.document import LexFinding
 
 SNIFF_BYTES = 1024
@@ -161,9 +159,15 @@ def _darknet_like(name: str) -> bool:
     return bool(difflib.get_close_matches(lower, _LOWER_SECTIONS, n=1, cutoff=0.75))
 
 
+def _all_blank(data: bytes) -> bool:
+    import re  # here: a clean run imports no re (start-up)
+
+    return re.match(_BLANK, data) is not None
+
+
 def sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
     """Recognise inputs that are not a cfg at all; report them once and stop."""
-    if not data or (data[0] in _BLANK_START and re.match(_BLANK, data)):
+    if not data or (data[0] in _BLANK_START and _all_blank(data)):
         findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
         return True
     # UTF-32's byte-order marks (little-endian's begins as UTF-16's does)

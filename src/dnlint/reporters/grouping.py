@@ -7,10 +7,12 @@ is one mistake made many times: the text and concise formats print the first in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dnlint.diagnostics import Diagnostic
 from dnlint.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 MAX_LINES_SHOWN = 20
 

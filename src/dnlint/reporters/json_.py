@@ -11,9 +11,6 @@ that is not valid UTF-8 has its bytes as ``\\xff`` escapes.
 
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring_ascii
-
 from dnlint import __version__
 from dnlint.clean import shown_path
 from dnlint.cnumbers import to_float32
@@ -23,7 +20,11 @@ from dnlint.network.memory import memory_json
 from dnlint.reporters import ReportContext
 from dnlint.result import FileResult, RunTotals
 
-_string = encode_basestring_ascii  # the C encoder of json.dumps (ensure_ascii)
+try:  # json.dumps's C string encoder (ensure_ascii), without importing json, which imports re
+    from _json import encode_basestring_ascii as _encoder
+except ImportError:  # an interpreter without the C accelerator
+    from json.encoder import encode_basestring_ascii as _encoder
+json_string = _string = _encoder  # a JSON string literal of a str
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -106,6 +107,13 @@ def bflops_json(network: Network, layer: Layer) -> float:
 _INFINITY = float("inf")
 
 
+def _dumps(value: Any) -> str:
+    """``json.dumps(value, indent=2)``, for what :func:`indented_json` does not write itself."""
+    import json
+
+    return json.dumps(value, indent=2)
+
+
 def indented_json(value: Any, newline: str = "\n") -> str:
     """``json.dumps(value, indent=2)`` with each of its new lines followed by what follows
     ``newline`` (the indentation of the place it goes), character for character.
@@ -124,7 +132,7 @@ def indented_json(value: Any, newline: str = "\n") -> str:
                                               else indented_json(item, inner))
                        for key, item in value.items()]
         except TypeError:
-            return json.dumps(value, indent=2).replace("\n", newline)
+            return _dumps(value).replace("\n", newline)
         return "{" + inner + ("," + inner).join(members) + newline + "}"
     if isinstance(value, str):
         return _string(value)
@@ -145,7 +153,7 @@ def indented_json(value: Any, newline: str = "\n") -> str:
         return "[" + inner + ("," + inner).join([
             _string(item) if type(item) is str else indented_json(item, inner)
             for item in value]) + newline + "]"
-    return json.dumps(value, indent=2).replace("\n", newline)
+    return _dumps(value).replace("\n", newline)
 
 
 def _float(value: float) -> str:

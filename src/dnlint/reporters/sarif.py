@@ -7,17 +7,14 @@ are given against ``%SRCROOT%`` so results stay the same across checkouts.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import sys
-from urllib.parse import quote
 
 from dnlint import __version__
 from dnlint.clean import path_bytes
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
-from dnlint.reporters.json_ import StreamedArray, indented_json
+from dnlint.reporters.json_ import StreamedArray, indented_json, json_string
 from dnlint.result import FileResult, RunTotals
 from dnlint.rules import all_rules
 
@@ -59,8 +56,8 @@ class SarifReporter:
         self.ctx = ctx
         self.index = {r.code: i for i, r in enumerate(all_rules())}
         log = indented_json(sarif_head())
-        before, rest = log.split(json.dumps(_RESULTS))
-        self.middle, self.after = rest.split(json.dumps(_INVOCATIONS))
+        before, rest = log.split(json_string(_RESULTS))
+        self.middle, self.after = rest.split(json_string(_INVOCATIONS))
         self.ctx.stream.write(before + "[")
         self.results = StreamedArray(ctx.stream, 3)  # log > runs > run > results
 
@@ -77,8 +74,10 @@ def _invocation(exit_status: int | None) -> dict[str, Any]:
     invocation: dict[str, Any] = {"executionSuccessful": exit_status in (0, 1, None)}
     if exit_status is not None:
         invocation["exitCode"] = exit_status
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105 - contextlib is not imported by a run (start-up)
         invocation["workingDirectory"] = {"uri": _file_uri(os.getcwd())}
+    except OSError:
+        pass
     return invocation
 
 
@@ -137,6 +136,17 @@ def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
     result.update({"level": LEVELS[d.severity], "message": {"text": text},
                    "locations": [{"physicalLocation": _physical(d)}]})
     return result
+
+
+# urllib.parse.quote's always-safe bytes (RFC 3986's unreserved characters)
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~")
+
+
+def quote(raw: bytes, safe: str) -> str:
+    """``urllib.parse.quote(raw, safe)``: every byte but the unreserved and ``safe`` ones as
+    ``%XX`` (urllib.parse imports re and collections: start-up, issue 35)."""
+    kept = _UNRESERVED | frozenset(safe.encode("ascii"))
+    return "".join([chr(byte) if byte in kept else f"%{byte:02X}" for byte in raw])
 
 
 def _file_uri(path: str) -> str:

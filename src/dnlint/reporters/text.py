@@ -15,8 +15,6 @@ fast pre-commit hook); rich with colours on a terminal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dnlint.clean import shown_path
 from dnlint.diagnostics import Diagnostic, Severity
 from dnlint.reporters import ReportContext
@@ -25,6 +23,8 @@ from dnlint.result import FileResult, RunTotals
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.console import Console
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}

@@ -20,8 +20,6 @@ in ``target``; its examples are linted with that target checked.
 
 from __future__ import annotations
 
-import re
-
 from dnlint.dialects import Dialect
 from dnlint.records import NamedTuple
 from dnlint.severity import Severity
@@ -41,8 +39,6 @@ _OTHER_FILES = {"weights": "found with --weights FILE", "data": "found with --da
 # the family that is off unless selected by name (--select DN7, recipe = true), like ruff's
 # preview rules: the training recipe (dnlint.rules.recipe)
 OPT_IN = "DN7"
-# for the docs only: compiled when first used (re.match's cache), not when a run loads rules
-_FORMAT_ANCHOR = r"^(?:[LNRSW]\d+|§[a-z][\w-]*)$"
 EVERY_DIALECT: tuple[Dialect | None, ...] = (Dialect.PJ, Dialect.AB, Dialect.HANK)
 
 
@@ -104,7 +100,7 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
     def format_anchors(self) -> list[str]:
         """The anchors of docs/darknet-format.md this rule's reference names (§ dropped)."""
         tokens = (token.strip() for token in self.reference.split(","))
-        return [token.lstrip("§") for token in tokens if re.match(_FORMAT_ANCHOR, token)]
+        return [token.lstrip("§") for token in tokens if _is_format_anchor(token)]
 
     def explanation(self) -> str:
         parts = [
@@ -130,6 +126,17 @@ class Rule(NamedTuple):  # not a frozen dataclass: loading the registry is 2 ms 
             where = f" ({FORMAT_DOC})" if self.format_anchors() else ""
             parts += ["", f"Reference: {self.reference}{where}"]
         return "\n".join(parts)
+
+
+def _is_format_anchor(token: str) -> bool:
+    """Whether ``token`` names a section of docs/darknet-format.md: ``[LNRSW]\\d+`` or
+    ``§[a-z][\\w-]*`` (tested without a regex: SARIF explains every rule, and a run that
+    imports re pays for it at start-up)."""
+    if token[:1] in ("L", "N", "R", "S", "W"):
+        return token[1:].isdecimal()
+    if token[:1] == "§" and "a" <= token[1:2] <= "z":
+        return all(ch.isalnum() or ch in "_-" for ch in token[2:])
+    return False
 
 
 # the line between error and warning of a rule always reported with its declared severity

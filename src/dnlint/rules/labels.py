@@ -24,7 +24,8 @@ rule("DN431", "label-file-unreadable", E,
      summary="The label path names a directory, a FIFO, a device, a link loop, an unreadable "
              "file, or a file far larger than any label file.",
      darknet="fopen of a directory succeeds on Linux and fscanf then reads nothing: the image "
-             "trains as a negative. A FIFO blocks the loader thread; /dev/zero never ends. "
+             "trains as a negative. A FIFO blocks the loader thread; a link to /dev/zero "
+             "gives fscanf a zero byte, which is no number: a negative too. "
              "dnlint never reads past the first 4 MiB and never opens a FIFO for reading.",
      bad="data/img/0001.txt is a directory", good="data/img/0001.txt is a text file",
      reference="§labels", examples="data",
@@ -149,7 +150,9 @@ rule("DN446", "classifier-label-match", E,
      summary="A classifier's image path contains no label, or more than one (as substrings).",
      darknet="fill_truth sets truth[i] for every label i that strstr finds anywhere in the "
              "path, and prints \"Too many or too few labels\" when that is not exactly one: "
-             "the image trains with no class or with several.",
+             "the image trains with no class or with several. The original Darknet's, with "
+             "one class (k = 1), takes a path without the label as a negative and prints "
+             "nothing: not reported there.",
      bad="labels cat, bobcat; train/bobcat/1.jpg (two labels)",
      good="labels cat, lynx; train/lynx/1.jpg", reference="§labels", examples="data")
 rule("DN447", "classifier-labels-file", E,

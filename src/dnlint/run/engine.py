@@ -12,8 +12,6 @@ handling one file is a DN000 for that file; every other file is still checked.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from contextlib import suppress
 
 from dnlint.collector import cycle_gc_paused
 from dnlint.diagnostics import Diagnostic, new_diagnostic
@@ -55,6 +53,7 @@ from dnlint.settings.policy import Policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
     from dnlint.checks.training_facts import TrainingFacts
@@ -151,8 +150,10 @@ class Run:
                 # a configuration that cannot be used stops the run (exit status 2) before
                 # its report starts, not in the middle of a JSON document; one that cannot be
                 # read is the DN029 of the files it covers, said when each is handled
-                with suppress(OSError):
+                try:  # noqa: SIM105 - contextlib is not imported by a run (start-up)
                     self.finder.for_path(item.display or item.path)
+                except OSError:
+                    pass
         named = [i.path for i in inputs if i.kind == "data" and i.explicit]
         if self.options.data:
             # --data is linted as a data file once, before the cfgs, even when also named
@@ -333,7 +334,13 @@ class Run:
         labels = self.options.check_labels
         facts = self._training_facts() if labels and kind != "names" else None
         return lint_data_document(path, kind, dialect, self._data_root(path),
-                                  self.options.check_images or labels, labels, facts)
+                                  self.options.check_images or labels, labels, facts,
+                                  self._cfg_kind)
+
+    def _cfg_kind(self) -> str | None:
+        """What the run's one cfg trains ("detector", "classifier"), or None (read once)."""
+        facts = self._training_facts()
+        return facts.kind if facts is not None else None
 
     def _training_facts(self) -> TrainingFacts | None:
         """What the run's one cfg tells the loader (--check-labels), read once per run."""

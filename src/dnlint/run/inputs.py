@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterator
 
 from dnlint.read import MAX_CFG_BYTES
 from dnlint.records import NamedTuple
@@ -154,6 +153,8 @@ def _force_excluded(path: str, rules: ExcludeRules, notes: list[str],
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from dnlint.result import FileResult
     from dnlint.run.excludes import ExcludeRules, IgnoreFiles
 

@@ -3,13 +3,13 @@ builds them) and :class:`ExcludeOptions` (the flags that decide what a walk pass
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dnlint.dialects import Dialect
 from dnlint.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dnlint.run.excludes import ExcludeRules
     from dnlint.settings.config import Config
 

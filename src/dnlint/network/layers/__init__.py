@@ -6,12 +6,14 @@ section name means in a dialect.
 
 from __future__ import annotations
 
-from functools import cache
-
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import LayerType
 
 _TYPES: list[LayerType] = []
+# what the functions below found, kept for the process (functools' import is start-up)
+_ALL_TYPES: list[tuple[LayerType, ...]] = []
+_TABLES: dict[Dialect, dict[str, LayerType]] = {}
+_SECTION_DIALECTS: list[dict[str, frozenset[Dialect]]] = []
 
 
 def register(layer_type: LayerType) -> LayerType:
@@ -19,8 +21,9 @@ def register(layer_type: LayerType) -> LayerType:
     return layer_type
 
 
-@cache
 def all_types() -> tuple[LayerType, ...]:
+    if _ALL_TYPES:
+        return _ALL_TYPES[0]
     # Importing a layer module registers its types (register()); plain imports, so that a
     # reader and a tool can follow them, done here so that importing the package stays cheap
     # (start-up: --version imports the package, never the layer types).
@@ -36,34 +39,34 @@ def all_types() -> tuple[LayerType, ...]:
     import dnlint.network.layers.other_heads
     import dnlint.network.layers.recurrent
     import dnlint.network.layers.misc  # noqa: F401
-    return tuple(_TYPES)
+    _ALL_TYPES.append(tuple(_TYPES))
+    return _ALL_TYPES[0]
 
 
-@cache
 def section_table(dialect: Dialect) -> dict[str, LayerType]:
     """Section name -> layer type, as ``string_to_layer_type`` of ``dialect`` resolves it."""
-    table: dict[str, LayerType] = {}
-    for layer_type in all_types():
-        for name in layer_type.sections.get(dialect, ()):
-            table[name] = layer_type
+    table = _TABLES.get(dialect)
+    if table is None:
+        table = _TABLES[dialect] = {}
+        for layer_type in all_types():
+            for name in layer_type.sections.get(dialect, ()):
+                table[name] = layer_type
     return table
 
 
-@cache
 def section_dialects() -> dict[str, frozenset[Dialect]]:
     """Every section name any dialect accepts, with the dialects that accept it."""
-    found: dict[str, set[Dialect]] = {}
-    for dialect in Dialect:
-        for name in section_table(dialect):
-            found.setdefault(name, set()).add(dialect)
-    return {name: frozenset(ds) for name, ds in found.items()}
-
-
-_TABLES: dict[Dialect, dict[str, LayerType]] = {}
+    if not _SECTION_DIALECTS:
+        found: dict[str, set[Dialect]] = {}
+        for dialect in Dialect:
+            for name in section_table(dialect):
+                found.setdefault(name, set()).add(dialect)
+        _SECTION_DIALECTS.append({name: frozenset(ds) for name, ds in found.items()})
+    return _SECTION_DIALECTS[0]
 
 
 def by_section(name: str, dialect: Dialect) -> LayerType | None:
-    table = _TABLES.get(dialect)  # a plain dict: functools.cache costs more per call
+    table = _TABLES.get(dialect)
     if table is None:
-        table = _TABLES[dialect] = section_table(dialect)
+        table = section_table(dialect)
     return table.get(name)

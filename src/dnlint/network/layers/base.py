@@ -8,8 +8,10 @@ layers built so far and a way to report diagnostics at the right line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import lru_cache
+# collections.abc's own Sequence (a base class at run time) from the module the interpreter
+# has already imported: importing collections.abc imports the collections package, a tenth
+# of a one-file run's start-up (issue 35)
+from _collections_abc import Sequence
 
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -19,11 +21,13 @@ from dnlint.network.layers.facts import total_floats as total_floats
 from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
+from dnlint.options.value_checks import MEMO_SIZE
 from dnlint.read.darknet_reader import Sections
 from dnlint.records import overload
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
     from typing import Final
 
 # an Enum member is a slow class attribute on Python 3.11 (LayerContext runs once per layer)
@@ -88,11 +92,20 @@ class LayerType:  # a plain class, not a dataclass: start-up (dataclasses import
         return table
 
 
-@lru_cache(maxsize=1024)
+_GEOMETRIES: dict[tuple[int | None, int | None, tuple[int, int] | None], Geometry] = {}
+
+
 def shared_geometry(filters: int | None, size: int | None,
                     stride: tuple[int, int] | None) -> Geometry:
-    """One :class:`Geometry` for every layer that has the same (a network repeats a few)."""
-    return Geometry(filters, size, stride)
+    """One :class:`Geometry` for every layer that has the same (a network repeats a few; up
+    to MEMO_SIZE kept)."""
+    key = (filters, size, stride)
+    found = _GEOMETRIES.get(key)
+    if found is None:
+        if len(_GEOMETRIES) >= MEMO_SIZE:
+            _GEOMETRIES.clear()
+        found = _GEOMETRIES[key] = Geometry(filters, size, stride)
+    return found
 
 
 # the options that set a layer's output channels or outputs (Layer.size_at)

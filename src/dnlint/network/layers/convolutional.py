@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dnlint.dialects import ALL, Dialect
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Block, LayerContext, LayerType, shared_geometry
@@ -15,6 +13,7 @@ from dnlint.options.schema import (
     Int,
     Ref,
 )
+from dnlint.options.value_checks import MEMO_SIZE
 
 OPTIONS = (
     Int("filters", 1, min=1, doc="number of output channels"),
@@ -51,12 +50,25 @@ OPTIONS = (
 )
 
 
-@lru_cache(maxsize=1024)
+_RECORDS: dict[tuple[int, int, int, int, bool], tuple[Block, ...]] = {}
+
+
 def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
     """The K(cin, n, k, g, bn) record: biases, [BN scales, mean, variance], weights.
 
-    Cached: blocks are never changed once built, and a network repeats the same few records
-    (five blocks per layer were a quarter of a stock cfg's memory per input byte)."""
+    Cached (up to MEMO_SIZE): blocks are never changed once built, and a network repeats the
+    same few records (five blocks per layer were a quarter of a stock cfg's memory per input
+    byte)."""
+    key = (cin, n, size, groups, bn)
+    found = _RECORDS.get(key)
+    if found is None:
+        if len(_RECORDS) >= MEMO_SIZE:
+            _RECORDS.clear()
+        found = _RECORDS[key] = _conv_blocks(cin, n, size, groups, bn)
+    return found
+
+
+def _conv_blocks(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
     weights = Block("weights", (cin // groups) * n * size * size if groups else 0)
     if bn:
         return (Block("biases", n), Block("scales", n), Block("rolling_mean", n),

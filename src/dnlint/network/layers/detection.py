@@ -8,9 +8,6 @@ of values its options describe, and the message says which number to change.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 from dnlint.cnumbers import FLT_MAX
 from dnlint.diagnostics import Severity
 from dnlint.dialects import AB_AND_HANK, ALL, PJ_ONLY, Dialect
@@ -28,6 +25,10 @@ from dnlint.options.schema import (
     Str,
 )
 from dnlint.options.value_checks import suggest
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 PJ_AND_AB = frozenset({Dialect.PJ, Dialect.AB})
 
@@ -252,7 +253,10 @@ def _check_mask(ctx: LayerContext, mask: Sequence[int], num: int) -> None:
             "mask", _position(mask, outside[0]),
             hint=f"raise num (line {ctx.v.line_of('num')[0]}) or fix the mask",
         )
-    repeated = sorted(m for m, times in Counter(mask).items() if times > 1)
+    times: dict[int, int] = {}
+    for m in mask:
+        times[m] = times.get(m, 0) + 1
+    repeated = sorted(m for m, count in times.items() if count > 1)
     if repeated:
         ctx.report_item(
             "DN403",

@@ -10,7 +10,10 @@ blocks are facts too: :class:`Block`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 
 class Block:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Sequence
-
 from dnlint.dialects import AB_AND_HANK, ALL
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Layer, LayerContext, LayerType, cdiv
 from dnlint.network.layers.facts import RouteMismatch
 from dnlint.options.schema import GENERIC_LAYER_OPTIONS, Int, Ref
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 OPTIONS = (
     Ref("layers", many=True, required=True, doc="layers to concatenate (negative = relative)"),
@@ -73,7 +74,12 @@ def build(ctx: LayerContext) -> None:
     # map, not a generator expression: compiled, that becomes a list of every item first
     indices = map(_index, map(read.get, refs), refs)
     # a long line's numbers come packed (cnumbers.Numbers): so do the layers they name
-    ctx.layer.refs = list(indices) if isinstance(refs, list) else array("i", indices)
+    if isinstance(refs, list):
+        ctx.layer.refs = list(indices)
+    else:  # a long list, packed
+        from array import array
+
+        ctx.layer.refs = array("i", indices)
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
     outputs = sum(shapes[id(read.get(raw))][3] for raw in refs)
     if groups != 1:
