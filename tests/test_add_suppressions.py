@@ -138,6 +138,22 @@ def test_standard_input_that_cannot_be_annotated_is_echoed_unchanged(data: bytes
     assert err.splitlines()[-1] == "Added 0 suppressions."
 
 
+
+@pytest.mark.parametrize(("data", "said"), [
+    (CFG.encode("utf-32"), "UTF-32 encoded; Darknet reads bytes and sees three NULs beside"),
+    (b"\x00\x00\xfe\xff" + CFG.encode("utf-32-be"), "UTF-32 encoded; Darknet reads bytes and "
+                                                    "sees three NULs beside"),
+    (b"\xfe\xff" + CFG.encode("utf-16-be"), "UTF-16 encoded; Darknet reads bytes and sees NUL "
+                                           "after"),
+])
+def test_a_wide_encoding_on_standard_input_is_named_and_echoed(data: bytes, said: str) -> None:
+    """UTF-32 (either byte order) is named as such (its little-endian mark was called UTF-16,
+    its big-endian one binary data), and echoed byte for byte."""
+    code, out, err = _run_bytes("--add-suppressions", "-", stdin=data)
+    assert (code, out) == (0, data)
+    assert err.splitlines()[0] == (f"dnlint: <stdin>: no suppressions added (DN015 file is "
+                                   f"{said} every character); the input is echoed unchanged")
+
 def test_standard_input_with_nul_bytes_is_annotated_byte_for_byte() -> None:
     data = b"[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3 \x00x\n"
     code, out, _ = _run_bytes("--dialect", "ab", "--add-suppressions", "--select", "DN103",

@@ -149,6 +149,36 @@ def test_a_size_that_is_no_size_is_a_value_error() -> None:
         new_run(("m.cfg",), gpu_memory=0)
 
 
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: dnlint.lint_path("m\0.cfg"), r"lint_path: path 'm\\x00.cfg'"),
+    (lambda: list(dnlint.lint_paths(["m.cfg", "a\0b"])), r"lint_paths: paths item 'a\\x00b'"),
+    (lambda: dnlint.lint_path("m.cfg", data="obj\0.data"), r"data 'obj\\x00.data'"),
+    (lambda: dnlint.lint_path("m.cfg", weights=["m\0.weights"]), r"weights item "
+                                                                    r"'m\\x00.weights'"),
+    (lambda: dnlint.lint_text(CFG, "x/\0.cfg"), r"lint_text: path 'x/\\x00.cfg'"),
+    (lambda: dnlint.lint_text(CFG, config=Path("\0.toml")), r"config '\\x00.toml'"),
+])
+def test_a_path_holding_a_nul_is_a_value_error(job: Path, call: Any, message: str) -> None:
+    """No file name holds a NUL: the argument is refused by name (it was a DN000 'dnlint
+    failed on this file', or os.stat's bare 'embedded null byte' from inside the run)."""
+    with pytest.raises(ValueError, match=f"^{message} holds a NUL character, which no path "
+                                         "can$"):
+        call()
+
+
+def test_a_lone_surrogate_in_str_text_is_linted_as_the_byte_it_escapes() -> None:
+    """A str read with errors="surrogateescape" is linted as the bytes it was read from (it
+    raised UnicodeEncodeError); a surrogate that escapes no byte as dnlint-lsp lints it."""
+    raw = CFG.encode() + b"# caf\xe9\n"
+    escaped = raw.decode("utf-8", "surrogateescape")
+    assert summary(dnlint.lint_text(escaped, "m.cfg")) == summary(
+        dnlint.lint_text(raw, "m.cfg"))
+    assert [(f.code, f.line) for f in dnlint.lint_text(escaped).findings] == [("DN016", 16)]
+    assert [(f.code, f.line) for f in dnlint.lint_text(CFG + "# \ud800\n").findings] == [
+        ("DN016", 16)]
+
+
 # --- the cycle collector -----------------------------------------------------------------------
 @pytest.fixture
 def collector() -> Iterator[None]:

@@ -238,3 +238,19 @@ def test_gpu_memory_auto_without_nvidia_smi_in_the_editor_as_the_flag_says(
            "checked against the largest common training card (80 GiB, DN123) instead")
     assert run.messages == [f"--gpu-memory auto: {why}"]
     assert _logged(stream) == [(2, f'gpuMemory "auto": {why}')]  # once, as a warning
+
+
+def test_an_editor_setting_of_the_wrong_type_is_said_as_a_bad_value_is(tmp_path: Path) -> None:
+    """A flag's value of a type it cannot take is a warning in the log, the setting left at
+    its default (a dialect of 5, or fixAll "false", was ignored without a word)."""
+    stream = io.BytesIO()
+    server = Server(rpc.Writer(stream))
+    server.apply_settings({"dnlint": {"dialect": 5, "fixAll": "false",
+                                      "disableRuleComment": 0, "target": None}})
+    assert _logged(stream) == [(2, "settings: dialect must be a name, not 5"),
+                               (2, "settings: fixAll must be true or false, not 'false'"),
+                               (2, "settings: disableRuleComment must be true or false, not 0")]
+    assert (server.fix_all, server.disable_comment) == (True, True)
+    path = tmp_path / "m.cfg"
+    path.write_text(CFG)
+    assert _found(_editor(path, server.settings)) == _found(_cli(path))

@@ -114,6 +114,20 @@ def test_show_settings(cwd: Path) -> None:
         "verdict = passed over by a walk (excluded by 'legacy')"]
 
 
+
+def test_show_settings_says_a_walk_lints_a_darknet_data_file(cwd: Path) -> None:
+    """A walk lints obj.data as a training job (it said 'passed over by a walk (not a *.cfg
+    name)'), and passes over a .data file that is not Darknet's."""
+    (cwd / "obj.data").write_text("classes=2\ntrain=train.txt\n")
+    (cwd / "numbers.data").write_text("1 2 3\n")
+    code, out, _ = run("--show-settings", "obj.data", "numbers.data")
+    assert code == 0
+    assert [block.splitlines()[-1] for block in out.split("\n\n")] == [
+        "verdict = checked (a training-job .data file)",
+        "verdict = passed over by a walk (not a Darknet .data file); linted when named"]
+    _, out, said = run("-v", ".")
+    assert out.startswith("obj.data:") and "numbers.data: skipped, not a Darknet .data file" in said
+
 def test_the_sniffed_section_names_are_the_layer_registrys() -> None:
     from dnlint.network.layers import section_dialects
     from dnlint.read.sniff import DARKNET_SECTIONS

@@ -77,6 +77,22 @@ def test_tensorrt_demos_diagnostics(text: str, expected: list[tuple[str, int]]) 
     assert codes(text, "tensorrt-demos") == expected
 
 
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (trt("width=64", "width=-64"), [("DN206", 2), ("DN306", 6), ("DN390", 6)]),
+    (trt("size=3\nstride=1", "size=3\nstride=-1"), [("DN390", 6), ("DN307", 8), ("DN307", 8)]),
+    (trt("size=16\nstride=16", "size=16\nstride=-16"),
+     [("DN390", 13), ("DN307", 14), ("DN307", 14)]),
+])
+def test_a_cfg_darknet_cannot_build_has_no_weights_count_to_compare(
+        text: str, expected: list[tuple[str, int]]) -> None:
+    """A typo that stops Darknet's build (a negative size or stride) is the one cause: the
+    weights tensorrt_demos reads are not compared with the count up to the broken layer (a
+    DN633 blamed grouped convolutions, in a cfg with none)."""
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    check_targets(result, ("tensorrt-demos",))
+    assert [(d.code, d.line) for d in result.diagnostics] == expected
+
 def test_tensorrt_messages_say_what_the_tool_does() -> None:
     assert messages(trt("classes=1", "classes=2"), "tensorrt-demos") == [
         "tensorrt_demos: 'classes=1' differs from line 36 ('classes=2'): the tool asserts that "

@@ -10,11 +10,12 @@ builds its runs with :func:`new_run`).
 >>> result.layers[0].output
 (30, 30, 16)
 
-Bad arguments (an unknown dialect, rule or target) raise :class:`ValueError`; an argument of
-the wrong type (a :class:`~pathlib.Path` as ``lint_text``'s text, a number as a path) raises
-:class:`TypeError`, before anything is read; a configuration file that cannot be used raises
-:class:`dnlint.settings.config.ConfigError`. A path that cannot be read is a finding of that path
-(DN029), as on the command line, never an exception.
+Bad arguments (an unknown dialect, rule or target, a path holding a NUL) raise
+:class:`ValueError`; an argument of the wrong type (a :class:`~pathlib.Path` as
+``lint_text``'s text, a number as a path) raises :class:`TypeError`, before anything is read;
+a configuration file that cannot be used raises :class:`dnlint.settings.config.ConfigError`.
+A path that cannot be read is a finding of that path (DN029), as on the command line, never an
+exception.
 
 The API leaves the process as it found it: the cycle collector, which a run pauses while it
 lints, is the caller's own again whenever control is back with the caller (between two results
@@ -56,9 +57,10 @@ def lint_text(text: str | bytes, path: PathLike | None = None, *, dialect: str |
               weights: Iterable[PathLike] = (), data: PathLike | None = None,
               target: Iterable[str] = (), config: ConfigChoice = None,
               select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> LintResult:
-    """Lint the cfg ``text`` (its bytes, or a str written as UTF-8) as if it were the file
-    ``path``: that path's configuration, per-file ignores and dialect apply, and findings
-    carry it (``<stdin>`` without one). ``dialect``: ``"pjreddie"``, ``"alexeyab"``,
+    """Lint the cfg ``text`` (its bytes, or a str written as UTF-8, a lone surrogate as the
+    byte it escapes: ``errors="surrogateescape"``) as if it were the file ``path``: that
+    path's configuration, per-file ignores and dialect apply, and findings carry it
+    (``<stdin>`` without one). ``dialect``: ``"pjreddie"``, ``"alexeyab"``,
     ``"hank"`` or ``None`` to detect it; ``weights``: weights files checked against it;
     ``data``: an ``obj.data`` file checked against its heads; ``target``: deployment targets
     (``"opencv"``); ``select``/``ignore``: rule codes, prefixes or names. With ``data``, the
@@ -146,7 +148,10 @@ def _one(results: Iterator[FileResult], what: str, data: bool) -> LintResult:
 def _text_bytes(text: object) -> bytes:
     """``lint_text``'s text as the bytes linted (a str as UTF-8)."""
     if isinstance(text, str):
-        return text.encode("utf-8")
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 holds it
+            return _with_surrogates(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text)
     # bytes(7) is seven NULs, and a Path is no cfg text: neither is linted
@@ -161,7 +166,19 @@ def _path(value: Any, what: str) -> str:
     if not isinstance(name, str):
         raise TypeError(f"{what} must be a path (str or os.PathLike), not "
                         f"{type(value).__name__}")
+    if "\0" in name:  # no system's file name holds one: os.stat would raise deep in the run
+        raise ValueError(f"{what} {name!r} holds a NUL character, which no path can")
     return name
+
+
+def _with_surrogates(text: str) -> bytes:
+    """``text`` with lone surrogates as bytes: a str read with ``errors="surrogateescape"``
+    (or ``os.fsdecode``) gives back the bytes it was read from; any other surrogate is the
+    invalid sequence dnlint-lsp lints for an editor's text (surrogatepass)."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
 
 
 def _paths(values: Any, what: str) -> tuple[str, ...]:
@@ -214,6 +231,8 @@ def new_run(paths: tuple[str, ...], *, dialect: str | None = None,
     if not (config is None or isinstance(config, (bool, str, os.PathLike))):
         raise TypeError(f"config must be a path, True, False or None, not "
                         f"{type(config).__name__}")
+    if not isinstance(config, bool) and config is not None:
+        _path(config, "config")
     select = None if select is None else _names(select, "select")
     excludes = ExcludeOptions(None if exclude is None else tuple(exclude),
                               tuple(extend_exclude), respect_gitignore,

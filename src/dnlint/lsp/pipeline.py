@@ -41,6 +41,19 @@ def card_of_machine(tell: Callable[[str], None], setting_auto: bool) -> MachineC
                            else 'gpu-memory = "auto" (the configuration)')
 
 
+
+def say_wrong_types(options: dict[str, object], tell: Callable[[str], None]) -> None:
+    """Tell what the editor's settings hold of a type their flag cannot take (``dialect`` not
+    a name, ``fixAll`` or ``disableRuleComment`` not a boolean), as a bad value is told: the
+    setting is left at its default either way, but never silently."""
+    dialect = options.get("dialect")
+    if dialect is not None and not isinstance(dialect, str):
+        tell(f"settings: dialect must be a name, not {dialect!r}")
+    for key in ("fixAll", "disableRuleComment"):
+        value = options.get(key)
+        if value is not None and not isinstance(value, bool):
+            tell(f"settings: {key} must be true or false, not {value!r}")
+
 class Linted(NamedTuple):
     """One lint of one version of a document."""
 

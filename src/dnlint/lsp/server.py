@@ -283,13 +283,14 @@ class Server:
         the same names; gpuMemory "auto" asks nvidia-smi once per settings, at the first lint
         that needs it). A bad value, or no card for "auto", is logged as a warning."""
         from dnlint.dialects import parse_dialect
-        from dnlint.lsp.pipeline import Settings, card_of_machine
+        from dnlint.lsp.pipeline import Settings, card_of_machine, say_wrong_types
         from dnlint.settings.config import ConfigError, gpu_memory_size, selectors
         from dnlint.settings.policy import Policy
 
         options = _dict(options)
         if isinstance(options.get("dnlint"), dict):
             options = options["dnlint"]
+        say_wrong_types(options, lambda message: self.log(message, 2))
         dialect, dialect_chosen = None, False
         if isinstance(options.get("dialect"), str):
             try:

@@ -170,13 +170,17 @@ def sniff_fatal(data: bytes, findings: list[LexFinding]) -> bool:
     if not data or (data[0] in _BLANK_START and _all_blank(data)):
         findings.append(LexFinding("DN001", 1, 1, "file is empty", None))
         return True
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
+    # UTF-32's byte-order marks (little-endian's begins as UTF-16's does)
+    utf32 = data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+    if utf32 or data[:2] in (b"\xff\xfe", b"\xfe\xff") or _looks_utf16(data):
+        wide = ("UTF-32", "three NULs beside") if utf32 else ("UTF-16", "NUL after")
         findings.append(
             LexFinding(
                 "DN015",
                 1,
                 1,
-                "file is UTF-16 encoded; Darknet reads bytes and sees NUL after every character",
+                f"file is {wide[0]} encoded; Darknet reads bytes and sees {wide[1]} every "
+                "character",
                 "re-save the file as UTF-8 (or ASCII)",
             )
         )

@@ -27,7 +27,7 @@ def configuration_lines(run: Run) -> list[str]:
 
 def settings_lines(path: str, run: Run) -> list[str]:
     """The resolved settings for ``path``, one ``key = value`` line each."""
-    from dnlint.run.inputs import is_weights_path, not_darknet
+    from dnlint.run.inputs import DATA_SUFFIX, is_weights_path, looks_like_data_file, not_darknet
     from dnlint.settings.policy import selection_for
 
     config = run.finder.for_path(path)
@@ -63,6 +63,10 @@ def settings_lines(path: str, run: Run) -> list[str]:
         verdict = f"passed over by a walk (excluded by {pattern!r})"
     elif is_weights_path(path):
         verdict = "checked (a weights file)"
+    elif path.endswith(DATA_SUFFIX) and os.path.isfile(path):
+        # a walk lints a Darknet .data file as a training job, and passes over another
+        verdict = ("checked (a training-job .data file)" if looks_like_data_file(path) else
+                   "passed over by a walk (not a Darknet .data file); linted when named")
     elif not os.path.isdir(path) and not path.endswith(".cfg") and path != "-":
         verdict = "passed over by a walk (not a *.cfg name); linted when named"
     elif os.path.isfile(path) and (why := not_darknet(path)) is not None:

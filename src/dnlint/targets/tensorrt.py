@@ -98,9 +98,16 @@ def _anchors_text(section: TrtSection) -> tuple[int, str] | None:
 
 def _weights(result: FileResult, conversion: TrtConversion, sink: Sink) -> None:
     """DN633 where the tool reads past what Darknet wrote. (It reads less only for a weighted
-    [shortcut], whose weights_type value its parser already refuses: DN622.)"""
-    report = result.weights if result.network is not None else None
-    if report is None or conversion.floats_read is None:
+    [shortcut], whose weights_type value its parser already refuses: DN622.) Not for a cfg
+    Darknet cannot build: it writes no weights, and the count up to the broken layer is no
+    file's (a negative stride read as DN633's grouped convolutions)."""
+    network = result.network
+    if network is None or conversion.floats_read is None:
+        return
+    if any(layer.broken for layer in network.layers.built()):
+        return  # Darknet stops building it: no weights file to compare (the cfg's errors say why)
+    report = result.weights
+    if report is None:
         return
     darknet = (report.expected_bytes - report.header_bytes) // 4
     grouped = [s for s in conversion.sections if s.type == "convolutional"
