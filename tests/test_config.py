@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,11 @@ from click.testing import CliRunner
 
 from conftest import WARNED_CFG
 from dnlint.cli import main
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 from dnlint.settings.config import (
     ConfigError,
     ConfigFinder,
@@ -316,3 +322,37 @@ def test_show_settings_with_a_bad_configuration_says_what_a_run_says(
     assert run("--show-settings", cfg) == (2, "", expected)
     if where == ".":
         assert run(cfg) == (2, "", expected)
+
+
+# every spelling of the table TOML allows that the predicate must see (a miss would ignore
+# the user's configuration), and a project's ordinary mentions of dnlint it must pass over
+OUR_TABLE = [
+    '[tool.dnlint]\nselect = ["DN1"]', '[ tool . dnlint ]\nselect = []', '[tool."dnlint"]\nx = 1',
+    "[tool.'dnlint']\nx = 1", 'tool.dnlint.select = []', '[tool]\ndnlint = {select = []}',
+    '[tool]\ndnlint.select = []', 'tool = { dnlint = { select = [] } }',
+    'tool = {x = 1, dnlint = {}}', '[tool]\n"dnlint" = {}', '[tool]\r\n  dnlint = {}',
+    '[ tool ]\nx = 1\ndnlint = {}', '[tool.dnlint.per-file-ignores]\n"a.cfg" = ["DN1"]',
+    '[project]\nname = "x"\n\n[tool . "dnlint"]\nselect = []',
+]
+NOT_OURS = [
+    '[project]\ndependencies = ["dnlint>=0.1"]', 'dependencies = [\n  "dnlint",\n]',
+    '[project]\nname = "dnlint"', "[project.optional-dependencies]\ndev = ['dnlint==1', 'ruff']",
+    '# dnlint is great\n[tool.ruff]\nline-length = 100', '',
+    '[project.scripts]\ndnlint = "dnlint.script:run"',
+]
+
+
+@pytest.mark.parametrize("text", OUR_TABLE)
+def test_every_spelling_of_our_table_is_parsed(text: str) -> None:
+    from dnlint.settings.config import may_hold_our_table
+
+    assert isinstance(tomllib.loads(text)["tool"]["dnlint"], dict)
+    assert may_hold_our_table(text.encode())
+
+
+@pytest.mark.parametrize("text", NOT_OURS)
+def test_a_project_that_only_names_dnlint_is_not_parsed(text: str) -> None:
+    from dnlint.settings.config import may_hold_our_table
+
+    assert "dnlint" not in tomllib.loads(text).get("tool", {})
+    assert not may_hold_our_table(text.encode())

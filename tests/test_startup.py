@@ -129,6 +129,10 @@ def test_colour_loads_rich_and_a_config_loads_the_toml_parser(cwd: Path) -> None
 def test_pyproject_without_our_table_does_not_load_the_toml_parser(cwd: Path) -> None:
     (cwd / "pyproject.toml").write_text('[project]\nname = "x"\n')
     assert loaded(["--no-color", "m.cfg"], cwd) == []
+    # a project that uses dnlint names it: as a dependency it is still not a table of ours
+    (cwd / "pyproject.toml").write_text('[project]\nname = "x"\n'
+                                        'optional-dependencies.dev = ["dnlint>=0.1"]\n')
+    assert loaded(["--no-color", "m.cfg"], cwd) == []
 
 
 def test_a_comment_that_names_dnlint_does_not_load_the_directive_parser(cwd: Path) -> None:

@@ -182,13 +182,56 @@ def _config_in(directory: str, on_read: Callable[[str], None] | None = None) -> 
         data = read_config_bytes(pyproject)
     except _Unreadable:
         return None  # as before: a pyproject.toml that cannot be read is not ours
-    if b"dnlint" in data:  # a cheap look before importing the TOML parser: most are not ours
+    if may_hold_our_table(data):  # a cheap look before importing the TOML parser
         from pathlib import Path
 
         table = _tool_table(_parse_toml(data, pyproject), Path(pyproject), required=False)
         if table is not None:
             return parse_config(table, Path(pyproject))
     return None
+
+
+_KEY_BEFORE = b"\n\r{,"  # what may precede a key: a line start, or an inline table's opening
+_BLANKS = b" \t"
+_QUOTES = b"\"'"
+
+
+def may_hold_our_table(data: bytes) -> bool:
+    """Whether some ``dnlint`` in ``data`` may be the key of ``[tool.dnlint]``: after a dot
+    (``[tool.dnlint]``, ``tool."dnlint".select``), after ``{`` or ``,`` (an inline table), or
+    at a line start under ``[tool]``, and then followed by ``=`` or ``.`` (``dnlint = {...}``).
+    A project that only depends on dnlint (``"dnlint>=0.1"`` in a list) or names its script
+    is passed over without importing the TOML parser, a third of a run's start-up."""
+    at = data.find(b"dnlint")
+    while at >= 0:
+        before = at - 1
+        if before >= 0 and data[before] in _QUOTES:
+            before -= 1
+        while before >= 0 and data[before] in _BLANKS:
+            before -= 1
+        after = at + 6
+        if after < len(data) and data[after] in _QUOTES:
+            after += 1
+        while after < len(data) and data[after] in _BLANKS:
+            after += 1
+        previous = data[before] if before >= 0 else 10  # the file's start is a line start
+        following = data[after] if after < len(data) else 0
+        if previous == 46:  # "."
+            return True
+        if previous in _KEY_BEFORE and following in (61, 46) and (  # "=" or "."
+                previous in b"{," or _under_tool(data, at)):
+            return True
+        at = data.find(b"dnlint", at + 6)
+    return False
+
+
+def _under_tool(data: bytes, at: int) -> bool:
+    """Whether the table header last before offset ``at`` is ``[tool]``."""
+    start = data.rfind(b"\n[", 0, at) + 1  # 0 (the file's start) when there is none
+    if data[start:start + 1] != b"[":
+        return False
+    end = data.find(b"]", start, at)
+    return end >= 0 and data[start:end + 1].replace(b" ", b"").replace(b"\t", b"") == b"[tool]"
 
 
 def _tool_table(data: dict[str, Any], path: Path, required: bool) -> dict[str, Any] | None:
