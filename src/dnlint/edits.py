@@ -21,9 +21,10 @@ _PLUS_ONE = (1).__add__
 class Edit:
     """Replace ``data[start:end]`` with ``text`` (an insertion when start == end).
 
-    Equal, ordered and hashed by (start, end, text), as the frozen ordered dataclass it was;
-    treat it as frozen. (A plain class: the dataclasses module imports inspect, which cost a
-    run with one fixable finding more than all the rest of its start-up.)"""
+    Equal, hashed and sorted by (start, end, text), as the frozen ordered dataclass it was
+    (``<`` is all ``sorted`` needs); treat it as frozen. (A plain class: the dataclasses
+    module imports inspect, which cost a run with one fixable finding more than all the rest
+    of its start-up.)"""
 
     __slots__ = ("end", "start", "text")
 
@@ -45,21 +46,6 @@ class Edit:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self._key() < other._key()
-
-    def __le__(self, other: Edit) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() <= other._key()
-
-    def __gt__(self, other: Edit) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() > other._key()
-
-    def __ge__(self, other: Edit) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() >= other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
