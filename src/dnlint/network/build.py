@@ -21,7 +21,7 @@ from dnlint.network.layers.base import (
 )
 from dnlint.options.convert import Values, type_section
 from dnlint.options.net_section import NetInfo, parse_net
-from dnlint.options.value_checks import MEMO_SIZE, suggest
+from dnlint.options.value_checks import remember, suggest
 from dnlint.read.darknet_reader import CfgDocument, Section
 
 
@@ -176,10 +176,7 @@ def _suggest_section(name: str) -> str | None:
     than the rest of an unknown section's build."""
     if name in _SUGGESTED:
         return _SUGGESTED[name]
-    if len(_SUGGESTED) >= MEMO_SIZE:
-        _SUGGESTED.clear()
-    found = _SUGGESTED[name] = suggest(name, section_dialects())
-    return found
+    return remember(_SUGGESTED, name, suggest(name, section_dialects()))
 
 
 def _hank_refuses(name: str) -> str:

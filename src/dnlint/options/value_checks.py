@@ -9,7 +9,11 @@ from dnlint.read.darknet_reader import Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Hashable, Iterable
+    from typing import TypeVar
+
+    K = TypeVar("K", bound=Hashable)
+    V = TypeVar("V")
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str | None:
@@ -17,9 +21,18 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
     return _suggest(word, tuple(candidates))
 
 
-# a memo (functools' import is start-up, issue 35): emptied when it holds MEMO_SIZE entries
+# the process's memos (functools' lru_cache is start-up, issue 35) are emptied when they hold
+# MEMO_SIZE entries: remember() stores in one
 MEMO_SIZE = 1024
 _SUGGESTIONS: dict[tuple[str, tuple[str, ...]], str | None] = {}
+
+
+def remember(memo: dict[K, V], key: K, value: V) -> V:
+    """``value`` stored in ``memo`` under ``key`` (the memo emptied first when full)."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
@@ -27,10 +40,7 @@ def _suggest(word: str, pool: tuple[str, ...]) -> str | None:
     key = (word, pool)
     if key in _SUGGESTIONS:
         return _SUGGESTIONS[key]
-    if len(_SUGGESTIONS) >= MEMO_SIZE:
-        _SUGGESTIONS.clear()
-    found = _SUGGESTIONS[key] = _suggested(word, pool)
-    return found
+    return remember(_SUGGESTIONS, key, _suggested(word, pool))
 
 
 def _suggested(word: str, pool: tuple[str, ...]) -> str | None:

@@ -21,7 +21,7 @@ from dnlint.network.layers.facts import total_floats as total_floats
 from dnlint.options.convert import OptionTable, Values
 from dnlint.options.net_section import NetInfo
 from dnlint.options.schema import Opt
-from dnlint.options.value_checks import MEMO_SIZE
+from dnlint.options.value_checks import remember
 from dnlint.read.darknet_reader import Sections
 from dnlint.records import overload
 
@@ -102,9 +102,7 @@ def shared_geometry(filters: int | None, size: int | None,
     key = (filters, size, stride)
     found = _GEOMETRIES.get(key)
     if found is None:
-        if len(_GEOMETRIES) >= MEMO_SIZE:
-            _GEOMETRIES.clear()
-        found = _GEOMETRIES[key] = Geometry(filters, size, stride)
+        found = remember(_GEOMETRIES, key, Geometry(filters, size, stride))
     return found
 
 

@@ -13,7 +13,7 @@ from dnlint.options.schema import (
     Int,
     Ref,
 )
-from dnlint.options.value_checks import MEMO_SIZE
+from dnlint.options.value_checks import remember
 
 OPTIONS = (
     Int("filters", 1, min=1, doc="number of output channels"),
@@ -62,9 +62,7 @@ def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Blo
     key = (cin, n, size, groups, bn)
     found = _RECORDS.get(key)
     if found is None:
-        if len(_RECORDS) >= MEMO_SIZE:
-            _RECORDS.clear()
-        found = _RECORDS[key] = _conv_blocks(cin, n, size, groups, bn)
+        found = remember(_RECORDS, key, _conv_blocks(cin, n, size, groups, bn))
     return found
 
 
