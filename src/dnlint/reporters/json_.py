@@ -24,7 +24,7 @@ try:  # json.dumps's C string encoder (ensure_ascii), without importing json, wh
     from _json import encode_basestring_ascii as _encoder
 except ImportError:  # an interpreter without the C accelerator
     from json.encoder import encode_basestring_ascii as _encoder
-json_string = _string = _encoder  # a JSON string literal of a str
+json_string = _encoder  # a JSON string literal of a str
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -128,14 +128,14 @@ def indented_json(value: Any, newline: str = "\n") -> str:
             return "{}"
         inner = newline + "  "
         try:  # a key that is not a str: the string encoder's TypeError
-            members = [_string(key) + ": " + (_string(item) if type(item) is str
+            members = [json_string(key) + ": " + (json_string(item) if type(item) is str
                                               else indented_json(item, inner))
                        for key, item in value.items()]
         except TypeError:
             return _dumps(value).replace("\n", newline)
         return "{" + inner + ("," + inner).join(members) + newline + "}"
     if isinstance(value, str):
-        return _string(value)
+        return json_string(value)
     if value is None:
         return "null"
     if value is True:
@@ -151,7 +151,7 @@ def indented_json(value: Any, newline: str = "\n") -> str:
             return "[]"
         inner = newline + "  "
         return "[" + inner + ("," + inner).join([
-            _string(item) if type(item) is str else indented_json(item, inner)
+            json_string(item) if type(item) is str else indented_json(item, inner)
             for item in value]) + newline + "]"
     return _dumps(value).replace("\n", newline)
 
