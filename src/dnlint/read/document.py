@@ -234,25 +234,21 @@ class Sections(Sequence[Section]):
 
     def append(self, section: Section) -> None:
         self._items.append(section)
-        lines = self._lines
-        lines.append(section.line)
-        if len(lines) == PACK_AFTER:
-            self._pack()
+        self._add_line(section.line)
 
     def append_bare(self, name: str, line: int) -> None:
         """A well-formed ``[name]`` header at column 1 of ``line``."""
         self._items.append(name)
+        self._add_line(line)
+        self._bare += 1
+
+    def _add_line(self, line: int) -> None:
         lines = self._lines
         lines.append(line)
-        self._bare += 1
-        if len(lines) == PACK_AFTER:
-            self._pack()
-
-    def _pack(self) -> None:
-        if isinstance(self._lines, list):
+        if len(lines) == PACK_AFTER and isinstance(lines, list):
             from array import array
 
-            self._lines = array("L", self._lines)
+            self._lines = array("L", lines)
 
     def live(self, index: int = -1) -> Section:
         """The section at ``index`` as an object kept from now on, to add options to."""
