@@ -191,7 +191,6 @@ def _config_in(directory: str, on_read: Callable[[str], None] | None = None) -> 
     return None
 
 
-_KEY_BEFORE = b"\n\r{,"  # what may precede a key: a line start, or an inline table's opening
 _BLANKS = b" \t"
 _QUOTES = b"\"'"
 
@@ -214,12 +213,11 @@ def may_hold_our_table(data: bytes) -> bool:
             after += 1
         while after < len(data) and data[after] in _BLANKS:
             after += 1
-        previous = data[before] if before >= 0 else 10  # the file's start is a line start
-        following = data[after] if after < len(data) else 0
-        if previous == 46:  # "."
-            return True
-        if previous in _KEY_BEFORE and following in (61, 46) and (  # "=" or "."
-                previous in b"{," or _under_tool(data, at)):
+        previous = data[before:before + 1] if before >= 0 else b"\n"  # the file's start too
+        following = data[after:after + 1]
+        if previous == b"." or (following in (b"=", b".") and (
+                previous in (b"{", b",")
+                or (previous in (b"\n", b"\r") and _under_tool(data, at)))):
             return True
         at = data.find(b"dnlint", at + 6)
     return False
