@@ -240,6 +240,25 @@ def test_line_lookup_in_any_order(text: str, random: Any) -> None:
         assert [lines[-1 - i] for i in range(len(expected))] == expected[::-1]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "filters=16", "x" * 600, "\n" * 40]), min_size=40,
+                max_size=400),
+       st.lists(st.integers(min_value=0, max_value=5000), max_size=20))
+def test_forward_lookups_far_apart(pieces: list[str], wanted: list[int]) -> None:
+    """A lookup far past the last one skips whole spans of text (a count per span), landing
+    on the very line a find per line reaches: empty lines, lines longer than a span, runs of
+    newlines."""
+    text = "\n".join(pieces) + "\n"
+    expected = text.split("\n")[:-1]
+    order = sorted({i % len(expected) for i in wanted})
+    for source in (text, text.encode()):
+        lines = Lines(source, False)
+        assert [lines[i] for i in order] == [expected[i] for i in order]
+        assert lines._starts is None  # found by scanning forward only
+        # each line as the first lookup: the skips that land exactly on it included
+        assert [Lines(source, False)[i] for i in range(len(expected))] == expected
+
+
 def test_bare_sections_are_built_when_asked_for() -> None:
     """A '[name]' with no option is kept as a name and a line; it reads as the Section the
     reader built before, and one that gains an option is kept from then on."""

@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
     from collections.abc import Iterable, Iterator, Mapping
-    from typing import Any
+    from typing import Any, AnyStr
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing
@@ -422,10 +422,12 @@ class Lines(Sequence[str]):
             line = at = 0
         source = self._source
         if isinstance(source, bytes):
+            line, at = _skip_lines(source, b"\n", line, at, index)
             while line < index:
                 at = source.find(b"\n", at) + 1
                 line += 1
         else:
+            line, at = _skip_lines(source, "\n", line, at, index)
             while line < index:
                 at = source.find("\n", at) + 1
                 line += 1
@@ -465,6 +467,23 @@ class Lines(Sequence[str]):
                 starts.extend(ends)
             self._starts = starts
         return self._starts
+
+
+_SKIP_SPAN = 512  # characters counted at a time by _skip_lines (some 30 cfg lines)
+
+
+def _skip_lines(source: AnyStr, newline: AnyStr, line: int, at: int, index: int) -> tuple[int, int]:
+    """(line, start) moved towards line ``index`` (never past it) a span of text at a time:
+    a count and an rfind in C per span, where a find per line cost a method call each (the
+    findings of a long file quoted from its far end)."""
+    while index - line > _SKIP_SPAN // 16:
+        end = at + _SKIP_SPAN
+        crossed = source.count(newline, at, end)
+        if crossed == 0 or line + crossed > index:
+            break
+        line += crossed
+        at = source.rfind(newline, at, end) + 1
+    return line, at
 
 
 def text_of(lines: Sequence[str]) -> str:
