@@ -596,3 +596,31 @@ def test_machine_formats_always_parse(tmp_path_factory: pytest.TempPathFactory, 
         out = stream.getvalue()
         out.encode("utf-8")  # no lone surrogate anywhere
         parse(fmt, out.encode())
+
+
+@pytest.mark.parametrize("names", [("m.cfg", "m.cfg"), ("m.cfg", "./m.cfg"), (".", "m.cfg"),
+                                   ("m.cfg", "sub/../m.cfg", ".")])
+def test_a_file_named_twice_is_linted_once(folder: Path, monkeypatch: pytest.MonkeyPatch,
+                                           names: tuple[str, ...]) -> None:
+    """``dnlint m.cfg ./m.cfg``, or a directory and a file in it: one result per file, under
+    the name it first came by (ruff and shellcheck's way), and one DN201, not two."""
+    (folder / "sub").mkdir()
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, ["--format", "concise", *names])
+    assert result.exit_code == 1
+    found = [line for line in result.stdout.splitlines() if "DN201" in line]
+    assert len(found) == 1 and found[0].endswith("m.cfg:6:1: DN201 error: unknown option "
+                                                 "'filter' in [convolutional]; Darknet ignores "
+                                                 "it (hint: did you mean 'filters'?)")
+
+
+def test_a_file_walked_then_named_counts_as_named(folder: Path) -> None:
+    """A walk passes over a cfg that does not look like Darknet's; the same file named on the
+    command line is linted, wherever it came first."""
+    from dnlint.run.inputs import collect_inputs
+
+    (folder / "odd.txt").write_bytes(GOOD)
+    walked_first = collect_inputs((str(folder), str(folder / "m.cfg"),
+                                   str(folder / "odd.txt")), [])
+    assert [(Path(i.path).name, i.kind, i.explicit) for i in walked_first] == [
+        ("m.cfg", "cfg", True), ("ok.cfg", "cfg", False), ("odd.txt", "cfg", True)]

@@ -98,7 +98,28 @@ def collect_inputs(paths: tuple[str, ...], notes: list[str], rules: ExcludeRules
         else:
             inputs.append(Input(path, kind_of(path)))
         inputs += unreadable.drain()
-    return inputs
+    return _each_once(inputs)
+
+
+def _each_once(inputs: list[Input]) -> list[Input]:
+    """Every path once, where it first came (``a.cfg ./a.cfg``, or a directory and a file in
+    it): linted, reported and fixed once. Named explicitly anywhere, it counts as named.
+    Paths compare as written, made absolute: two names of one file through a link stay two."""
+    cwd = os.getcwd()
+    first: dict[tuple[str, str], int] = {}
+    unique: list[Input] = []
+    for item in inputs:
+        if item.kind == "stdin":
+            unique.append(item)
+            continue
+        key = (os.path.normpath(os.path.join(cwd, item.path)), item.kind)
+        at = first.get(key)
+        if at is None:
+            first[key] = len(unique)
+            unique.append(item)
+        elif item.explicit and not unique[at].explicit:
+            unique[at] = unique[at]._replace(explicit=True)
+    return unique
 
 
 class UnreadableIgnoreFiles:
