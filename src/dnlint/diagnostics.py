@@ -231,6 +231,7 @@ class Sink:
         self.detail = detail
         self._listed: dict[tuple[str, Severity], int] = {}
         self._folded: dict[tuple[str, Severity], _Folded] = {}
+        self.made = 0  # findings reported, listed or counted: whether a step reported any
 
     def report(
         self,
@@ -243,6 +244,7 @@ class Sink:
         end: tuple[int, int] | None = None,
     ) -> None:
         """One finding at ``line``:``column`` (ending at ``end``, when it knows its span)."""
+        self.made += 1
         if self.fold and code in FOLDABLE:
             if severity is None:
                 from dnlint.rules import get_rule

@@ -32,7 +32,7 @@ from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect, names
 from dnlint.options.list_items import ZERO_FRACTION, check_list_items, item_span
 from dnlint.options.schema import Kind, Opt
-from dnlint.options.value_checks import check_range, suggest
+from dnlint.options.value_checks import check_range, remember, suggest
 from dnlint.read.darknet_reader import UNPARSED, Option, Section
 from dnlint.read.document import Unplain
 
@@ -109,12 +109,14 @@ class Values:
     builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("defaults", "section", "specs")
+    __slots__ = ("defaults", "section", "specs", "typed")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.defaults: dict[str, Any] = table.defaults
+        # what every section of the same table and text shares (see _TYPED), when it may
+        self.typed: Typed | None = None
 
     @property
     def data(self) -> dict[str, Any]:
@@ -123,7 +125,16 @@ class Values:
                 if option.parsed is not UNPARSED}
 
     def merged(self) -> dict[str, Any]:
-        """Every declared option's value, parsed or default: a new dict, for one build."""
+        """Every declared option's value, parsed or default, for one build to read (never to
+        write: sections of one text share it)."""
+        typed = self.typed
+        if typed is None:
+            return self._merged()
+        if typed.merged is None:
+            typed.merged = self._merged()
+        return typed.merged
+
+    def _merged(self) -> dict[str, Any]:
         merged = self.defaults.copy()
         first = self.section._first  # Section.first without its Mapping view (hot: per layer)
         options = first.values() if type(first) is dict else self.section.first.values()
@@ -215,8 +226,77 @@ class Values:
         return option.parsed if option is not None and option.parsed is not UNPARSED else None
 
 
+class Typed:
+    """What typing a section found, for every section of the same table and text: the parsed
+    value of each option in order, and the merged values once a build has asked for them."""
+
+    __slots__ = ("merged", "parsed")
+
+    def __init__(self, parsed: list[Any]) -> None:
+        self.parsed = parsed
+        self.merged: dict[str, Any] | None = None
+
+
+# Sections typed before, by (table, key, value, key, value, ...): 94% of the stock corpus's
+# sections repeat an earlier one word for word, and typing one cost about as much as reading
+# it. Kept only for a section whose typing reported nothing and whose values are numbers or
+# names (a hit reports nothing either, and shares no list anyone could change); bounded by
+# remember(), so a file of unique sections grows it no further.
+_TYPED: dict[tuple[Any, ...], Typed] = {}
+
+
 def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values."""
+    first = section._first
+    text = _text_of(first, table) if type(first) is dict else None
+    if text is None or type(first) is not dict:
+        return _type_section(section, table, sink)
+    typed = _TYPED.get(text)
+    if typed is not None:
+        return _typed_before(section, first, table, typed)
+    made = sink.made
+    values = _type_section(section, table, sink)
+    if sink.made == made:
+        _remember_typed(text, first, values)
+    return values
+
+
+def _text_of(options: dict[str, Option], table: OptionTable) -> tuple[Any, ...] | None:
+    """The key of a section's options in _TYPED, or None unless every one is a plain
+    ``key=value`` line (a comment, whitespace or a bare key: findings with positions)."""
+    text: list[Any] = [table]
+    for key, option in options.items():
+        value = option.value
+        if value is None or type(option._more) is Unplain:
+            return None
+        text.append(key)
+        text.append(value)
+    return tuple(text)
+
+
+def _typed_before(section: Section, options: dict[str, Option], table: OptionTable,
+                  typed: Typed) -> Values:
+    parsed = typed.parsed
+    for index, option in enumerate(options.values()):  # as many as parsed: the same text
+        option._more = parsed[index]  # Option.parsed of a plain option, inlined
+    values = Values(section, table)
+    values.typed = typed
+    return values
+
+
+def _remember_typed(text: tuple[Any, ...], options: dict[str, Option], values: Values) -> None:
+    parsed = []
+    for option in options.values():
+        value = option._more
+        if type(value) is not int and type(value) is not float and type(value) is not str:
+            return  # a list (or an option left unparsed): not shared
+        parsed.append(value)
+    typed = Typed(parsed)
+    values.typed = typed
+    remember(_TYPED, text, typed)
+
+
+def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     values = Values(section, table)
     specs, dialect = table.specs, table.dialect
     numeric, strings, bounds, lists = table.numeric, table.strings, table.bounds, table.lists

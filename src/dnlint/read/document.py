@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
     from collections.abc import Iterable, Iterator, Mapping
-    from typing import Any, AnyStr
+    from typing import Any
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Any = object()  # Option.parsed before (or without) typing
@@ -472,10 +472,11 @@ class Lines(Sequence[str]):
 _SKIP_SPAN = 512  # characters counted at a time by _skip_lines (some 30 cfg lines)
 
 
-def _skip_lines(source: AnyStr, newline: AnyStr, line: int, at: int, index: int) -> tuple[int, int]:
-    """(line, start) moved towards line ``index`` (never past it) a span of text at a time:
-    a count and an rfind in C per span, where a find per line cost a method call each (the
-    findings of a long file quoted from its far end)."""
+def _skip_lines(source: Any, newline: Any, line: int, at: int, index: int) -> tuple[int, int]:
+    """(line, start) moved towards line ``index`` (never past it) a span of text at a time: a
+    count and an rfind in C per span, where a find per line cost a method call each (the
+    findings of a long file quoted from its far end). ``source`` and ``newline`` are both str
+    or both bytes (typed Any: mypyc's mypy takes no AnyStr to their methods)."""
     while index - line > _SKIP_SPAN // 16:
         end = at + _SKIP_SPAN
         crossed = source.count(newline, at, end)

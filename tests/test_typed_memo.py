@@ -1,0 +1,92 @@
+"""Sections of one table and text share their typing (``options.convert._TYPED``).
+
+The memo exists only for speed: every finding, every parsed value, every shape and byte count
+must be what typing each section afresh gives, for any mix of repeated sections, findings,
+lists, unknown options and dialects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dnlint.options.convert as convert
+from dnlint.dialects import Dialect
+from dnlint.lint import lint_cfg_bytes
+from dnlint.options.value_checks import MEMO_SIZE
+
+NET = "[net]\nwidth=64\nheight=64\nchannels=3\n"
+CONV = "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
+OPTIONS = ["filters=16", "filters=8", "filters=0", "size=3", "size=1", "size=-2", "stride=2",
+           "pad=1", "activation=leaky", "activation=mish", "activation=swish",
+           "batch_normalize=1", "groups=2", "filtres=4", "stride_x=2", "dontload=1",
+           "antialiasing=1", "mask=0,1", "size=3 # kernel", "size = 3", "dilation=2"]
+SECTIONS = [CONV, "[maxpool]\nsize=2\nstride=2\n", "[maxpool]\nsize=2\nstride=0\n",
+            "[route]\nlayers=-1\n", "[shortcut]\nfrom=-2\nactivation=linear\n",
+            "[upsample]\nstride=2\n", "[avgpool]\n"]
+section = st.one_of(
+    st.sampled_from(SECTIONS),
+    st.lists(st.sampled_from(OPTIONS), min_size=1, max_size=5).map(
+        lambda lines: "[convolutional]\n" + "\n".join(lines) + "\n"))
+
+
+def _outcome(text: str, dialect: Dialect | None) -> Any:
+    result = lint_cfg_bytes(text.encode(), "m.cfg", dialect)
+    parsed = [[(o.key, o.parsed) for o in s.options] for s in result.document.sections]
+    layers = ([] if result.network is None else
+              [(layer.type, layer.input, layer.output, layer.params)
+               for layer in result.network.layers])
+    return ([(d.code, d.line, d.column, d.message, d.hint) for d in result.diagnostics],
+            result.dialect, parsed, layers)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(section, min_size=1, max_size=8),
+       st.sampled_from([None, Dialect.PJ, Dialect.AB, Dialect.HANK]))
+def test_shared_typing_equals_typing_afresh(sections: list[str], dialect: Dialect | None) -> None:
+    text = NET + "".join(sections * 2)  # every section at least twice: the second is a hit
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(convert, "_text_of", lambda options, table: None)  # no memo
+        afresh = _outcome(text, dialect)
+    convert._TYPED.clear()
+    assert _outcome(text, dialect) == afresh  # filled as it goes
+    assert _outcome(text, dialect) == afresh  # every section known before
+
+
+def test_a_repeated_section_shares_its_typing_and_its_merged_values() -> None:
+    convert._TYPED.clear()
+    result = lint_cfg_bytes((NET + CONV * 3).encode(), "m.cfg", Dialect.AB)
+    assert result.diagnostics == []
+    first, second, third = (layer.values for layer in result.network.layers)
+    assert first.typed is not None and first.typed is second.typed is third.typed
+    assert first.merged() is third.merged() and first.merged()["filters"] == 16
+    assert [layer.output for layer in result.network.layers] == [(64, 64, 16)] * 3
+
+
+def test_a_section_with_a_finding_is_typed_each_time() -> None:
+    """Its finding is reported at every copy: the memo keeps only sections that report none."""
+    convert._TYPED.clear()
+    text = NET + "[convolutional]\nfilters=16\nsize=0\nactivation=leaky\n" * 2
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("DN206", 7), ("DN206", 11)]
+    assert [key[1:] for key in convert._TYPED] == [("width", "64", "height", "64", "channels", "3")]
+
+
+def test_a_list_is_never_shared() -> None:
+    convert._TYPED.clear()
+    text = NET + "[yolo]\nmask=0,1,2\nanchors=1,2,3,4,5,6\nclasses=1\nnum=3\n" * 2
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    first, second = (s.first["mask"].parsed for s in result.document.sections[1:])
+    assert first == second == [0, 1, 2] and first is not second
+    assert result.network.layers[0].values.typed is None
+
+
+def test_the_memo_stays_bounded() -> None:
+    convert._TYPED.clear()
+    text = NET + "".join(f"[convolutional]\nfilters={n}\nsize=1\nactivation=linear\n"
+                         for n in range(1, MEMO_SIZE + 200))
+    lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    assert 0 < len(convert._TYPED) <= MEMO_SIZE
