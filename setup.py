@@ -34,6 +34,7 @@ COMPILED = [
     "dnlint/read/line_split.py",
     "dnlint/read/structure.py",
     "dnlint/options/convert.py",
+    "dnlint/options/section_memo.py",
     "dnlint/options/list_items.py",
     "dnlint/cnumbers.py",
     "dnlint/options/value_checks.py",

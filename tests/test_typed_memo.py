@@ -1,4 +1,4 @@
-"""Sections of one table and text share their typing (``options.convert._TYPED``).
+"""Sections of one table and text share their typing (``dnlint.options.section_memo``).
 
 The memo exists only for speed: every finding, every parsed value, every shape and byte count
 must be what typing each section afresh gives, for any mix of repeated sections, findings,
@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dnlint.options.convert as convert
+import dnlint.options.section_memo as section_memo
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.options.value_checks import MEMO_SIZE
@@ -49,15 +50,15 @@ def _outcome(text: str, dialect: Dialect | None) -> Any:
 def test_shared_typing_equals_typing_afresh(sections: list[str], dialect: Dialect | None) -> None:
     text = NET + "".join(sections * 2)  # every section at least twice: the second is a hit
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(convert, "_text_of", lambda options, table: None)  # no memo
+        patch.setattr(convert, "text_of", lambda options, table: None)  # no memo
         afresh = _outcome(text, dialect)
-    convert._TYPED.clear()
+    section_memo.forget_typing()
     assert _outcome(text, dialect) == afresh  # filled as it goes
     assert _outcome(text, dialect) == afresh  # every section known before
 
 
 def test_a_repeated_section_shares_its_typing_and_its_merged_values() -> None:
-    convert._TYPED.clear()
+    section_memo.forget_typing()
     result = lint_cfg_bytes((NET + CONV * 3).encode(), "m.cfg", Dialect.AB)
     assert result.diagnostics == []
     first, second, third = (layer.values for layer in result.network.layers)
@@ -68,15 +69,16 @@ def test_a_repeated_section_shares_its_typing_and_its_merged_values() -> None:
 
 def test_a_section_with_a_finding_is_typed_each_time() -> None:
     """Its finding is reported at every copy: the memo keeps only sections that report none."""
-    convert._TYPED.clear()
+    section_memo.forget_typing()
     text = NET + "[convolutional]\nfilters=16\nsize=0\nactivation=leaky\n" * 2
     result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
     assert [(d.code, d.line) for d in result.diagnostics] == [("DN206", 7), ("DN206", 11)]
-    assert [key[1:] for key in convert._TYPED] == [("width", "64", "height", "64", "channels", "3")]
+    assert [key[1:] for key in section_memo._TYPED] == [
+        ("width", "64", "height", "64", "channels", "3")]  # [net]'s: it reports nothing
 
 
 def test_a_list_is_never_shared() -> None:
-    convert._TYPED.clear()
+    section_memo.forget_typing()
     text = NET + "[yolo]\nmask=0,1,2\nanchors=1,2,3,4,5,6\nclasses=1\nnum=3\n" * 2
     result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
     first, second = (s.first["mask"].parsed for s in result.document.sections[1:])
@@ -85,8 +87,8 @@ def test_a_list_is_never_shared() -> None:
 
 
 def test_the_memo_stays_bounded() -> None:
-    convert._TYPED.clear()
+    section_memo.forget_typing()
     text = NET + "".join(f"[convolutional]\nfilters={n}\nsize=1\nactivation=linear\n"
                          for n in range(1, MEMO_SIZE + 200))
     lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
-    assert 0 < len(convert._TYPED) <= MEMO_SIZE
+    assert 0 < len(section_memo._TYPED) <= MEMO_SIZE

@@ -4,4 +4,5 @@ declarations.
 
 ``schema.py`` (the declaration vocabulary), ``convert.py`` and ``hank_convert.py`` (values as
 each fork reads them; ``list_items.py`` the items of a list option), ``net_section.py``
-(``[net]``), ``value_checks.py``. Reads what :mod:`dnlint.read` produced, nothing later."""
+(``[net]``), ``value_checks.py``; ``section_memo.py`` lets sections of one text share
+their typing. Reads what :mod:`dnlint.read` produced, nothing later."""

@@ -29,10 +29,17 @@ from dnlint.cnumbers import (
     packed,
 )
 from dnlint.diagnostics import Severity, Sink
-from dnlint.dialects import Dialect, names
+from dnlint.dialects import Dialect
 from dnlint.options.list_items import ZERO_FRACTION, check_list_items, item_span
 from dnlint.options.schema import Kind, Opt
-from dnlint.options.value_checks import check_range, remember, suggest
+from dnlint.options.section_memo import (
+    Typed,
+    remember_typing,
+    share_typing,
+    text_of,
+    typed_before,
+)
+from dnlint.options.value_checks import check_range, report_unknown_choice, report_unknown_option
 from dnlint.read.darknet_reader import UNPARSED, Option, Section
 from dnlint.read.document import Unplain
 
@@ -226,74 +233,24 @@ class Values:
         return option.parsed if option is not None and option.parsed is not UNPARSED else None
 
 
-class Typed:
-    """What typing a section found, for every section of the same table and text: the parsed
-    value of each option in order, and the merged values once a build has asked for them."""
-
-    __slots__ = ("merged", "parsed")
-
-    def __init__(self, parsed: list[Any]) -> None:
-        self.parsed = parsed
-        self.merged: dict[str, Any] | None = None
-
-
-# Sections typed before, by (table, key, value, key, value, ...): 94% of the stock corpus's
-# sections repeat an earlier one word for word, and typing one cost about as much as reading
-# it. Kept only for a section whose typing reported nothing and whose values are numbers or
-# names (a hit reports nothing either, and shares no list anyone could change); bounded by
-# remember(), so a file of unique sections grows it no further.
-_TYPED: dict[tuple[Any, ...], Typed] = {}
-
-
 def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
-    """Check every option of ``section`` against ``table`` and return Darknet's values."""
+    """Check every option of ``section`` against ``table`` and return Darknet's values; a
+    section of a table and text typed before shares that typing (:mod:`.section_memo`)."""
     first = section._first
-    text = _text_of(first, table) if type(first) is dict else None
+    text = text_of(first, table) if type(first) is dict else None
     if text is None or type(first) is not dict:
         return _type_section(section, table, sink)
-    typed = _TYPED.get(text)
+    typed = typed_before(text)
     if typed is not None:
-        return _typed_before(section, first, table, typed)
+        share_typing(first, typed)
+        values = Values(section, table)
+        values.typed = typed
+        return values
     made = sink.made
     values = _type_section(section, table, sink)
-    if sink.made == made:
-        _remember_typed(text, first, values)
+    if sink.made == made:  # nothing reported: the next section of this text reports nothing
+        values.typed = remember_typing(text, first)
     return values
-
-
-def _text_of(options: dict[str, Option], table: OptionTable) -> tuple[Any, ...] | None:
-    """The key of a section's options in _TYPED, or None unless every one is a plain
-    ``key=value`` line (a comment, whitespace or a bare key: findings with positions)."""
-    text: list[Any] = [table]
-    for key, option in options.items():
-        value = option.value
-        if value is None or type(option._more) is Unplain:
-            return None
-        text.append(key)
-        text.append(value)
-    return tuple(text)
-
-
-def _typed_before(section: Section, options: dict[str, Option], table: OptionTable,
-                  typed: Typed) -> Values:
-    parsed = typed.parsed
-    for index, option in enumerate(options.values()):  # as many as parsed: the same text
-        option._more = parsed[index]  # Option.parsed of a plain option, inlined
-    values = Values(section, table)
-    values.typed = typed
-    return values
-
-
-def _remember_typed(text: tuple[Any, ...], options: dict[str, Option], values: Values) -> None:
-    parsed = []
-    for option in options.values():
-        value = option._more
-        if type(value) is not int and type(value) is not float and type(value) is not str:
-            return  # a list (or an option left unparsed): not shared
-        parsed.append(value)
-    typed = Typed(parsed)
-    values.typed = typed
-    remember(_TYPED, text, typed)
 
 
 def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
@@ -339,7 +296,12 @@ def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         spec = specs.get(key)
         if spec is None:
             option.parsed = UNPARSED  # not read by this table
-            _unknown(option, section, specs, table.foreign, dialect, sink)
+            if dialect is _HANK:
+                from dnlint.options.hank_convert import unknown_hank
+
+                unknown_hank(option, section, specs, table.foreign, sink)
+            else:
+                report_unknown_option(option, section, specs, table.foreign, dialect, sink)
             continue
         option.parsed = _convert(option, spec, dialect, sink)
     for spec in table.required:
@@ -352,40 +314,6 @@ def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
                 spec.doc or None,
             )
     return values
-
-
-def _unknown(
-    option: Option,
-    section: Section,
-    specs: Mapping[str, Opt],
-    other: Mapping[str, Opt],
-    dialect: Dialect,
-    sink: Sink,
-) -> None:
-    if dialect is _HANK:
-        from dnlint.options.hank_convert import unknown_hank
-
-        unknown_hank(option, section, specs, other, sink)
-        return
-    foreign = other.get(option.key)
-    if foreign is not None:
-        sink.report(
-            "DN202",
-            option.line,
-            option.column,
-            f"'{option.key}' is read by {names(foreign.dialects)} only; {dialect.label} ignores "
-            f"it in [{section.name}]",
-            "choose the dialect this cfg is for with --dialect, or remove the option",
-        )
-        return
-    hint = suggest(option.key, specs) if sink.detailed("DN201") else None
-    sink.report(
-        "DN201",
-        option.line,
-        option.column,
-        f"unknown option '{option.key}' in [{section.name}]; Darknet ignores it",
-        f"did you mean '{hint}'?" if hint else None,
-    )
 
 
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
@@ -590,34 +518,8 @@ def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sin
         _inline_comment_breaks(option, f"the string '{value}'", sink)
     choices = spec.choices_for(dialect)
     if choices is not None and value not in choices:
-        _unknown_choice(option, value, spec, dialect, choices, sink)
+        report_unknown_choice(option, value, spec, dialect, choices, sink)
     return value
-
-
-def _unknown_choice(
-    option: Option, value: str, spec: Opt, dialect: Dialect, choices: frozenset[str], sink: Sink
-) -> None:
-    if option.comment_at > 0:
-        return  # already reported as an inline comment that changes the value
-    others = [d for d, c in (spec.choices or {}).items() if value in c and d is not dialect]
-    if others:
-        message = (
-            f"{option.key}={value} exists only in {names(frozenset(others))}; "
-            f"{dialect.label} does not know it"
-        )
-    else:
-        message = f"unknown {option.key} '{value}'"
-    fallback = spec.fallback or spec.default_for(dialect)
-    if fallback is not None:
-        message += f"; Darknet falls back to '{fallback}'"
-    hint = suggest(value, choices)
-    sink.report(
-        "DN207",
-        option.line,
-        option.value_column,
-        message,
-        f"did you mean '{hint}'?" if hint else f"one of: {', '.join(sorted(choices))}",
-    )
 
 
 def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> Numbers:

@@ -4,12 +4,13 @@ in, and the option or section a misspelt name was probably meant to be."""
 from __future__ import annotations
 
 from dnlint.diagnostics import Sink
+from dnlint.dialects import Dialect, names
 from dnlint.options.schema import Opt
-from dnlint.read.darknet_reader import Option
+from dnlint.read.darknet_reader import Option, Section
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Iterable
+    from collections.abc import Hashable, Iterable, Mapping
     from typing import TypeVar
 
     K = TypeVar("K", bound=Hashable)
@@ -78,3 +79,61 @@ def _bounds(low: float | None, high: float | None) -> str:
     if low is not None:
         return f">= {fmt(low)}"
     return f"<= {fmt(high or 0)}"
+
+
+def report_unknown_option(
+    option: Option,
+    section: Section,
+    specs: Mapping[str, Opt],
+    other: Mapping[str, Opt],
+    dialect: Dialect,
+    sink: Sink,
+) -> None:
+    """DN202 for an option only another fork reads, else DN201 (with the declared option it
+    was probably meant to be)."""
+    foreign = other.get(option.key)
+    if foreign is not None:
+        sink.report(
+            "DN202",
+            option.line,
+            option.column,
+            f"'{option.key}' is read by {names(foreign.dialects)} only; {dialect.label} ignores "
+            f"it in [{section.name}]",
+            "choose the dialect this cfg is for with --dialect, or remove the option",
+        )
+        return
+    hint = suggest(option.key, specs) if sink.detailed("DN201") else None
+    sink.report(
+        "DN201",
+        option.line,
+        option.column,
+        f"unknown option '{option.key}' in [{section.name}]; Darknet ignores it",
+        f"did you mean '{hint}'?" if hint else None,
+    )
+
+
+def report_unknown_choice(
+    option: Option, value: str, spec: Opt, dialect: Dialect, choices: frozenset[str], sink: Sink
+) -> None:
+    """DN207: a name ``option`` may not hold in ``dialect`` (another fork's, or a misspelling)."""
+    if option.comment_at > 0:
+        return  # already reported as an inline comment that changes the value
+    others = [d for d, c in (spec.choices or {}).items() if value in c and d is not dialect]
+    if others:
+        message = (
+            f"{option.key}={value} exists only in {names(frozenset(others))}; "
+            f"{dialect.label} does not know it"
+        )
+    else:
+        message = f"unknown {option.key} '{value}'"
+    fallback = spec.fallback or spec.default_for(dialect)
+    if fallback is not None:
+        message += f"; Darknet falls back to '{fallback}'"
+    hint = suggest(value, choices)
+    sink.report(
+        "DN207",
+        option.line,
+        option.value_column,
+        message,
+        f"did you mean '{hint}'?" if hint else f"one of: {', '.join(sorted(choices))}",
+    )
