@@ -164,16 +164,16 @@ def test_a_suggestion_is_worked_out_only_for_a_listed_finding(monkeypatch) -> No
     """difflib per unknown option made a file of 600,000 of them take over a minute: past the
     first hundred (counted, not listed) and in the other fork's lint (which only asks which
     lines fail) no suggestion is looked for."""
-    import dnlint.options.convert as convert
+    import dnlint.options.value_checks as value_checks
 
     asked: list[str] = []
-    real = convert.suggest
+    real = value_checks.suggest
 
     def counting(word: str, candidates: object) -> str | None:
         asked.append(word)
         return real(word, candidates)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(convert, "suggest", counting)
+    monkeypatch.setattr(value_checks, "suggest", counting)
     # a route out of range: an error that may hold in one fork only, so both forks lint it
     data = _options_file() + b"[route]\nlayers=9\n"
     result = lint_cfg_bytes(data, "f.cfg")  # dialect guessed
