@@ -9,6 +9,8 @@ produces, the :class:`CfgDocument`, is :mod:`dnlint.read.document`'s.
 
 from __future__ import annotations
 
+import sys
+
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.document import (
@@ -30,14 +32,15 @@ from dnlint.read.structure import check_structure
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Final
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
            "Sections", "lines_in_chunks", "may_hold_directives", "read_cfg", "split_lines",
            "text_of"]
 
-_SHARED_MAX = 4096  # distinct strings the lexer shares per file
-_SHARED_LENGTH = 64  # longer values are rarely repeated
+_SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
+_SHARED_LENGTH: Final = 64  # longer values are rarely repeated
 
 
 def read_cfg(data: bytes) -> CfgDocument:
@@ -88,7 +91,9 @@ class _Lexer:
         if known is not None:
             return known
         if len(shared) < _SHARED_MAX and len(text) <= _SHARED_LENGTH:
-            shared[text] = text
+            # interned: the declarations' names are ('filters', 'leaky'), so every later
+            # look-up of this key or value in a table finds it by identity, not by comparing
+            text = shared[text] = sys.intern(text)
         return text
 
     def run(self, data: bytes) -> None:
