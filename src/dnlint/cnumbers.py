@@ -46,13 +46,14 @@ if TYPE_CHECKING:
     from array import array
     from collections.abc import Callable, Iterable, Iterator
     from fractions import Fraction
-    from typing import Any, TypeAlias, TypeVar
+    from typing import Any, Final, TypeAlias, TypeVar
 
     Number = TypeVar("Number", int, float)  # a TypeVar is the type checker's alone
 
-INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT32_MIN: Final = -2147483648
+INT32_MAX: Final = 2147483647
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1  # a C long on the 64-bit systems Darknet runs on
-FLT_MAX = 3.4028234663852886e38
+FLT_MAX: Final = 3.4028234663852886e38
 FLT_MIN = 1.1754943508222875e-38  # the smallest normal float
 
 # isspace() in the C locale (Darknet never calls setlocale)
@@ -175,7 +176,7 @@ def c_int_of_float(value: float) -> int:
 # --- lists of the C forks ------------------------------------------------------------------
 # past this length a list's items are cut one at a time: split() made every piece a string at
 # once (about 50 bytes each, 17 times the bytes of a line like '-1,-1,...')
-LONG_LIST = 4096
+LONG_LIST: Final = 4096
 
 
 def comma_items(value: str) -> Iterable[str]:

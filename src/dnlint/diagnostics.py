@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
     from collections.abc import Sequence
-    from typing import Any
+    from typing import Any, Final
 
     from dnlint.edits import Fix
 
@@ -139,7 +139,7 @@ def new_diagnostic(
 
 
 # what ends a token: blanks, '=', and the comment characters
-_TOKEN_ENDS = frozenset(" \t\r\n\f\v=#;")
+_TOKEN_ENDS: Final = frozenset(" \t\r\n\f\v=#;")
 
 
 def token_end(text: str, column: int) -> int:

@@ -11,14 +11,14 @@ from dnlint.read.darknet_reader import CfgDocument
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
-    from typing import TypeVar
+    from typing import Final, TypeVar
 
     from dnlint.network.build import Network
 
     T = TypeVar("T")
 
 # Layer types that predict boxes (their info carries classes, num, and for yolo kinds the mask).
-HEAD_TYPES = ("yolo", "gaussian_yolo", "region", "detection")
+HEAD_TYPES: Final = ("yolo", "gaussian_yolo", "region", "detection")
 MASKED_TYPES = ("yolo", "gaussian_yolo")
 MAX_LISTED = 4096  # masks longer than this are absurd; the size check has reported them
 MAX_SHOWN = 12

@@ -42,7 +42,7 @@ _HANK_MULTIPLE = 32  # hank-ai's Darknet refuses other sizes for [yolo]/[region]
 
 
 Ratio = tuple[int, int]  # numerator, denominator (reduced): a Fraction is ten times slower
-ONE: Ratio = (1, 1)
+ONE: Final[Ratio] = (1, 1)
 
 
 class Scale:

@@ -211,7 +211,7 @@ def _report_if_large(network: Network, dialect: Dialect, limit: int) -> MemoryRe
 # and image: twice the most that any layer of the stock cfgs and fixtures/memory/ keeps (a
 # convolution with batch norm, mish and xnor: 4.25; pooling, routes, heads: 2 or 3). The
 # recurrent types keep a few dozen (an lstm: 34) and get _may_be_huge's 64.
-_FEW_ARRAYS = frozenset({
+_FEW_ARRAYS: Final = frozenset({
     "convolutional", "connected", "batchnorm", "active", "deconvolutional", "normalization",
     "shortcut", "maxpool", "softmax", "yolo", "gaussian_yolo", "route", "upsample", "cost",
     "sam", "scale_channels", "detection", "region", "reorg", "reorg_old", "dropout", "crop",

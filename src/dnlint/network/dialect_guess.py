@@ -9,6 +9,10 @@ from dnlint.options.net_section import NET_OPTIONS
 from dnlint.options.schema import Kind, Opt
 from dnlint.read.darknet_reader import CfgDocument
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 # Where the two forks build different networks or files from the same text (§dialects).
 _SENSITIVE = {
     "batchnorm": "[batchnorm] stores 3*c floats in the original and 4*c in AlexeyAB's",
@@ -98,7 +102,7 @@ Vote = tuple[Dialect, str]
 # lines built the same string for each. Kept for the names some dialect knows (a bounded set);
 # unknown names are recomputed.
 _Knowledge = tuple[Dialect | None, str | None, dict[str, "Vote | dict[str, Vote]"]]
-_SECTION_KNOWLEDGE: dict[str, _Knowledge] = {}
+_SECTION_KNOWLEDGE: Final[dict[str, _Knowledge]] = {}
 
 
 def _knowledge(name: str) -> _Knowledge:

@@ -354,7 +354,7 @@ def _plain_list(value: str, is_float: bool) -> Numbers | None:
 
 # "64" -> 64: the short unsigned decimals seen so far, which cfgs repeat on almost every line
 # (at most 11,110 of them: up to 4 digits); a hit skips isascii() and int()
-_SHORT_DECIMALS: dict[str, int] = {}
+_SHORT_DECIMALS: Final[dict[str, int]] = {}
 
 
 def _plain_decimal(value: str, is_float: bool) -> int | float | None:

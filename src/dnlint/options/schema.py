@@ -13,7 +13,7 @@ from dnlint.dialects import AB_AND_HANK, AB_ONLY, ALL, PJ_ONLY, Dialect
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-    from typing import ClassVar
+    from typing import ClassVar, Final
 
 
 class Kind:
@@ -94,7 +94,7 @@ class Opt:
 
 
 # module constants: Enum member lookups are slow on Python 3.11
-_LIST_KINDS = (Kind.INT_LIST, Kind.FLOAT_LIST, Kind.REF_LIST)
+_LIST_KINDS: Final = (Kind.INT_LIST, Kind.FLOAT_LIST, Kind.REF_LIST)
 
 
 def _dialects(only: frozenset[Dialect] | None) -> frozenset[Dialect]:

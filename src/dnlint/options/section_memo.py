@@ -17,7 +17,7 @@ from dnlint.read.document import Option, Unplain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 
 class Typed:
@@ -32,7 +32,7 @@ class Typed:
 
 
 # (table, key, value, key, value, ...) -> what typing that section found
-_TYPED: dict[tuple[Any, ...], Typed] = {}
+_TYPED: Final[dict[tuple[Any, ...], Typed]] = {}
 
 
 def text_of(options: dict[str, Option], table: object) -> tuple[Any, ...] | None:

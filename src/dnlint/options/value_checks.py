@@ -11,7 +11,7 @@ from dnlint.read.darknet_reader import Option, Section
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable, Mapping
-    from typing import TypeVar
+    from typing import Final, TypeVar
 
     K = TypeVar("K", bound=Hashable)
     V = TypeVar("V")
@@ -24,7 +24,7 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
 
 # the process's memos (functools' lru_cache is start-up, issue 35) are emptied when they hold
 # MEMO_SIZE entries: remember() stores in one
-MEMO_SIZE = 1024
+MEMO_SIZE: Final = 1024
 _SUGGESTIONS: dict[tuple[str, tuple[str, ...]], str | None] = {}
 
 

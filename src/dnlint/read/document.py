@@ -24,10 +24,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
     from collections.abc import Iterable, Iterator, Mapping
-    from typing import Any
+    from typing import Any, Final
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
-UNPARSED: Any = object()  # Option.parsed before (or without) typing
+UNPARSED: Final[Any] = object()  # Option.parsed before (or without) typing
 PACK_AFTER = 4096  # sections whose header lines Sections keeps in a list
 
 
@@ -469,7 +469,7 @@ class Lines(Sequence[str]):
         return self._starts
 
 
-_SKIP_SPAN = 512  # characters counted at a time by _skip_lines (some 30 cfg lines)
+_SKIP_SPAN: Final = 512  # characters counted at a time by _skip_lines (some 30 cfg lines)
 
 
 def _skip_lines(source: Any, newline: Any, line: int, at: int, index: int) -> tuple[int, int]:

@@ -9,10 +9,14 @@ from __future__ import annotations
 from dnlint.dialects import Dialect
 from dnlint.network.layers.base import LayerType
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 _TYPES: list[LayerType] = []
 # what the functions below found, kept for the process (functools' import is start-up)
 _ALL_TYPES: list[tuple[LayerType, ...]] = []
-_TABLES: dict[Dialect, dict[str, LayerType]] = {}
+_TABLES: Final[dict[Dialect, dict[str, LayerType]]] = {}
 _SECTION_DIALECTS: list[dict[str, frozenset[Dialect]]] = []
 
 

@@ -92,7 +92,7 @@ class LayerType:  # a plain class, not a dataclass: start-up (dataclasses import
         return table
 
 
-_GEOMETRIES: dict[tuple[int | None, int | None, tuple[int, int] | None], Geometry] = {}
+_GEOMETRIES: Final[dict[tuple[int | None, int | None, tuple[int, int] | None], Geometry]] = {}
 
 
 def shared_geometry(filters: int | None, size: int | None,

@@ -15,6 +15,10 @@ from dnlint.options.schema import (
 )
 from dnlint.options.value_checks import remember
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 OPTIONS = (
     Int("filters", 1, min=1, doc="number of output channels"),
     Int("size", 1, min=1, doc="kernel size"),
@@ -50,7 +54,7 @@ OPTIONS = (
 )
 
 
-_RECORDS: dict[tuple[int, int, int, int, bool], tuple[Block, ...]] = {}
+_RECORDS: Final[dict[tuple[int, int, int, int, bool], tuple[Block, ...]]] = {}
 
 
 def conv_record(cin: int, n: int, size: int, groups: int, bn: bool) -> tuple[Block, ...]:
