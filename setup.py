@@ -37,6 +37,7 @@ COMPILED = [
     "dnlint/options/section_memo.py",
     "dnlint/options/list_items.py",
     "dnlint/cnumbers.py",
+    "dnlint/close_match.py",
     "dnlint/options/value_checks.py",
     "dnlint/options/schema.py",
     "dnlint/network/dialect_guess.py",

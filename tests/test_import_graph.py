@@ -24,7 +24,8 @@ SRC = ROOT / "src"
 # come last. The package root (``dnlint/__init__.py``: the version and the API's names, loaded
 # on first use) is no stage.
 STAGES: list[tuple[str, ...]] = [
-    ("strenum", "severity", "dialects", "clean", "cnumbers", "edits", "records"),  # plain values
+    ("strenum", "severity", "dialects", "clean", "cnumbers", "close_match", "edits",
+     "records"),  # plain values
     ("rules",),  # the rule registry
     ("diagnostics",),  # the finding record
     ("read",),  # bytes -> sections

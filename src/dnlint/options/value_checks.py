@@ -3,6 +3,7 @@ in, and the option or section a misspelt name was probably meant to be."""
 
 from __future__ import annotations
 
+from dnlint.close_match import close_match
 from dnlint.diagnostics import Sink
 from dnlint.dialects import Dialect, names
 from dnlint.options.schema import Opt
@@ -48,11 +49,9 @@ def _suggested(word: str, pool: tuple[str, ...]) -> str | None:
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered:
         return lowered[word.lower()]
-    import difflib  # only for a misspelt name: importing it costs every run ~1 ms
-
-    match = difflib.get_close_matches(word, pool, n=1, cutoff=0.7)
-    if match:
-        return match[0]
+    match = close_match(word, pool)
+    if match is not None:
+        return match
     prefixed = [c for c in pool if c.startswith(word) or word.startswith(c)]
     return prefixed[0] if len(prefixed) == 1 and len(word) >= 3 else None
 

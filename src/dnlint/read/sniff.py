@@ -9,6 +9,7 @@ none of the signatures below can be a plausible Darknet header, and a text file 
 
 from __future__ import annotations
 
+from dnlint.close_match import close_match
 from dnlint.read.document import LexFinding
 
 SNIFF_BYTES = 1024
@@ -151,12 +152,10 @@ def foreign_sections(text: bytes) -> list[str] | None:
 
 
 def _darknet_like(name: str) -> bool:
-    import difflib
-
     lower = name.lower().replace(" ", "").replace("\t", "")
     if lower in _LOWER_SECTIONS or not lower:
         return True
-    return bool(difflib.get_close_matches(lower, _LOWER_SECTIONS, n=1, cutoff=0.75))
+    return close_match(lower, _LOWER_SECTIONS, cutoff=0.75) is not None
 
 
 def _all_blank(data: bytes) -> bool:
