@@ -380,3 +380,17 @@ def test_line_starts_are_found_across_slices(data: bytes) -> None:
     if data.startswith(BOM):
         expected[0] = len(BOM)
     assert list(Source(data).starts) == expected
+
+
+def test_a_file_longer_than_a_chunk_reads_as_one() -> None:
+    """The lexer takes a large file's lines a chunk (LINES_CHUNK characters) at a time; a
+    section cut by a chunk's end keeps every option, at its line."""
+    from dnlint.read.line_split import LINES_CHUNK
+
+    layer = "[convolutional]\nfilters=16\nsize=3\nactivation=leaky\n"
+    count = LINES_CHUNK // len(layer) + 50
+    doc = read_cfg(("[net]\nwidth=8\n" + layer * count).encode())
+    assert len(doc.sections) == count + 1
+    assert [[(o.key, o.value, o.line) for o in s.options] for s in doc.sections[1:]] == [
+        [("filters", "16", 4 + 4 * i), ("size", "3", 5 + 4 * i), ("activation", "leaky", 6 + 4 * i)]
+        for i in range(count)]

@@ -25,7 +25,7 @@ from dnlint.read.document import (
     may_hold_directives,
     text_of,
 )
-from dnlint.read.line_split import lines_in_chunks, split_lines
+from dnlint.read.line_split import line_chunks, lines_in_chunks, split_lines
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
 
@@ -101,7 +101,7 @@ class _Lexer:
             # the common file: its bytes are its characters, kept once (see Lines), and
             # decoded a chunk at a time as the lexer walks them
             self._whole = data
-            self._run_plain(lines_in_chunks(data), b"\t" in data, b";" in data)
+            self._run_plain(line_chunks(data), b"\t" in data, b";" in data)
             return
         try:
             text = self._whole = data.decode("utf-8")
@@ -113,16 +113,18 @@ class _Lexer:
         if has_cr or "\0" in text:
             self._run_careful(texts if texts is not None else split_lines(text), has_cr)
         else:
-            self._run_plain(texts if texts is not None else lines_in_chunks(text),
+            self._run_plain([texts] if texts is not None else line_chunks(text),
                             "\t" in text, ";" in text)
 
     def _decoded(self) -> str:
         whole = self._whole
         return whole.decode("ascii") if isinstance(whole, bytes) else whole
 
-    def _run_plain(self, texts: Iterable[str], has_tab: bool, has_semicolon: bool) -> None:
-        """Lines without CR or NUL: the common file, one inlined loop for the plain lines
-        (no whitespace at all), everything else through :meth:`_line`."""
+    def _run_plain(self, chunks: Iterable[list[str]], has_tab: bool,
+                   has_semicolon: bool) -> None:
+        """Lines without CR or NUL, a list of them at a time (``chunks``): the common file, one
+        inlined loop for the plain lines (no whitespace at all), everything else through
+        :meth:`_line`. (A loop over a list, not any iterable: the compiled loop indexes it.)"""
         sections, comments = self.sections, self.comments
         # Sections' own list (never replaced): its truth is a C test where len(sections) is a
         # Python call per line
@@ -131,61 +133,64 @@ class _Lexer:
         section = None
         # (has_tab, has_semicolon: characters absent from the whole file need no test on
         # every line)
-        for number, text in enumerate(texts, start=1):
-            if not text:
-                continue
-            first_char = text[0]
-            if " " in text or (has_tab and "\t" in text):
+        number = 0
+        for lines in chunks:
+            for text in lines:
+                number += 1
+                if not text:
+                    continue
+                first_char = text[0]
+                if " " in text or (has_tab and "\t" in text):
+                    if first_char == "#" or first_char == ";":
+                        # '# comment': what _line makes of it (no option, no section starts)
+                        comments.append(Comment(number, text.strip()))
+                        continue
+                    self._line(text, number)
+                    section = None  # the line may have started a section: asked for when needed
+                    continue
+                if first_char == "[":
+                    if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
+                        # a well-formed [name]: Sections.append_bare and share, inlined
+                        name = text[1:-1]
+                        items.append(shared.get(name) or share(name))
+                        header_lines.append(number)
+                        sections._bare += 1
+                    else:
+                        self._header(text, text, number)
+                    section = None
+                    continue
                 if first_char == "#" or first_char == ";":
-                    # '# comment': what _line makes of it (no option, no section starts)
                     comments.append(Comment(number, text.strip()))
                     continue
-                self._line(text, number)
-                section = None  # the line may have started a section: asked for when needed
-                continue
-            if first_char == "[":
-                if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
-                    # a well-formed [name]: Sections.append_bare and share, inlined
-                    name = text[1:-1]
-                    items.append(shared.get(name) or share(name))
-                    header_lines.append(number)
-                    sections._bare += 1
+                if first_char == "/" and text[1:2] == "/" and items:
+                    self._slash_comment(text, number)
+                    continue
+                key, _, value = text.partition("=")
+                if section is None and items:
+                    last = items[-1]
+                    section = last if type(last) is Section else sections.live()
+                if not (key and value) or section is None:
+                    self._option(text, text, number)
+                    continue
+                comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
+                              or "//" in value else -1)
+                key = shared.get(key) or share(key)
+                value = shared.get(value) or share(value)
+                option = (Option(key, value, number) if comment_at < 0
+                          else Option(key, value, number, 1, len(key) + 2, None, comment_at))
+                first = section._first
+                # Section.offer, inlined for the common case: a section that has a dict already
+                if type(first) is dict:
+                    earlier = first.setdefault(key, option)
+                elif first is None:
+                    section._first = earlier = option  # and Section.offer's first option
+                elif isinstance(first, Option) and first.key != key:
+                    section._first = {first.key: first, key: option}  # and its second
+                    earlier = option
                 else:
-                    self._header(text, text, number)
-                section = None
-                continue
-            if first_char == "#" or first_char == ";":
-                comments.append(Comment(number, text.strip()))
-                continue
-            if first_char == "/" and text[1:2] == "/" and items:
-                self._slash_comment(text, number)
-                continue
-            key, _, value = text.partition("=")
-            if section is None and items:
-                last = items[-1]
-                section = last if type(last) is Section else sections.live()
-            if not (key and value) or section is None:
-                self._option(text, text, number)
-                continue
-            comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
-                          or "//" in value else -1)
-            key = shared.get(key) or share(key)
-            value = shared.get(value) or share(value)
-            option = (Option(key, value, number) if comment_at < 0
-                      else Option(key, value, number, 1, len(key) + 2, None, comment_at))
-            first = section._first
-            # Section.offer, inlined for the common case: a section that has a dict already
-            if type(first) is dict:
-                earlier = first.setdefault(key, option)
-            elif first is None:
-                section._first = earlier = option  # and Section.offer's first option
-            elif isinstance(first, Option) and first.key != key:
-                section._first = {first.key: first, key: option}  # and its second
-                earlier = option
-            else:
-                earlier = section.offer(option)
-            if earlier is not option or section.listed is not None:
-                section.keep_order(option, earlier is not option)
+                    earlier = section.offer(option)
+                if earlier is not option or section.listed is not None:
+                    section.keep_order(option, earlier is not option)
 
     def _run_careful(self, texts: list[str], has_cr: bool) -> None:
         """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""

@@ -25,9 +25,14 @@ def lines_in_chunks(text: str | bytes, chunk: int = LINES_CHUNK) -> Iterable[str
     """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
     line at once, alive while the lexer builds its options, raised a large file's peak
     memory by five times its size. ASCII ``bytes`` are decoded a chunk at a time."""
+    return chain.from_iterable(line_chunks(text, chunk))
+
+
+def line_chunks(text: str | bytes, chunk: int = LINES_CHUNK) -> Iterable[list[str]]:
+    """The lines of :func:`lines_in_chunks`, as one list per chunk."""
     if len(text) <= chunk:
-        return split_lines(text.decode("ascii") if isinstance(text, bytes) else text)
-    return chain.from_iterable(_chunk_lines(text, chunk))
+        return [split_lines(text.decode("ascii") if isinstance(text, bytes) else text)]
+    return _chunk_lines(text, chunk)
 
 
 def _chunk_lines(text: str | bytes, chunk: int) -> Iterator[list[str]]:
