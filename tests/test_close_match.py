@@ -50,3 +50,19 @@ def test_a_suggestion_imports_neither_difflib_nor_re() -> None:
                           check=True)
     assert done.stdout.strip() == "[]"
     assert suggest("sizee", ["filters", "size"]) == "size"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="did you mean'?_aZ9é\n", max_size=24),
+       st.sampled_from(["", "did you mean '", "did you mean 'x", "did you mean 'filters'?"]))
+def test_the_renamed_option_is_read_from_the_hint_as_the_pattern_read_it(tail: str,
+                                                                         head: str) -> None:
+    """DN201's fix takes the name from "did you mean 'name'?" without a regex; the pattern it
+    replaces decides what counts as that hint."""
+    import re
+
+    from dnlint.fixes.text import suggested_name
+
+    hint = head + tail
+    match = re.match(r"^did you mean '([A-Za-z0-9_]+)'\?$", hint)
+    assert suggested_name(hint) == (match.group(1) if match else None)

@@ -479,3 +479,21 @@ def test_a_fix_that_would_add_errors_is_dropped_and_the_others_kept() -> None:
     assert errors(want.replace("filters=255\nsize=1\nactivation", "filters=75\nsize=1\n"
                                "activation", 1).encode(), Dialect.AB) == 2  # DN309 twice
     assert fixed(outcome.data) == outcome.data
+
+
+def test_line_starts_packed_or_not_give_the_same_spans() -> None:
+    """A file over 64 KiB keeps its line starts packed (an array), a smaller one in a list;
+    every line's span is the same either way."""
+    from dnlint.edits import Source
+
+    line = b"filters=16\r\n"
+    small = b"\xef\xbb\xbf" + line * 100 + b"last"
+    large = b"\xef\xbb\xbf" + line * 6000 + b"last"
+    for data, kind in ((small, list), (large, "array")):
+        source = Source(data)
+        assert type(source.starts).__name__ == getattr(kind, "__name__", kind)
+        count = data.count(b"\n") + 1
+        assert source.span(1) == (3, 13)
+        assert source.span(2) == (15, 25)
+        assert source.span(count) == (len(data) - 4, len(data))
+        assert source.span(count + 1) is None

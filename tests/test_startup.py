@@ -119,6 +119,14 @@ def test_a_fixable_finding_imports_no_dataclasses_typing_or_re(cwd: Path) -> Non
     assert loaded(["--no-color", "m.cfg"], cwd, watched) == ["dnlint.fixes"]
 
 
+def test_a_misspelt_option_imports_no_difflib_re_or_array(cwd: Path) -> None:
+    """DN201's suggestion (dnlint.close_match) and its rename fix, marked [*], read the name
+    without difflib or a regex; the fix's line starts of a small file are a list."""
+    (cwd / "m.cfg").write_text(CFG.replace("filters=16", "filter=16"))
+    watched = ("dnlint.fixes", "difflib", "re", "enum", "array", "collections")
+    assert loaded(["--no-color", "m.cfg"], cwd, watched) == ["dnlint.fixes"]
+
+
 def test_colour_loads_rich_and_a_config_loads_the_toml_parser(cwd: Path) -> None:
     """The probe itself works: the modules appear when they are needed."""
     assert "rich" in loaded(["--color", "always", "m.cfg"], cwd)

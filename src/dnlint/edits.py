@@ -11,9 +11,10 @@ from itertools import accumulate, islice, pairwise
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    pass
+    from array import array
 
 BOM = b"\xef\xbb\xbf"
+_PACK_BYTES = 1 << 16  # a larger file's line starts are packed (see Source)
 _SLICE = 1 << 14
 _PLUS_ONE = (1).__add__
 
@@ -155,12 +156,14 @@ class Source:
     starts after a BOM, which the reader drops before lexing)."""
 
     def __init__(self, data: bytes) -> None:
-        # imported here: the array module imports collections (start-up)
-        from array import array
-
         self.data = data
-        # packed: a list of int objects cost 36 bytes per line, 4 times a file of short lines
-        self.starts = array("q", [0])
+        self.starts: list[int] | array[int] = [0]
+        if len(data) > _PACK_BYTES:
+            # packed: a list of int objects cost 36 bytes per line, 4 times a file of short
+            # lines; imported here: the array module imports collections (start-up)
+            from array import array
+
+            self.starts = array("q", [0])
         # found in C, a slice at a time (a loop of find() in Python cost 2.5 µs a line, as
         # much as the fixers; a 16 KiB slice bounds the pieces split() makes)
         for base in range(0, len(data), _SLICE):

@@ -16,7 +16,7 @@ _SPACE = " \t"
 # (patterns compiled on first use, by re's cache: a run with another fixable finding imports
 # no re)
 _GAP = r"(?<=[^ \t,=])[ \t]+(?=[^ \t,=])"
-_DID_YOU_MEAN = r"^did you mean '([A-Za-z0-9_]+)'\?$"
+_DID_YOU_MEAN = ("did you mean '", "'?")  # DN201's hint around the one name it suggests
 
 
 @fixer("DN014")
@@ -167,18 +167,28 @@ def delete_inner_whitespace(diagnostic: Diagnostic, ctx: FixContext) -> list[Edi
     return edits or None
 
 
+def suggested_name(hint: str) -> str | None:
+    """The name in "did you mean 'name'?" when it is a plain option name (ASCII letters,
+    digits and '_'), else None (read without a regex: a run with one misspelling imported
+    none)."""
+    before, after = _DID_YOU_MEAN
+    hint = hint.removesuffix("\n")  # where the pattern this replaces let '$' match
+    if not (hint.startswith(before) and hint.endswith(after)):
+        return None
+    name = hint[len(before):len(hint) - len(after)]
+    plain = name.isascii() and all(char.isalnum() or char == "_" for char in name)
+    return name if name and plain else None
+
+
 @fixer("DN201")
 def rename_option(diagnostic: Diagnostic, ctx: FixContext) -> list[Edit] | None:
     """Unsafe: the unknown key becomes the one name the check suggested (``did you mean``),
     unless that key is already in the section (the rename would make a duplicate)."""
-    import re
-
-    match = re.match(_DID_YOU_MEAN, diagnostic.hint or "")
+    name = suggested_name(diagnostic.hint or "")
     line = diagnostic.line or 0
     text = ctx.source.text(line)
-    if match is None or text is None or "=" not in text:
+    if name is None or text is None or "=" not in text:
         return None
-    name = match.group(1)
     section = ctx.section_at(line)
     if section is None or section.find(name) is not None:
         return None
