@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import dnlint.options.convert as convert
 import dnlint.options.section_memo as section_memo
+from conftest import SOURCES_ONLY
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.options.value_checks import MEMO_SIZE
@@ -44,6 +45,7 @@ def _outcome(text: str, dialect: Dialect | None) -> Any:
             result.dialect, parsed, layers)
 
 
+@SOURCES_ONLY
 @settings(max_examples=300, deadline=None)
 @given(st.lists(section, min_size=1, max_size=8),
        st.sampled_from([None, Dialect.PJ, Dialect.AB, Dialect.HANK]))
