@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dnlint.read.darknet_reader import (
+    _PLAIN_LINES,
+    _PLAIN_LINES_MAX,
     CfgDocument,
     LexFinding,
     Section,
@@ -73,3 +75,37 @@ def test_plain_document_loop_equals_general_path(lines: list[str]) -> None:
     assert _options(doc.sections) == _options(expected.sections)
     assert _findings(doc.findings) == _findings(expected.findings)
     assert [(c.line, c.text) for c in doc.comments] == [(c.line, c.text) for c in expected.comments]
+
+
+def _read(data: bytes) -> tuple[Any, ...]:
+    doc = read_cfg(data)
+    return (_options(doc.sections), _findings(doc.findings),
+            [(c.line, c.text) for c in doc.comments])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.one_of(line_text, st.sampled_from(["[net]", "[conv]", "", "x=1", "a=#1"])),
+                max_size=25))
+def test_lines_remembered_from_another_file_read_as_afresh(lines: list[str]) -> None:
+    """The second read finds its plain lines in the reader's memory of lines (_PLAIN_LINES)."""
+    data = "\n".join(lines).encode()
+    _PLAIN_LINES.clear()
+    afresh = _read(data)
+    assert _read(data) == afresh
+
+
+def test_a_remembered_line_before_any_section_is_still_an_option_before_a_section() -> None:
+    _PLAIN_LINES.clear()
+    read_cfg(b"[net]\nbatch=1\n")
+    assert "batch=1" in _PLAIN_LINES
+    doc = read_cfg(b"batch=1\n[net]\nbatch=1\n")
+    assert [(f.code, f.line) for f in doc.findings] == [("DN002", 1)]
+    assert [(o.key, o.value, o.line) for o in doc.sections[0].options] == [("batch", "1", 3)]
+
+
+def test_the_memory_of_lines_is_bounded() -> None:
+    _PLAIN_LINES.clear()
+    read_cfg(b"[net]\n" + b"".join(b"k%d=1\n" % n for n in range(_PLAIN_LINES_MAX + 10)))
+    assert len(_PLAIN_LINES) == 10
+    read_cfg(b"[net]\n" + b"x=" + b"1" * 80 + b"\n")  # a long line is not kept
+    assert len(_PLAIN_LINES) == 10

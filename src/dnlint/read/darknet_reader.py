@@ -41,6 +41,14 @@ __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option"
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
+# Every plain 'key=value' line the fast path has read, in any file, and what it read:
+# (shared key, shared value, Option's comment_at). Its text alone decides that path (a line
+# with a blank, or starting '[', '#', ';' or '//' never gets this far), so a later line of the
+# same text, under a section, skips the split, the comment search and two look-ups hashing
+# fresh strings (the stock corpus has 406 distinct texts in its 52,277 such lines). Bounded:
+# emptied when full.
+_PLAIN_LINES: Final[dict[str, tuple[str, str, int]]] = {}
+_PLAIN_LINES_MAX: Final = 4096
 
 
 def read_cfg(data: bytes) -> CfgDocument:
@@ -133,49 +141,66 @@ class _Lexer:
         section = None
         # (has_tab, has_semicolon: characters absent from the whole file need no test on
         # every line)
+        plain_lines = _PLAIN_LINES
         number = 0
         for lines in chunks:
             for text in lines:
                 number += 1
                 if not text:
                     continue
-                first_char = text[0]
-                if " " in text or (has_tab and "\t" in text):
+                known = plain_lines.get(text)
+                if known is not None:
+                    # a 'key=value' line read before (in this file or another): its split,
+                    # comment test and shared strings without a partition or a fresh hash
+                    key, value, comment_at = known
+                    if section is None:
+                        if not items:
+                            self._option(text, text, number)  # before any section
+                            continue
+                        last = items[-1]
+                        section = last if type(last) is Section else sections.live()
+                else:
+                    first_char = text[0]
+                    if " " in text or (has_tab and "\t" in text):
+                        if first_char == "#" or first_char == ";":
+                            # '# comment': what _line makes of it (no option, no section starts)
+                            comments.append(Comment(number, text.strip()))
+                            continue
+                        self._line(text, number)
+                        section = None  # it may have started a section: asked for when needed
+                        continue
+                    if first_char == "[":
+                        if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
+                            # a well-formed [name]: Sections.append_bare and share, inlined
+                            name = text[1:-1]
+                            items.append(shared.get(name) or share(name))
+                            header_lines.append(number)
+                            sections._bare += 1
+                        else:
+                            self._header(text, text, number)
+                        section = None
+                        continue
                     if first_char == "#" or first_char == ";":
-                        # '# comment': what _line makes of it (no option, no section starts)
                         comments.append(Comment(number, text.strip()))
                         continue
-                    self._line(text, number)
-                    section = None  # the line may have started a section: asked for when needed
-                    continue
-                if first_char == "[":
-                    if text[-1] == "]" and len(text) > 2 and text.find("]") == len(text) - 1:
-                        # a well-formed [name]: Sections.append_bare and share, inlined
-                        name = text[1:-1]
-                        items.append(shared.get(name) or share(name))
-                        header_lines.append(number)
-                        sections._bare += 1
-                    else:
-                        self._header(text, text, number)
-                    section = None
-                    continue
-                if first_char == "#" or first_char == ";":
-                    comments.append(Comment(number, text.strip()))
-                    continue
-                if first_char == "/" and text[1:2] == "/" and items:
-                    self._slash_comment(text, number)
-                    continue
-                key, _, value = text.partition("=")
-                if section is None and items:
-                    last = items[-1]
-                    section = last if type(last) is Section else sections.live()
-                if not (key and value) or section is None:
-                    self._option(text, text, number)
-                    continue
-                comment_at = (_comment_at(value) if "#" in value or (has_semicolon and ";" in value)
-                              or "//" in value else -1)
-                key = shared.get(key) or share(key)
-                value = shared.get(value) or share(value)
+                    if first_char == "/" and text[1:2] == "/" and items:
+                        self._slash_comment(text, number)
+                        continue
+                    key, _, value = text.partition("=")
+                    if section is None and items:
+                        last = items[-1]
+                        section = last if type(last) is Section else sections.live()
+                    if not (key and value) or section is None:
+                        self._option(text, text, number)
+                        continue
+                    comment_at = (_comment_at(value) if "#" in value
+                                  or (has_semicolon and ";" in value) or "//" in value else -1)
+                    key = shared.get(key) or share(key)
+                    value = shared.get(value) or share(value)
+                    if len(text) <= _SHARED_LENGTH:
+                        if len(plain_lines) >= _PLAIN_LINES_MAX:
+                            plain_lines.clear()
+                        plain_lines[text] = (key, value, comment_at)
                 option = (Option(key, value, number) if comment_at < 0
                           else Option(key, value, number, 1, len(key) + 2, None, comment_at))
                 first = section._first
