@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from dnlint.read.darknet_reader import (
     _PLAIN_LINES,
     _PLAIN_LINES_MAX,
+    _SECTION_TEXTS,
     CfgDocument,
     LexFinding,
     Section,
@@ -63,7 +64,51 @@ def test_spaced_option_path_equals_general_path(text: str, in_section: bool) -> 
 @given(st.lists(st.one_of(line_text, st.sampled_from(["[net]", "[conv]", "", "# c", "x=1"])),
                 max_size=25))
 def test_plain_document_loop_equals_general_path(lines: list[str]) -> None:
-    data = "\n".join(lines).encode()
+    _assert_read_as_the_general_path_reads("\n".join(lines).encode())
+
+
+SECTION_LINES = ["[net]", "[conv]", "[conv]", "[yolo]", "[x] ", " [x]", "[x]]", "[]", "", "",
+                 "a=1", "b=2", "a=1", "a=2", "c=#1", "k=1#c", "# c", ";c", "//c", " x=1", "y = 2",
+                 "z=1, 2", "bare", "=3", "q=\t1"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(SECTION_LINES) | st.sampled_from(SECTION_LINES)
+                | line_text.filter(str.isascii), max_size=30), st.booleans())
+def test_sections_made_from_a_text_read_before_equal_the_general_path(
+        lines: list[str], final_newline: bool) -> None:
+    """A file's sections read once (each text kept in _SECTION_TEXTS when it qualifies), then
+    again (every kept text made from what the first read made)."""
+    data = ("\n".join(lines) + ("\n" if final_newline else "")).encode()
+    _SECTION_TEXTS.clear()
+    _PLAIN_LINES.clear()
+    _assert_read_as_the_general_path_reads(data)
+    _assert_read_as_the_general_path_reads(data)
+
+
+def test_a_section_text_read_before_is_made_not_read() -> None:
+    _SECTION_TEXTS.clear()
+    read_cfg(b"[net]\nbatch=1\n[conv]\nsize=3\n# c\nfilters=8\n\n")
+    made = _SECTION_TEXTS[b"conv]\nsize=3\n# c\nfilters=8\n\n"]
+    assert (made.name, made.options, made.comments, made.height) == (
+        "conv", (("size", "3", 1), ("filters", "8", 3)), ((2, "# c"),), 6)
+    doc = read_cfg(b"[net]\n[conv]\nsize=3\n# c\nfilters=8\n\n\n[conv]\nsize=3\n# c\nfilters=8\n\n")
+    conv, again = doc.sections[1], doc.sections[2]
+    assert conv.text is made and again.text is made
+    assert [(o.key, o.value, o.line) for o in again.options] == [("size", "3", 9),
+                                                                 ("filters", "8", 11)]
+    assert [(c.line, c.text) for c in doc.comments] == [(4, "# c"), (10, "# c")]
+    assert list(doc.sections.lines) == [1, 2, 8]
+
+
+def test_a_section_text_with_a_finding_is_not_kept() -> None:
+    _SECTION_TEXTS.clear()
+    read_cfg(b"[net]\n[conv]\nsize=3\nsize=5\n")  # a repeated key
+    read_cfg(b"[net]\n[conv]\n//c\n")  # a '//' line
+    assert not _SECTION_TEXTS
+
+
+def _assert_read_as_the_general_path_reads(data: bytes) -> None:
     doc = read_cfg(data)
     if doc.fatal and not doc.sections:
         return  # empty or not text: nothing was lexed line by line
@@ -75,6 +120,9 @@ def test_plain_document_loop_equals_general_path(lines: list[str]) -> None:
     assert _options(doc.sections) == _options(expected.sections)
     assert _findings(doc.findings) == _findings(expected.findings)
     assert [(c.line, c.text) for c in doc.comments] == [(c.line, c.text) for c in expected.comments]
+    items = doc.sections._items
+    assert doc.sections._bare == sum(type(item) is str for item in items)
+    assert list(doc.sections.lines) == [section.line for section in expected.sections]
 
 
 def _read(data: bytes) -> tuple[Any, ...]:

@@ -7,7 +7,7 @@ from dnlint.network.layers import by_section, section_dialects
 from dnlint.network.layers.base import LayerType
 from dnlint.options.net_section import NET_OPTIONS
 from dnlint.options.schema import Kind, Opt
-from dnlint.read.darknet_reader import CfgDocument
+from dnlint.read.darknet_reader import CfgDocument, Section
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,20 +52,14 @@ def detect_dialect(doc: CfgDocument) -> Detection:
         if type_name is None:
             continue
         types.add(type_name)
-        # Section.options without its list copy when the section's dict holds them all
-        first, listed = section._first, section.listed
-        options = (listed if listed is not None
-                   else first.values() if type(first) is dict else section.options)
-        for option in options:
-            vote = votes.get(option.key)
-            if vote is None:
-                continue
-            if isinstance(vote, dict):  # an enum: the value decides
-                value = option.value
-                vote = vote.get(value) if value else None
-                if vote is None:
-                    continue
-            evidence[vote[0]].append(vote[1])
+        same_text = section.text
+        remembered = same_text.memo.get(_CAST) if same_text is not None else None
+        cast: tuple[Vote, ...] = remembered if remembered is not None else _cast(section, votes)
+        if same_text is not None and remembered is None:
+            # the reader made it from a text it had read: its next section of it asks again
+            same_text.memo[_CAST] = cast
+        for fork, reason in cast:
+            evidence[fork].append(reason)
     if doc.sections:
         net_verdicts = _net_verdicts()
         for option in doc.sections[0].options:
@@ -103,6 +97,29 @@ Vote = tuple[Dialect, str]
 # unknown names are recomputed.
 _Knowledge = tuple[Dialect | None, str | None, dict[str, "Vote | dict[str, Vote]"]]
 _SECTION_KNOWLEDGE: Final[dict[str, _Knowledge]] = {}
+
+
+_CAST: Final = "dialect votes"  # SectionText.memo's key for _cast's answer
+
+
+def _cast(section: Section, votes: dict[str, Vote | dict[str, Vote]]) -> tuple[Vote, ...]:
+    """The votes the options of ``section`` cast, in file order."""
+    cast: list[Vote] = []
+    # Section.options without its list copy when the section's dict holds them all
+    first, listed = section._first, section.listed
+    options = (listed if listed is not None
+               else first.values() if type(first) is dict else section.options)
+    for option in options:
+        vote = votes.get(option.key)
+        if vote is None:
+            continue
+        if isinstance(vote, dict):  # an enum: the value decides
+            value = option.value
+            vote = vote.get(value) if value else None
+            if vote is None:
+                continue
+        cast.append(vote)
+    return tuple(cast)
 
 
 def _knowledge(name: str) -> _Knowledge:

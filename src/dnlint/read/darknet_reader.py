@@ -22,10 +22,11 @@ from dnlint.read.document import (
     Option,
     Section,
     Sections,
+    SectionText,
     may_hold_directives,
     text_of,
 )
-from dnlint.read.line_split import line_chunks, lines_in_chunks, split_lines
+from dnlint.read.line_split import LINES_CHUNK, line_chunks, lines_in_chunks, split_lines
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
 
@@ -36,8 +37,8 @@ if TYPE_CHECKING:
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
-           "Sections", "lines_in_chunks", "may_hold_directives", "read_cfg", "split_lines",
-           "text_of"]
+           "SectionText", "Sections", "lines_in_chunks", "may_hold_directives", "read_cfg",
+           "split_lines", "text_of"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
@@ -49,6 +50,11 @@ _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
 # emptied when full.
 _PLAIN_LINES: Final[dict[str, tuple[str, str, int]]] = {}
 _PLAIN_LINES_MAX: Final = 4096
+# Every section text read without a finding (see SectionText), by its bytes after the '[';
+# bounded like _PLAIN_LINES. 94% of the stock sections repeat an earlier one word for word.
+_SECTION_TEXTS: Final[dict[bytes, SectionText]] = {}
+_SECTION_TEXTS_MAX: Final = 1024
+_SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
 
 
 def read_cfg(data: bytes) -> CfgDocument:
@@ -109,7 +115,10 @@ class _Lexer:
             # the common file: its bytes are its characters, kept once (see Lines), and
             # decoded a chunk at a time as the lexer walks them
             self._whole = data
-            self._run_plain(line_chunks(data), b"\t" in data, b";" in data)
+            if len(data) <= LINES_CHUNK:
+                self._run_sections(data, b"\t" in data, b";" in data)
+            else:
+                self._run_plain(line_chunks(data), b"\t" in data, b";" in data)
             return
         try:
             text = self._whole = data.decode("utf-8")
@@ -128,11 +137,94 @@ class _Lexer:
         whole = self._whole
         return whole.decode("ascii") if isinstance(whole, bytes) else whole
 
+    def _run_sections(self, data: bytes, has_tab: bool, has_semicolon: bool) -> None:
+        """An ASCII file of one chunk, a section's text at a time (up to the next line that
+        starts with '['): a text read before without a finding is made from what reading it
+        made (:meth:`_make`), any other read line by line (:meth:`_run_plain`)."""
+        texts = data.split(b"\n[")
+        head = texts[0]  # what comes before the second section: [net], usually
+        self._run_plain([split_lines(head.decode("ascii"))], has_tab, has_semicolon)
+        number = head.count(b"\n") + 2  # the line of the next text's header
+        known = _SECTION_TEXTS
+        items = self.sections._items
+        for index in range(1, len(texts)):
+            text = texts[index]
+            made = known.get(text)
+            if made is not None:
+                self._make(made, number)
+                number += made.height
+                continue
+            lines = ("[" + text.decode("ascii")).split("\n")
+            findings, comments, sections = len(self.findings), len(self.comments), len(items)
+            self._run_plain([lines], has_tab, has_semicolon, number - 1)
+            if (len(text) <= _SECTION_TEXT_LENGTH and len(self.findings) == findings
+                    and len(items) == sections + 1):
+                made = self._section_text(lines, number, comments)
+                if made is not None:
+                    if len(known) >= _SECTION_TEXTS_MAX:
+                        known.clear()
+                    known[text] = made
+            number += len(lines)
+
+    def _section_text(self, lines: list[str], number: int,
+                      comments: int) -> SectionText | None:
+        """What reading ``lines`` (a section's text, its header at line ``number``) made of
+        them, when it made the header a plain ``[name]`` and every option plain; else None."""
+        item = self.sections._items[-1]
+        if type(item) is str:
+            name = item
+            options: tuple[tuple[str, str, int], ...] = ()
+        else:
+            assert isinstance(item, Section)
+            name = item.name
+            if (item.listed is not None or item.odd or item.line != number
+                    or not item.header_ok or item.column != 1):
+                return None
+            kept = []
+            for option in item.first.values():
+                if option._more is not UNPARSED or option.value is None:
+                    return None
+                kept.append((option.key, option.value, option.line - number))
+            options = tuple(kept)
+        if lines[0] != f"[{name}]":
+            return None  # a header with blanks
+        made = SectionText(name, options, tuple((comment.line - number, comment.text)
+                                                for comment in self.comments[comments:]),
+                           len(lines))
+        if type(item) is Section:
+            item.text = made
+        return made
+
+    def _make(self, made: SectionText, number: int) -> None:
+        """The section, options and comments that reading ``made``'s text makes, its header
+        at line ``number``."""
+        sections = self.sections
+        options = made.options
+        if not options:
+            sections._items.append(made.name)  # Sections.append_bare, inlined
+            sections._lines.append(number)
+            sections._bare += 1
+        else:
+            section = Section(made.name, number, 1)
+            section.text = made
+            if len(options) == 1:
+                key, value, offset = options[0]
+                section._first = Option(key, value, number + offset)
+            else:
+                section._first = {key: Option(key, value, number + offset)
+                                  for key, value, offset in options}
+            sections._items.append(section)
+            sections._lines.append(number)
+        comments = self.comments
+        for offset, text in made.comments:
+            comments.append(Comment(number + offset, text))
+
     def _run_plain(self, chunks: Iterable[list[str]], has_tab: bool,
-                   has_semicolon: bool) -> None:
-        """Lines without CR or NUL, a list of them at a time (``chunks``): the common file, one
-        inlined loop for the plain lines (no whitespace at all), everything else through
-        :meth:`_line`. (A loop over a list, not any iterable: the compiled loop indexes it.)"""
+                   has_semicolon: bool, number: int = 0) -> None:
+        """Lines without CR or NUL, a list of them at a time (``chunks``), the first of them
+        line ``number + 1``: the common file, one inlined loop for the plain lines (no
+        whitespace at all), everything else through :meth:`_line`. (A loop over a list, not
+        any iterable: the compiled loop indexes it.)"""
         sections, comments = self.sections, self.comments
         # Sections' own list (never replaced): its truth is a C test where len(sections) is a
         # Python call per line
@@ -142,7 +234,6 @@ class _Lexer:
         # (has_tab, has_semicolon: characters absent from the whole file need no test on
         # every line)
         plain_lines = _PLAIN_LINES
-        number = 0
         for lines in chunks:
             for text in lines:
                 number += 1

@@ -122,10 +122,29 @@ def _joined(key: str, value: str | None) -> str:
     return key if value is None else f"{key}={value}"
 
 
+class SectionText:
+    """A section's text (from its ``[`` up to the next line that starts with ``[``) that the
+    reader read without a finding, as plain ``key=value`` lines, comments and blank lines, and
+    what it made of it, lines counted from the header: each later section of the same text is
+    made from this, not read again, and shares it (:attr:`Section.text`). ``memo`` holds what
+    later stages worked out from the text alone (its typing by table, its dialect votes), by
+    their own keys."""
+
+    __slots__ = ("comments", "height", "memo", "name", "options")
+
+    def __init__(self, name: str, options: tuple[tuple[str, str, int], ...],
+                 comments: tuple[tuple[int, str], ...], height: int) -> None:
+        self.name = name
+        self.options = options  # (key, value, line - header line), in file order
+        self.comments = comments  # (line - header line, stripped text)
+        self.height = height  # its lines, the header's included
+        self.memo: dict[object, Any] = {}
+
+
 class Section:
     """A ``[name]`` section: ``name`` is the text between the brackets after stripping."""
 
-    __slots__ = ("_at", "_first", "line", "listed", "name", "odd")
+    __slots__ = ("_at", "_first", "line", "listed", "name", "odd", "text")
 
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
@@ -141,6 +160,8 @@ class Section:
         self.listed: list[Option] | None = None
         # a repeated key, a bare 'key' line or an empty key: the structure check looks closer
         self.odd = False
+        # the text it shares with every section made from it, when the reader made it so
+        self.text: SectionText | None = None
 
     @property
     def column(self) -> int:
