@@ -31,7 +31,9 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "dnlint/read/darknet_reader.py",
     "dnlint/read/document.py",
+    "dnlint/read/line_forms.py",
     "dnlint/read/line_split.py",
+    "dnlint/read/section_text.py",
     "dnlint/read/structure.py",
     "dnlint/options/convert.py",
     "dnlint/options/section_memo.py",

@@ -80,12 +80,33 @@ def test_a_section_with_a_finding_is_typed_each_time() -> None:
 
 
 def test_a_list_is_never_shared() -> None:
+    """A section with a list shares its typing, but each section gets lists of its own, and
+    merged values of its own (they hold the lists)."""
     section_memo.forget_typing()
-    text = NET + "[yolo]\nmask=0,1,2\nanchors=1,2,3,4,5,6\nclasses=1\nnum=3\n" * 2
+    text = (NET + "[convolutional]\nfilters=18\nsize=1\nactivation=linear\n"
+            + "[yolo]\nmask=0,1,2\nanchors=1,2,3,4,5,6\nclasses=1\nnum=3\n" * 3)
     result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
-    first, second = (s.first["mask"].parsed for s in result.document.sections[1:])
-    assert first == second == [0, 1, 2] and first is not second
-    assert result.network.layers[0].values.typed is None
+    first, second, third = (s.first["mask"].parsed for s in result.document.sections[2:])
+    assert first == second == third == [0, 1, 2]
+    assert first is not second and second is not third and first is not third
+    values = [layer.values for layer in result.network.layers[1:]]
+    assert values[0].typed is not None and values[0].typed is values[1].typed
+    assert values[0].typed.lists
+    assert values[0].merged() is not values[1].merged()
+    assert values[1].merged()["mask"] is second
+    first.append(3)  # a section's own list: the next section of this text never sees it
+    again = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB).document.sections[2]
+    assert again.first["mask"].parsed == [0, 1, 2]
+
+
+def test_a_single_option_section_made_from_a_known_text_shares_its_typing() -> None:
+    section_memo.forget_typing()
+    text = NET + "[convolutional]\nfilters=4\n" + "[route]\nlayers=-1\n" * 3
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    assert result.diagnostics == []
+    routes = [layer.values for layer in result.network.layers[1:]]
+    assert routes[0].typed is not None and routes[0].typed is routes[1].typed
+    assert [r.section.first["layers"].parsed for r in routes] == [[-1]] * 3
 
 
 def test_the_memo_stays_bounded() -> None:

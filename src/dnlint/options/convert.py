@@ -135,7 +135,7 @@ class Values:
         """Every declared option's value, parsed or default, for one build to read (never to
         write: sections of one text share it)."""
         typed = self.typed
-        if typed is None:
+        if typed is None or typed.lists:
             return self._merged()
         if typed.merged is None:
             typed.merged = self._merged()
@@ -237,33 +237,33 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values; a
     section of a table and text typed before shares that typing (:mod:`.section_memo`)."""
     first = section._first
-    if type(first) is not dict:
-        return _type_section(section, table, sink)
     same_text = section.text  # the reader made it from a text it had read: typed before?
     if same_text is not None:
         typed = same_text.memo.get(table)
         if typed is not None:
             return _shared_typing(section, table, first, typed)
-    text = text_of(first, table)
-    if text is None:
+    elif type(first) is not dict:
         return _type_section(section, table, sink)
-    typed = typed_before(text)
+    text = text_of(first, table) if type(first) is dict else None
+    typed = typed_before(text) if text is not None else None
     if typed is not None:
         values = _shared_typing(section, table, first, typed)
     else:
         made = sink.made
         values = _type_section(section, table, sink)
-        if sink.made != made:
+        if sink.made != made or (text is None and same_text is None):
             return values
         # nothing reported: the next section of this text reports nothing
         typed = values.typed = remember_typing(text, first)
-    if same_text is not None and typed is not None:
+        if typed is None:
+            return values
+    if same_text is not None:
         same_text.memo[table] = typed  # OptionTables are few: one per type and dialect
     return values
 
 
-def _shared_typing(section: Section, table: OptionTable, first: dict[str, Option],
-                   typed: Typed) -> Values:
+def _shared_typing(section: Section, table: OptionTable,
+                   first: dict[str, Option] | Option | None, typed: Typed) -> Values:
     share_typing(first, typed)
     values = Values(section, table)
     values.typed = typed

@@ -13,6 +13,7 @@ it no further.
 from __future__ import annotations
 
 from dnlint.options.value_checks import remember
+from dnlint.read.darknet_reader import forget_texts
 from dnlint.read.document import Option, Unplain
 
 TYPE_CHECKING = False
@@ -22,12 +23,14 @@ if TYPE_CHECKING:
 
 class Typed:
     """What typing a section found, for every section of the same table and text: the parsed
-    value of each option in order, and the merged values once a build has asked for them."""
+    value of each option in order, and the merged values once a build has asked for them
+    (never when a value is a list: each section gets lists of its own)."""
 
-    __slots__ = ("merged", "parsed")
+    __slots__ = ("lists", "merged", "parsed")
 
-    def __init__(self, parsed: list[Any]) -> None:
+    def __init__(self, parsed: list[Any], lists: bool) -> None:
         self.parsed = parsed
+        self.lists = lists  # whether a value is a list
         self.merged: dict[str, Any] | None = None
 
 
@@ -52,25 +55,47 @@ def typed_before(text: tuple[Any, ...]) -> Typed | None:
     return _TYPED.get(text)
 
 
-def share_typing(options: dict[str, Option], typed: Typed) -> None:
-    """Give each option the value typing found for its twin."""
+def share_typing(options: dict[str, Option] | Option | None, typed: Typed) -> None:
+    """Give each option the value typing found for its twin (a list copied)."""
     parsed = typed.parsed
-    for index, option in enumerate(options.values()):  # as many as parsed: the same text
-        option._more = parsed[index]  # Option.parsed of a plain option, inlined
+    if type(options) is dict:
+        if not typed.lists:
+            for index, option in enumerate(options.values()):  # as many as parsed: same text
+                option._more = parsed[index]  # Option.parsed of a plain option, inlined
+            return
+        for index, option in enumerate(options.values()):
+            value = parsed[index]
+            option._more = value.copy() if type(value) is list else value
+    elif isinstance(options, Option):
+        value = parsed[0]
+        options._more = value.copy() if type(value) is list else value
 
 
-def remember_typing(text: tuple[Any, ...], options: dict[str, Option]) -> Typed | None:
-    """What the options of a section just typed hold, kept under ``text``; None (not kept)
-    when a value is a list or an option was left unparsed."""
+def remember_typing(text: tuple[Any, ...] | None,
+                    options: dict[str, Option] | Option | None) -> Typed | None:
+    """What the options of a section just typed hold, kept under ``text`` (unless None);
+    None (nothing kept) when a value is not a number, a name or a list of numbers, or an
+    option was left unparsed."""
     parsed = []
-    for option in options.values():
+    lists = False
+    for option in (options.values() if type(options) is dict
+                   else (options,) if isinstance(options, Option) else ()):
         value = option._more
-        if type(value) is not int and type(value) is not float and type(value) is not str:
+        if type(value) is list:
+            for item in value:
+                if type(item) is not int and type(item) is not float:
+                    return None
+            value = value.copy()  # the section's own list may change: not the memo's
+            lists = True
+        elif type(value) is not int and type(value) is not float and type(value) is not str:
             return None
         parsed.append(value)
-    return remember(_TYPED, text, Typed(parsed))
+    typed = Typed(parsed, lists)
+    return typed if text is None else remember(_TYPED, text, typed)
 
 
 def forget_typing() -> None:
-    """Empty the memo (tests that count what it keeps)."""
+    """Empty the memo and the reader's, whose section texts keep their typing (tests that
+    count what is kept)."""
     _TYPED.clear()
+    forget_texts()

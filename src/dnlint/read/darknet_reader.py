@@ -22,11 +22,19 @@ from dnlint.read.document import (
     Option,
     Section,
     Sections,
-    SectionText,
     may_hold_directives,
     text_of,
 )
+from dnlint.read.line_forms import (
+    darknet_strip,
+    inline_comment_at,
+    inner_gap,
+    joins_numbers,
+    spaced_option,
+    value_column_of,
+)
 from dnlint.read.line_split import LINES_CHUNK, line_chunks, lines_in_chunks, split_lines
+from dnlint.read.section_text import SectionText
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
 
@@ -37,8 +45,8 @@ if TYPE_CHECKING:
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
-           "SectionText", "Sections", "lines_in_chunks", "may_hold_directives", "read_cfg",
-           "split_lines", "text_of"]
+           "SectionText", "Sections", "forget_texts", "lines_in_chunks", "may_hold_directives",
+           "read_cfg", "split_lines", "text_of"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
@@ -55,6 +63,13 @@ _PLAIN_LINES_MAX: Final = 4096
 _SECTION_TEXTS: Final[dict[bytes, SectionText]] = {}
 _SECTION_TEXTS_MAX: Final = 1024
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
+
+
+def forget_texts() -> None:
+    """Empty the reader's memories of lines and section texts (and with them what later
+    stages kept in a text's memo): for tests that count what is shared."""
+    _PLAIN_LINES.clear()
+    _SECTION_TEXTS.clear()
 
 
 def read_cfg(data: bytes) -> CfgDocument:
@@ -284,7 +299,7 @@ class _Lexer:
                     if not (key and value) or section is None:
                         self._option(text, text, number)
                         continue
-                    comment_at = (_comment_at(value) if "#" in value
+                    comment_at = (inline_comment_at(value) if "#" in value
                                   or (has_semicolon and ";" in value) or "//" in value else -1)
                     key = shared.get(key) or share(key)
                     value = shared.get(value) or share(value)
@@ -389,7 +404,7 @@ class _Lexer:
         )
 
     def _line(self, text: str, number: int) -> None:
-        spaced = _spaced_option(text) if self.sections else None
+        spaced = spaced_option(text) if self.sections else None
         if spaced is not None:
             key, value, key_column, value_column = spaced
             self.sections.live().add(Option(self.share(key), self.share(value), number, key_column,
@@ -400,7 +415,7 @@ class _Lexer:
     def _line_general(self, text: str, number: int) -> None:
         """Any line: what Darknet's strip() and read_option make of it, with every finding."""
         plain = " " not in text and "\t" not in text and "\r" not in text
-        stripped = text if plain else _strip(text)
+        stripped = text if plain else darknet_strip(text)
         if not stripped:
             return
         first = stripped[0]
@@ -431,7 +446,7 @@ class _Lexer:
         if not (key and value and self.sections):
             self._option(text, text, number)
             return
-        comment_at = (_comment_at(value) if "#" in value or ";" in value or "//" in value
+        comment_at = (inline_comment_at(value) if "#" in value or ";" in value or "//" in value
                       else -1)
         self.sections.live().add(Option(self.share(key), self.share(value), number, 1, len(key) + 2,
                                      None, comment_at))
@@ -475,12 +490,13 @@ class _Lexer:
         key_column = len(text) - len(text.lstrip(" \t")) + 1
         eq = stripped.find("=")
         raw_eq = text.find("=")
-        value_column = _value_column(text, raw_eq)
+        value_column = value_column_of(text, raw_eq)
         if eq < 0:
             option = Option(stripped, None, number, key_column, key_column, text)
         else:
             key, value = stripped[:eq], stripped[eq + 1 :]
-            option = Option(key, value, number, key_column, value_column, text, _comment_at(value))
+            option = Option(key, value, number, key_column, value_column, text,
+                            inline_comment_at(value))
         if not self.sections:
             if self.option_before_section:
                 return
@@ -537,10 +553,10 @@ class _Lexer:
         if cut >= 0:
             value_part = value_part[:cut]
         for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
-            gap = _inner_gap(part)
+            gap = inner_gap(part)
             if gap >= 0:
-                glued = _strip(part)
-                if _joins_numbers(part, gap):
+                glued = darknet_strip(part)
+                if joins_numbers(part, gap):
                     self._glued_numbers(part, gap, number, offset + gap + 1)
                     return
                 self.findings.append(
@@ -555,74 +571,3 @@ class _Lexer:
                     )
                 )
                 return
-
-
-def _strip(text: str) -> str:
-    """Darknet's strip(): every space, tab, CR and LF deleted (three C-level passes are far
-    cheaper than str.translate with a deletion table)."""
-    return text.replace(" ", "").replace("\t", "").replace("\r", "").replace("\n", "")
-
-
-def _comment_at(value: str) -> int:
-    """Index of the '#', ';' or '//' that starts an inline comment (never the value's first
-    character: '#1' is a value, however odd), or -1. Darknet itself has no inline comments;
-    the typing stage decides whether the text before the marker is what Darknet reads."""
-    if "#" not in value and ";" not in value and "//" not in value:
-        return -1
-    positions = [p for p in (value.find("#", 1), value.find(";", 1), value.find("//", 1)) if p > 0]
-    return min(positions) if positions else -1
-
-
-def _joins_numbers(part: str, gap: int) -> bool:
-    before = part[:gap].rstrip(" \t")[-1:]
-    after = part[gap:].lstrip(" \t")[:1]
-    return before.isdigit() and (after.isdigit() or after in "-.")
-
-
-def _value_column(text: str, raw_eq: int) -> int:
-    if raw_eq < 0:
-        return 1
-    rest = text[raw_eq + 1 :]
-    return raw_eq + 2 + (len(rest) - len(rest.lstrip(" \t")))
-
-
-def _spaced_option(text: str) -> tuple[str, str, int, int] | None:
-    """``key = value`` or ``key=1, 2``: (key, value, key column, value column) when the line's
-    whitespace lies only at its ends, around '=' and next to commas, where Darknet's strip()
-    deletes it without gluing anything together; else ``None`` (the general path decides).
-
-    Plain string operations, linear in the line: the regex this replaces backtracked
-    exponentially on ``key= , , , ,#``.
-    """
-    eq = text.find("=")
-    if eq <= 0:
-        return None
-    key = text[:eq].strip(" \t")
-    if (not key or key[0] in "#;[" or key.startswith("//") or " " in key or "\t" in key
-            or "\r" in key or "\n" in key):
-        return None
-    rest = text[eq + 1 :]
-    body = rest.strip(" \t")
-    if not body or "#" in body or ";" in body or "\r" in body or "\n" in body or "//" in body:
-        return None
-    value = body
-    if " " in body or "\t" in body:
-        for piece in body.split(","):
-            inner = piece.strip(" \t")
-            if " " in inner or "\t" in inner:
-                return None  # whitespace inside an item: a gap the general path reports
-        value = body.replace(" ", "").replace("\t", "")
-    key_column = len(text) - len(text.lstrip(" \t")) + 1
-    value_column = eq + 2 + len(rest) - len(rest.lstrip(" \t"))
-    return key, value, key_column, value_column
-
-
-# whitespace between two characters that are not separators: 'a b' is a gap, '1, 2' is not
-_INNER_GAP = r"[^ \t,=][ \t]+[^ \t,=]"  # compiled when first used: a clean file has none
-
-
-def _inner_gap(part: str) -> int:
-    """Index of whitespace between two non-separator characters, or -1 (``1, 2`` is fine)."""
-    import re  # here: a clean run imports no re (start-up)
-    match = re.search(_INNER_GAP, part.rstrip(" \t\r"))
-    return match.start() + 1 if match else -1

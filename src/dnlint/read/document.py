@@ -18,6 +18,7 @@ from types import MappingProxyType
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.line_split import LINES_CHUNK as _LINES_CHUNK
+from dnlint.read.section_text import SectionText
 from dnlint.records import overload
 
 TYPE_CHECKING = False
@@ -120,25 +121,6 @@ class Unplain:
 
 def _joined(key: str, value: str | None) -> str:
     return key if value is None else f"{key}={value}"
-
-
-class SectionText:
-    """A section's text (from its ``[`` up to the next line that starts with ``[``) that the
-    reader read without a finding, as plain ``key=value`` lines, comments and blank lines, and
-    what it made of it, lines counted from the header: each later section of the same text is
-    made from this, not read again, and shares it (:attr:`Section.text`). ``memo`` holds what
-    later stages worked out from the text alone (its typing by table, its dialect votes), by
-    their own keys."""
-
-    __slots__ = ("comments", "height", "memo", "name", "options")
-
-    def __init__(self, name: str, options: tuple[tuple[str, str, int], ...],
-                 comments: tuple[tuple[int, str], ...], height: int) -> None:
-        self.name = name
-        self.options = options  # (key, value, line - header line), in file order
-        self.comments = comments  # (line - header line, stripped text)
-        self.height = height  # its lines, the header's included
-        self.memo: dict[object, Any] = {}
 
 
 class Section:
