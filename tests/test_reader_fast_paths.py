@@ -91,7 +91,7 @@ def test_a_section_text_read_before_is_made_not_read() -> None:
     read_cfg(b"[net]\nbatch=1\n[conv]\nsize=3\n# c\nfilters=8\n\n")
     made = _SECTION_TEXTS[b"conv]\nsize=3\n# c\nfilters=8\n\n"]
     assert (made.name, made.options, made.comments, made.height) == (
-        "conv", (("size", "3", 1), ("filters", "8", 3)), ((2, "# c"),), 6)
+        "conv", (("size", "3", 1, None), ("filters", "8", 3, None)), ((2, "# c"),), 6)
     doc = read_cfg(b"[net]\n[conv]\nsize=3\n# c\nfilters=8\n\n\n[conv]\nsize=3\n# c\nfilters=8\n\n")
     conv, again = doc.sections[1], doc.sections[2]
     assert conv.text is made and again.text is made
@@ -99,6 +99,17 @@ def test_a_section_text_read_before_is_made_not_read() -> None:
                                                                  ("filters", "8", 11)]
     assert [(c.line, c.text) for c in doc.comments] == [(4, "# c"), (10, "# c")]
     assert list(doc.sections.lines) == [1, 2, 8]
+
+
+def test_a_section_text_with_blanks_around_its_equals_signs_is_made_with_their_places() -> None:
+    _SECTION_TEXTS.clear()
+    text = b"[net]\n[route]\nlayers = -1, 61 \n[route]\nlayers = -1, 61 "
+    _assert_read_as_the_general_path_reads(text)
+    doc = read_cfg(text)
+    assert doc.sections[2].text is doc.sections[1].text is not None
+    option = doc.sections[2].options[0]
+    assert (option.key, option.value, option.line, option.column, option.value_column,
+            option.raw) == ("layers", "-1,61", 5, 1, 10, "layers = -1, 61 ")
 
 
 def test_a_section_text_with_a_finding_is_not_kept() -> None:

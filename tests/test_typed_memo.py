@@ -115,3 +115,15 @@ def test_the_memo_stays_bounded() -> None:
                          for n in range(1, MEMO_SIZE + 200))
     lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
     assert 0 < len(section_memo._TYPED) <= MEMO_SIZE
+
+
+def test_a_section_with_blanks_around_equals_shares_its_typing_through_its_text() -> None:
+    section_memo.forget_typing()
+    text = NET + "[convolutional]\nfilters=4\n" + "[route]\nlayers = -1\n" * 3
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
+    routes = [layer.values for layer in result.network.layers[1:]]
+    assert routes[0].typed is not None and routes[1].typed is routes[0].typed
+    options = [r.section.first["layers"] for r in routes]
+    assert [(o.parsed, o.line, o.value_column, o.comment_at) for o in options] == [
+        ([-1], 8, 10, -1), ([-1], 10, 10, -1), ([-1], 12, 10, -1)]
+    assert options[0].parsed is not options[1].parsed

@@ -3,11 +3,13 @@
 94% of the stock corpus's sections repeat an earlier one word for word (``[convolutional]
 batch_normalize=1 filters=64 size=3 stride=1 pad=1 activation=leaky``), and typing one cost
 about as much as reading it. :func:`dnlint.options.convert.type_section` keeps what typing
-found for a section whose options are all plain ``key=value`` lines, that reported nothing and
-whose values are numbers or names: a later section of the same table and text is given the
-same values, reports nothing either, and shares no list anyone could change. The memo is
-bounded (:func:`~dnlint.options.value_checks.remember`), so a file of unique sections grows
-it no further.
+found for a section that reported nothing and whose values are numbers, names or lists of
+numbers: a later section of the same table and text is given the same values (each list a
+copy of its own) and reports nothing either. Two ways find the earlier section: the
+:class:`~dnlint.read.section_text.SectionText` the reader made both from (its ``memo``, by
+table), or, for a section whose options are all plain ``key=value`` lines, the text of its
+options (``_TYPED``, bounded by :func:`~dnlint.options.value_checks.remember`, so a file of
+unique sections grows it no further).
 """
 
 from __future__ import annotations
@@ -61,14 +63,26 @@ def share_typing(options: dict[str, Option] | Option | None, typed: Typed) -> No
     if type(options) is dict:
         if not typed.lists:
             for index, option in enumerate(options.values()):  # as many as parsed: same text
-                option._more = parsed[index]  # Option.parsed of a plain option, inlined
+                more = option._more
+                if type(more) is Unplain:
+                    more.parsed = parsed[index]
+                else:
+                    option._more = parsed[index]  # Option.parsed of a plain option, inlined
             return
         for index, option in enumerate(options.values()):
-            value = parsed[index]
-            option._more = value.copy() if type(value) is list else value
+            _give(option, parsed[index])
     elif isinstance(options, Option):
-        value = parsed[0]
-        options._more = value.copy() if type(value) is list else value
+        _give(options, parsed[0])
+
+
+def _give(option: Option, value: Any) -> None:
+    if type(value) is list:
+        value = value.copy()
+    more = option._more
+    if type(more) is Unplain:
+        more.parsed = value
+    else:
+        option._more = value
 
 
 def remember_typing(text: tuple[Any, ...] | None,
@@ -81,6 +95,8 @@ def remember_typing(text: tuple[Any, ...] | None,
     for option in (options.values() if type(options) is dict
                    else (options,) if isinstance(options, Option) else ()):
         value = option._more
+        if type(value) is Unplain:
+            value = value.parsed
         if type(value) is list:
             for item in value:
                 if type(item) is not int and type(item) is not float:

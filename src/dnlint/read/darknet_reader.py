@@ -22,6 +22,7 @@ from dnlint.read.document import (
     Option,
     Section,
     Sections,
+    Unplain,
     may_hold_directives,
     text_of,
 )
@@ -34,7 +35,7 @@ from dnlint.read.line_forms import (
     value_column_of,
 )
 from dnlint.read.line_split import LINES_CHUNK, line_chunks, lines_in_chunks, split_lines
-from dnlint.read.section_text import SectionText
+from dnlint.read.section_text import MadeOption, SectionText
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
 
@@ -63,6 +64,15 @@ _PLAIN_LINES_MAX: Final = 4096
 _SECTION_TEXTS: Final[dict[bytes, SectionText]] = {}
 _SECTION_TEXTS_MAX: Final = 1024
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
+
+
+def _made_option(made: MadeOption, number: int) -> Option:
+    key, value, offset, where = made
+    option = Option(key, value, number + offset)
+    if where is not None:
+        column, value_column, raw, comment_at = where
+        option._more = Unplain(column, value_column, raw, comment_at)
+    return option
 
 
 def forget_texts() -> None:
@@ -184,22 +194,31 @@ class _Lexer:
     def _section_text(self, lines: list[str], number: int,
                       comments: int) -> SectionText | None:
         """What reading ``lines`` (a section's text, its header at line ``number``) made of
-        them, when it made the header a plain ``[name]`` and every option plain; else None."""
+        them, when it made the header a plain ``[name]`` and every option whole (a key and
+        a value, each key once); else None."""
         item = self.sections._items[-1]
         if type(item) is str:
             name = item
-            options: tuple[tuple[str, str, int], ...] = ()
+            options: tuple[MadeOption, ...] = ()
         else:
             assert isinstance(item, Section)
             name = item.name
             if (item.listed is not None or item.odd or item.line != number
                     or not item.header_ok or item.column != 1):
                 return None
-            kept = []
+            kept: list[MadeOption] = []
             for option in item.first.values():
-                if option._more is not UNPARSED or option.value is None:
+                more = option._more
+                if option.value is None:
                     return None
-                kept.append((option.key, option.value, option.line - number))
+                if more is UNPARSED:
+                    kept.append((option.key, option.value, option.line - number, None))
+                elif type(more) is Unplain and more.parsed is UNPARSED:
+                    # blanks around '=' or an inline comment: where its parts stand
+                    kept.append((option.key, option.value, option.line - number,
+                                 (more.column, more.value_column, more.raw, more.comment_at)))
+                else:
+                    return None
             options = tuple(kept)
         if lines[0] != f"[{name}]":
             return None  # a header with blanks
@@ -223,11 +242,9 @@ class _Lexer:
             section = Section(made.name, number, 1)
             section.text = made
             if len(options) == 1:
-                key, value, offset = options[0]
-                section._first = Option(key, value, number + offset)
+                section._first = _made_option(options[0], number)
             else:
-                section._first = {key: Option(key, value, number + offset)
-                                  for key, value, offset in options}
+                section._first = {option[0]: _made_option(option, number) for option in options}
             sections._items.append(section)
             sections._lines.append(number)
         comments = self.comments
