@@ -11,14 +11,13 @@ from dnlint.read.darknet_reader import CfgDocument
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
-    from typing import Final, TypeVar
+    from typing import TypeVar
 
     from dnlint.network.build import Network
 
     T = TypeVar("T")
 
 # Layer types that predict boxes (their info carries classes, num, and for yolo kinds the mask).
-HEAD_TYPES: Final = ("yolo", "gaussian_yolo", "region", "detection")
 MASKED_TYPES = ("yolo", "gaussian_yolo")
 MAX_LISTED = 4096  # masks longer than this are absurd; the size check has reported them
 MAX_SHOWN = 12
@@ -26,10 +25,9 @@ MAX_SHOWN = 12
 STOCK_CLASSES = frozenset({80, 20})
 
 
-def heads(network: Network) -> list[Layer]:
+def heads(network: Network) -> tuple[Layer, ...]:
     """The detection heads the builder completed (each has its :class:`HeadInfo`)."""
-    return [layer for layer in network.layers.built()
-            if layer.type in HEAD_TYPES and layer.head is not None]
+    return network.layers.heads()
 
 
 def head_of(layer: Layer) -> HeadInfo:

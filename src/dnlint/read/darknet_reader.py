@@ -62,7 +62,7 @@ _PLAIN_LINES_MAX: Final = 4096
 # Every section text read without a finding (see SectionText), by its bytes after the '[';
 # bounded like _PLAIN_LINES. 94% of the stock sections repeat an earlier one word for word.
 _SECTION_TEXTS: Final[dict[bytes, SectionText]] = {}
-_SECTION_TEXTS_MAX: Final = 1024
+_SECTION_TEXTS_MAX: Final = 2048  # the stock corpus keeps about 1,100
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
 
 
@@ -244,7 +244,13 @@ class _Lexer:
             if len(options) == 1:
                 section._first = _made_option(options[0], number)
             else:
-                section._first = {option[0]: _made_option(option, number) for option in options}
+                first: dict[str, Option] = {}
+                for key, value, offset, where in options:  # _made_option, inlined
+                    option = first[key] = Option(key, value, number + offset)
+                    if where is not None:
+                        column, value_column, raw, comment_at = where
+                        option._more = Unplain(column, value_column, raw, comment_at)
+                section._first = first
             sections._items.append(section)
             sections._lines.append(number)
         comments = self.comments

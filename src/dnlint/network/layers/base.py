@@ -310,14 +310,25 @@ class Layers(Sequence[Layer]):
     line, and is built again from the section each time it is asked for: an object per
     ``[x]`` line cost fifty times the line. Layers are not changed after they are built."""
 
-    __slots__ = ("_items", "_sections", "_zeroed")
+    __slots__ = ("_heads", "_items", "_sections", "_zeroed")
 
     def __init__(self, sections: Sections) -> None:
         self._sections = sections  # the file's sections: layer i is section i + 1
         self._items: list[Layer | None] = []
         self._zeroed = 0  # how many items are None
+        self._heads: tuple[Layer, ...] | None = None  # heads(), once asked
+
+    def heads(self) -> tuple[Layer, ...]:
+        """The detection heads the builder completed, in order: the layers it gave a
+        :class:`HeadInfo` ([yolo], [Gaussian_yolo], [region], [detection]). Worked out once:
+        half a dozen checks ask."""
+        found = self._heads
+        if found is None:
+            found = self._heads = tuple(layer for layer in self.built() if layer.head is not None)
+        return found
 
     def append(self, layer: Layer) -> None:
+        self._heads = None
         if layer.values is None and layer.input == _ZERO_SHAPE and layer.inputs == 0 \
                 and layer.broken and not layer.saved and layer.facts is None:
             self._items.append(None)
