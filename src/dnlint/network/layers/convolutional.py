@@ -140,26 +140,34 @@ def _check_deform(ctx: LayerContext, size: int) -> None:
 def build(ctx: LayerContext) -> None:
     d = ctx.v.merged()  # every option of the dialect, parsed or default (hot path: no getters)
     pj = ctx.pj
+    # every one an Int option: typed, so the arithmetic and tests below are on C integers
     filters: int = d["filters"]
     size: int = d["size"]
     stride: int = d["stride"]
     sx = sy = stride
-    pad: int = size // 2 if d["pad"] else d["padding"]
-    groups = d["groups"]
-    if groups != 1 or d["xnor"]:
+    pad_flag: int = d["pad"]
+    padding: int = d["padding"]
+    pad = size // 2 if pad_flag else padding
+    groups: int = d["groups"]
+    xnor: int = d["xnor"]
+    if groups != 1 or xnor:
         groups = _groups(ctx, groups)
-    bn = bool(d["batch_normalize"])
+    batch_normalize: int = d["batch_normalize"]
+    bn = batch_normalize != 0
     dilation = 1
     antialiasing = 0
     if not pj:
-        if d["stride_x"] >= 1:
-            sx = d["stride_x"]
-        if d["stride_y"] >= 1:
-            sy = d["stride_y"]
+        stride_x: int = d["stride_x"]
+        stride_y: int = d["stride_y"]
+        if stride_x >= 1:
+            sx = stride_x
+        if stride_y >= 1:
+            sy = stride_y
         if size != 1:
             dilation = d["dilation"]
         antialiasing = d["antialiasing"]
-        bn = bn or bool(d["cbn"])
+        cbn: int = d["cbn"]
+        bn = bn or cbn != 0
         if d["sway"] or d["rotate"] or d["stretch"] or d["stretch_sway"]:
             _check_deform(ctx, size)
     layer = ctx.layer
@@ -167,7 +175,7 @@ def build(ctx: LayerContext) -> None:
     if not (ctx.w > 0 and ctx.h > 0 and ctx.c > 0) and not ctx.need_image():
         return
     _check_groups(ctx, groups, filters)
-    if size % 2 == 0 and d["pad"]:
+    if size % 2 == 0 and pad_flag:
         ctx.report(
             "DN310",
             f"even size={size} with pad=1 pads {size // 2} on each side, so the output grows by "
@@ -202,7 +210,7 @@ def build(ctx: LayerContext) -> None:
         next_h = conv_out(ctx, out_h, blur_pad, blur_size, sy, "height")
         layer.next_shape = (next_w, next_h, filters, next_w * next_h * filters)
     nweights = (ctx.c // groups) * filters * size * size if groups else 0
-    layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if d["xnor"] else 1)
+    layer.bflops = (2.0 * nweights * out_h * out_w) / 1e9 / (32 if xnor else 1)
     if not pj and ctx.v.given("share_index"):
         _shared(ctx, filters, size)
         return
