@@ -14,7 +14,8 @@ from dnlint.cnumbers import LONG_LIST
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.layers.base import Block, Layer
-from dnlint.read.darknet_reader import Lines, lines_in_chunks, read_cfg, split_lines, text_of
+from dnlint.read.darknet_reader import Lines, read_cfg, split_lines, text_of
+from dnlint.read.line_split import line_chunks
 
 NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
 
@@ -156,13 +157,14 @@ def test_conv_layers_share_their_geometry() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz"]), max_size=12).map("".join),
        st.integers(min_value=1, max_value=6))
-def test_lines_in_chunks_are_split_lines(text: str, chunk: int) -> None:
+def test_line_chunks_hold_split_lines(text: str, chunk: int) -> None:
     expected = text.split("\n")
     if expected[-1] == "":
         expected.pop()  # a final newline starts no line
     assert split_lines(text) == expected
-    assert list(lines_in_chunks(text, chunk)) == expected
-    assert list(lines_in_chunks(text.encode(), chunk)) == expected  # ASCII bytes, decoded
+    assert [line for lines in line_chunks(text, chunk) for line in lines] == expected
+    # ASCII bytes, decoded
+    assert [line for lines in line_chunks(text.encode(), chunk) for line in lines] == expected
 
 
 def test_section_first_from_none_to_one_option_to_dict() -> None:

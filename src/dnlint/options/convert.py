@@ -122,7 +122,8 @@ class Values:
         self.section = section
         self.specs: Mapping[str, Opt] = table.specs
         self.defaults: dict[str, Any] = table.defaults
-        # what every section of the same table and text shares (see _TYPED), when it may
+        # what every section of the same table and text shares (dnlint.options.section_memo),
+        # when it may
         self.typed: Typed | None = None
 
     @property

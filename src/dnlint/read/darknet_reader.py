@@ -34,7 +34,7 @@ from dnlint.read.line_forms import (
     spaced_option,
     value_column_of,
 )
-from dnlint.read.line_split import LINES_CHUNK, line_chunks, lines_in_chunks, split_lines
+from dnlint.read.line_split import LINES_CHUNK, line_chunks, split_lines
 from dnlint.read.section_text import MadeOption, SectionText
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
@@ -46,8 +46,8 @@ if TYPE_CHECKING:
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
-           "SectionText", "Sections", "forget_texts", "lines_in_chunks", "may_hold_directives",
-           "read_cfg", "split_lines", "text_of"]
+           "SectionText", "Sections", "forget_texts", "may_hold_directives", "read_cfg",
+           "split_lines", "text_of"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated

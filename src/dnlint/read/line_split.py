@@ -1,12 +1,10 @@
 """Splitting a cfg's text into lines, a chunk at a time (the lexer's input).
 
-:func:`lines_in_chunks` keeps the lines of one chunk alive at a time, not every line of a large
+:func:`line_chunks` keeps the lines of one chunk alive at a time, not every line of a large
 file; ASCII ``bytes`` are decoded a chunk at a time.
 """
 
 from __future__ import annotations
-
-from itertools import chain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,15 +19,10 @@ def split_lines(text: str) -> list[str]:
     return text[:size].split("\n") if text else []
 
 
-def lines_in_chunks(text: str | bytes, chunk: int = LINES_CHUNK) -> Iterable[str]:
-    """:func:`split_lines`, a chunk of about ``chunk`` characters at a time: a list of every
-    line at once, alive while the lexer builds its options, raised a large file's peak
-    memory by five times its size. ASCII ``bytes`` are decoded a chunk at a time."""
-    return chain.from_iterable(line_chunks(text, chunk))
-
-
 def line_chunks(text: str | bytes, chunk: int = LINES_CHUNK) -> Iterable[list[str]]:
-    """The lines of :func:`lines_in_chunks`, as one list per chunk."""
+    """:func:`split_lines`, a list of the lines of about ``chunk`` characters at a time: a list
+    of every line at once, alive while the lexer builds its options, raised a large file's
+    peak memory by five times its size. ASCII ``bytes`` are decoded a chunk at a time."""
     if len(text) <= chunk:
         return [split_lines(text.decode("ascii") if isinstance(text, bytes) else text)]
     return _chunk_lines(text, chunk)
