@@ -67,6 +67,8 @@ CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
                     + b"\n"),
     "tiny-sections": ("[x] repeated: an unknown section (DN020) per 4 bytes",
                       lambda n: NET + _repeat(b"[x]\n", n)),
+    "bad-headers": ("[ repeated: a malformed section header (DN019) per 2 bytes",
+                    lambda n: NET + _repeat(b"[\n", n)),
     "activations": ("test_hundred_thousand_sections: [activation] layers",
                     lambda n: NET + _repeat(b"[activation]\nactivation=relu\n", n)),
     "unknown-options": ("x1=1, x3=3, ...: an unknown option (DN201) per line",

@@ -15,6 +15,7 @@ from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.layers.base import Block, Layer
 from dnlint.read.darknet_reader import Lines, read_cfg, split_lines, text_of
+from dnlint.read.document import Malformed
 from dnlint.read.line_split import line_chunks
 
 NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
@@ -211,7 +212,7 @@ def test_section_column_and_header_ok_share_a_slot() -> None:
 @given(st.lists(st.sampled_from(["", "a", "bc", "\n", "\n\n", "xyz\r"]), max_size=12).map("".join))
 def test_line_lookup_across_chunk_boundaries(text: str) -> None:
     """Line starts are found a chunk at a time: a line cut by a chunk's end reads whole."""
-    import dnlint.read.document as reader
+    import dnlint.read.lines as reader
 
     expected = text.split("\n")
     if expected[-1] == "":
@@ -291,6 +292,31 @@ def test_a_file_of_bare_unknown_sections_keeps_no_object_per_section() -> None:
         2, 8, "convolutional", (0, 0, 0), (0, 0, 0), True)
     assert (last.index, last.line, last.unknown) == (1000, 1006, True)
     assert [layer.index for layer in layers][-3:] == [998, 999, 1000]
+
+
+def test_malformed_headers_without_options_keep_one_shared_name() -> None:
+    """A malformed header at column 1 is kept as its name (one object per name) and a line,
+    and reads as the Section it stands for; one after blanks, or given an option, is kept."""
+    doc = read_cfg(NET + b"[\n[]\n[a\n  [y\n[\nsize=2\n")
+    sections = doc.sections
+    assert [(s.name, s.line, s.column, s.header_ok) for s in sections] == [
+        ("net", 1, 1, True), ("", 5, 1, False), ("", 6, 1, False), ("a", 7, 1, False),
+        ("y", 8, 3, False), ("", 9, 1, False)]
+    assert [s.name for s in sections.built()] == ["net", "y", ""]
+    assert sections._items[1] is sections._items[2] is not sections._items[3]
+    assert type(sections._items[1]) is Malformed and sections._bare == 3
+    assert [o.key for o in sections[5].options] == ["size"]
+    assert [(f.code, f.line, f.column) for f in doc.findings] == [
+        ("DN019", 5, 1), ("DN019", 6, 1), ("DN019", 7, 1), ("DN019", 8, 3), ("DN019", 9, 1)]
+
+
+@pytest.mark.parametrize("count", [5000, 70_000])  # read whole (one chunk), and in chunks
+def test_header_lines_are_packed_past_pack_after(count: int) -> None:
+    """The reader's inlined appends pack the header lines too: 8 bytes a line, not an int."""
+    doc = read_cfg(NET + b"[x]\n" * count)
+    lines = doc.sections.lines
+    assert isinstance(lines, array) and lines.typecode == "L"
+    assert len(lines) == count + 1 and lines[-1] == count + 4
 
 
 def test_an_ascii_file_is_kept_as_the_bytes_it_was_read_as() -> None:

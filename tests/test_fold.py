@@ -11,7 +11,7 @@ from dnlint.diagnostics import FOLD_AFTER, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network
-from dnlint.read.darknet_reader import CfgDocument
+from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
 from dnlint.settings.policy import Policy, apply_policy, selection_for
 
@@ -117,6 +117,51 @@ def test_sections_of_another_dialect_past_the_first_hundred_are_counted() -> Non
     found = _found(result, "DN021")
     assert [line for line, _ in found] == [*range(5, 205, 2), 205]
     assert found[-1][1].startswith("10 more DN021 findings in this file (lines 205 to 223)")
+
+
+def _malformed_headers() -> bytes:
+    """150 malformed headers on lines 5..154, of each kind DN019 names in turn: '[' alone,
+    '[]', text after ']', and no ']' after blanks (its '[' at column 3)."""
+    kinds = (b"[", b"[]", b"[conv]x", b"  [maxpool")
+    return NET + b"".join(kinds[i % 4] + b"\n" for i in range(150))
+
+
+def test_malformed_headers_past_the_first_hundred_are_counted() -> None:
+    result = _linted(_malformed_headers())
+    found = _found(result, "DN019")
+    assert [line for line, _ in found] == [*range(5, 105), 105]
+    assert found[-1][1].startswith("50 more DN019 findings in this file (lines 105 to 154)")
+    assert result.network is not None and len(result.network.layers) == 150
+
+
+def test_malformed_headers_past_the_first_hundred_are_kept_by_line_and_said_alike() -> None:
+    """The reader lists the first hundred and keeps only the line of the others; said again
+    from their lines, they are the findings it would have listed."""
+    data = _malformed_headers()
+    doc = read_cfg(data)
+    assert [f.line for f in doc.findings if f.code == "DN019"] == list(range(5, 105))
+    assert doc.unlisted_headers is not None
+    assert list(doc.unlisted_headers) == list(range(105, 155))
+    found = [(d.line, d.column, d.message, d.hint)
+             for d in _linted(data, fold=False).diagnostics if d.code == "DN019"]
+    assert [line for line, *_ in found] == list(range(5, 155))
+    assert found[100:104] == [
+        (105, 1, "section header '[' has no closing ']'", None),
+        (106, 1, "section header '[]' names no section", None),
+        (107, 1, "text 'x' after ']': Darknet takes the whole line '[conv]x' as the section "
+                 "name, which matches no layer type (hank-ai's Darknet ignores the text)",
+         "put comments on a line of their own above [conv]"),
+        (108, 3, "section header '[maxpool' has no closing ']'", None)]
+    # the first (line 5) says AlexeyAB's SIGFPE too: every layer is zeroed
+    assert all(found[i][1:] == found[i - 100][1:] for i in range(101, 150))
+
+
+def test_malformed_headers_of_a_file_with_a_nul_are_all_listed_by_the_reader() -> None:
+    """A NUL glues lines (fgetl): a header's text is not its line's, so none is left to be
+    said again from its line."""
+    doc = read_cfg(_malformed_headers() + b"x\0\n")
+    assert doc.unlisted_headers is None
+    assert [f.line for f in doc.findings if f.code == "DN019"] == list(range(5, 155))
 
 
 @SOURCES_ONLY

@@ -11,7 +11,7 @@ import pytest
 
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
-from dnlint.read.document import _LOWER_CHUNK, Lines, may_hold_directives
+from dnlint.read.lines import _LOWER_CHUNK, Lines, may_hold_directives
 from dnlint.settings.policy import Policy, apply_policy, selection_for
 
 NET = "[net]\nbatch=64\nsubdivisions=24\nwidth=32\nheight=32\nchannels=3\n"

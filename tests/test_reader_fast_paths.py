@@ -132,7 +132,7 @@ def _assert_read_as_the_general_path_reads(data: bytes) -> None:
     assert _findings(doc.findings) == _findings(expected.findings)
     assert [(c.line, c.text) for c in doc.comments] == [(c.line, c.text) for c in expected.comments]
     items = doc.sections._items
-    assert doc.sections._bare == sum(type(item) is str for item in items)
+    assert doc.sections._bare == sum(type(item) is not Section for item in items)
     assert list(doc.sections.lines) == [section.line for section in expected.sections]
 
 

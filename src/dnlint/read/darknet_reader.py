@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import sys
 
-from dnlint.diagnostics import Severity
+from dnlint.diagnostics import FOLD_AFTER, Severity
 from dnlint.dialects import Dialect
 from dnlint.read.document import (
     UNPARSED,
     CfgDocument,
     Comment,
     LexFinding,
-    Lines,
     Option,
     Section,
     Sections,
     Unplain,
-    may_hold_directives,
-    text_of,
+)
+from dnlint.read.headers import (
+    header_name,
+    header_problem,
+    spaced_header,
+    unlisted_header_findings,
 )
 from dnlint.read.line_forms import (
     darknet_strip,
@@ -35,19 +38,21 @@ from dnlint.read.line_forms import (
     value_column_of,
 )
 from dnlint.read.line_split import LINES_CHUNK, line_chunks, split_lines
+from dnlint.read.lines import Lines, may_hold_directives, text_of
 from dnlint.read.section_text import MadeOption, SectionText
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from array import array
     from collections.abc import Iterable
     from typing import Final
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
            "SectionText", "Sections", "forget_texts", "may_hold_directives", "read_cfg",
-           "split_lines", "text_of"]
+           "split_lines", "text_of", "unlisted_header_findings"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
@@ -64,15 +69,6 @@ _PLAIN_LINES_MAX: Final = 4096
 _SECTION_TEXTS: Final[dict[bytes, SectionText]] = {}
 _SECTION_TEXTS_MAX: Final = 2048  # the stock corpus keeps about 1,100
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
-
-
-def _made_option(made: MadeOption, number: int) -> Option:
-    key, value, offset, where = made
-    option = Option(key, value, number + offset)
-    if where is not None:
-        column, value_column, raw, comment_at = where
-        option._more = Unplain(column, value_column, raw, comment_at)
-    return option
 
 
 def forget_texts() -> None:
@@ -101,7 +97,8 @@ def read_cfg(data: bytes) -> CfgDocument:
         data = data[3:]
     lexer = _Lexer(findings)
     lexer.run(data)
-    doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings)
+    doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
+                      unlisted_headers=lexer.unlisted_headers)
     check_structure(doc)
     return doc
 
@@ -117,6 +114,10 @@ class _Lexer:
         self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
         self.bad_utf8_reported = 0
         self.option_before_section = False
+        self.bad_headers = 0  # malformed headers (DN019) listed in findings
+        # the lines of those past the first FOLD_AFTER, when not listed (see _bad_header)
+        self.unlisted_headers: array[int] | None = None
+        self.lines_as_read = True  # every line as Lines gives it back (no NUL gluing)
         self._whole: str | bytes = ""  # the file: decoded, or its bytes when they are ASCII
         # one string for each repeated key, short value and section name ('filters', '1',
         # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
@@ -152,6 +153,7 @@ class _Lexer:
             texts = self._decode_lines(data)  # decoded line by line, each invalid one reported
             text = self._decoded()
         has_cr = self.has_cr = "\r" in text
+        self.lines_as_read = "\0" not in text
         if has_cr or "\0" in text:
             self._run_careful(texts if texts is not None else split_lines(text), has_cr)
         else:
@@ -190,6 +192,7 @@ class _Lexer:
                         known.clear()
                     known[text] = made
             number += len(lines)
+        self.sections.pack()  # after _make's inlined appends
 
     def _section_text(self, lines: list[str], number: int,
                       comments: int) -> SectionText | None:
@@ -201,7 +204,9 @@ class _Lexer:
             name = item
             options: tuple[MadeOption, ...] = ()
         else:
-            assert isinstance(item, Section)
+            if not isinstance(item, Section):
+                return None  # a malformed header
+
             name = item.name
             if (item.listed is not None or item.odd or item.line != number
                     or not item.header_ok or item.column != 1):
@@ -241,16 +246,14 @@ class _Lexer:
         else:
             section = Section(made.name, number, 1)
             section.text = made
-            if len(options) == 1:
-                section._first = _made_option(options[0], number)
-            else:
-                first: dict[str, Option] = {}
-                for key, value, offset, where in options:  # _made_option, inlined
-                    option = first[key] = Option(key, value, number + offset)
-                    if where is not None:
-                        column, value_column, raw, comment_at = where
-                        option._more = Unplain(column, value_column, raw, comment_at)
-                section._first = first
+            first: dict[str, Option] = {}
+            for key, value, offset, where in options:
+                option = first[key] = Option(key, value, number + offset)
+                if where is not None:
+                    column, value_column, raw, comment_at = where
+                    option._more = Unplain(column, value_column, raw, comment_at)
+            # one option is kept as itself, not in a dict (Section._first)
+            section._first = first if len(options) > 1 else option
             sections._items.append(section)
             sections._lines.append(number)
         comments = self.comments
@@ -345,6 +348,9 @@ class _Lexer:
                     earlier = section.offer(option)
                 if earlier is not option or section.listed is not None:
                     section.keep_order(option, earlier is not option)
+            # the inlined header appends above skip Sections.pack: a chunk at a time here
+            sections.pack()
+            header_lines = sections._lines
 
     def _run_careful(self, texts: list[str], has_cr: bool) -> None:
         """Lines with CR (counted for DN013) or NUL (fgetl glues the next line on)."""
@@ -476,38 +482,33 @@ class _Lexer:
 
     def _header(self, text: str, stripped: str, number: int) -> None:
         column = text.index("[") + 1
-        close = stripped.find("]")
-        name = stripped[1:close] if close > 0 else stripped[1:]
-        section = Section(self.share(name), number, column)
-        self.sections.append(section)
-        if close < 0:
-            self._bad_header(section, f"section header '{stripped}' has no closing ']'")
-        elif not name:
-            self._bad_header(section, "section header '[]' names no section")
-        elif close != len(stripped) - 1:
-            trailing = stripped[close + 1 :]
-            self._bad_header(
-                section,
-                f"text '{trailing}' after ']': Darknet takes the whole line '{stripped}' as the "
-                "section name, which matches no layer type (hank-ai's Darknet ignores the text)",
-                hint=f"put comments on a line of their own above [{name}]",
-            )
-        elif text.strip().replace(" ", "").replace("\t", "") != text.strip():
-            self.findings.append(
-                LexFinding(
-                    "DN024",
-                    number,
-                    column,
-                    f"whitespace inside the section header; Darknet deletes it and reads [{name}] "
-                    "(hank-ai's Darknet keeps it and rejects the name)",
-                    f"write [{name}]",
-                    by_dialect={Dialect.HANK: Severity.ERROR},
-                )
-            )
+        name = self.share(header_name(stripped))
+        problem = header_problem(stripped)
+        if problem is not None:
+            self._bad_header(name, number, column, problem)
+            return
+        self.sections.append(Section(name, number, column))
+        if text.strip().replace(" ", "").replace("\t", "") != text.strip():
+            self.findings.append(spaced_header(name, number, column))
 
-    def _bad_header(self, section: Section, message: str, hint: str | None = None) -> None:
-        section.header_ok = False
-        self.findings.append(LexFinding("DN019", section.line, section.column, message, hint))
+    def _bad_header(self, name: str, number: int, column: int,
+                    problem: tuple[str, str | None]) -> None:
+        """A malformed header (DN019). Past the first FOLD_AFTER, when its line reads back as
+        the reader saw it, only its line is noted (:func:`unlisted_header_findings` says the
+        rest again): a file of a million '[' lines kept a finding of a hundred bytes for each
+        two bytes of input."""
+        self.sections.append_malformed(name, number, column)
+        if self.bad_headers < FOLD_AFTER or not self.lines_as_read:
+            self.bad_headers += 1
+            message, hint = problem
+            self.findings.append(LexFinding("DN019", number, column, message, hint))
+            return
+        unlisted = self.unlisted_headers
+        if unlisted is None:
+            from array import array  # here: the array module imports collections (start-up)
+
+            unlisted = self.unlisted_headers = array("L")
+        unlisted.append(number)
 
     def _option(self, text: str, stripped: str, number: int) -> None:
         key_column = len(text) - len(text.lstrip(" \t")) + 1

@@ -11,13 +11,12 @@ from __future__ import annotations
 # has already imported: importing collections.abc imports the collections package, a tenth
 # of a one-file run's start-up (issue 35)
 from _collections_abc import Sequence
-from itertools import accumulate, islice, repeat
-from operator import add
+from itertools import islice
 from types import MappingProxyType
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.read.line_split import LINES_CHUNK as _LINES_CHUNK
+from dnlint.read.lines import may_hold_directives
 from dnlint.read.section_text import SectionText
 from dnlint.records import overload
 
@@ -215,23 +214,37 @@ class Section:
             self.odd = True  # a repeated key
 
 
-class Sections(Sequence[Section]):
-    """The file's sections in order. A well-formed ``[name]`` at column 1 with no option under
-    it (yet) is kept as its name and line only, and built as a :class:`Section` each time it is
-    asked for: an object per ``[x]`` line cost twenty times the line. Anything that adds to a
-    section asks for it through :meth:`live`, which keeps the object."""
+class Malformed:
+    """The name of a malformed header at column 1, as :class:`Sections` keeps a bare one."""
 
-    __slots__ = ("_bare", "_items", "_lines")
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+_MALFORMED_SHARED_MAX = 4096  # distinct names Sections shares one Malformed for
+
+
+class Sections(Sequence[Section]):
+    """The file's sections in order. A ``[name]`` header at column 1 with no option under it
+    (yet) is kept as its name and line only (a malformed one's name as a :class:`Malformed`),
+    and built as a :class:`Section` each time it is asked for: an object per ``[x]`` or ``[``
+    line cost twenty times the line. Anything that adds to a section asks for it through
+    :meth:`live`, which keeps the object."""
+
+    __slots__ = ("_bare", "_items", "_lines", "_malformed")
 
     def __init__(self, sections: Iterable[Section] = ()) -> None:
         # a Section, or the name of a bare one (whose line is in _lines)
-        self._items: list[Section | str] = []
+        self._items: list[Section | str | Malformed] = []
         # the header line of every section: a list, moved to an array('L') at PACK_AFTER
         # sections (8 bytes a line, not an int object's 36): only a long file pays for the
         # array module's import, which imports collections (start-up). ('L': array('q')
         # parses every item it stores through PyArg_Parse, several times the cost.)
         self._lines: list[int] | array[int] = []
         self._bare = 0  # how many items are names
+        self._malformed: dict[str, Malformed] = {}  # one Malformed per name, shared
         for section in sections:
             self.append(section)
 
@@ -245,10 +258,33 @@ class Sections(Sequence[Section]):
         self._add_line(line)
         self._bare += 1
 
+    def append_malformed(self, name: str, line: int, column: int) -> None:
+        """A malformed header (DN019) whose '[' is at ``column`` of ``line``."""
+        if column != 1:
+            section = Section(name, line, column)
+            section.header_ok = False
+            self.append(section)
+            return
+        shared = self._malformed
+        item = shared.get(name)
+        if item is None:
+            item = Malformed(name)
+            if len(shared) < _MALFORMED_SHARED_MAX:
+                shared[name] = item
+        self._items.append(item)
+        self._add_line(line)
+        self._bare += 1
+
     def _add_line(self, line: int) -> None:
+        self._lines.append(line)
+        if len(self._lines) == PACK_AFTER:
+            self.pack()
+
+    def pack(self) -> None:
+        """Move the header lines to an array once there are PACK_AFTER of them (the reader's
+        inlined appends call this a chunk of lines at a time)."""
         lines = self._lines
-        lines.append(line)
-        if len(lines) == PACK_AFTER and isinstance(lines, list):
+        if len(lines) >= PACK_AFTER and isinstance(lines, list):
             from array import array
 
             self._lines = array("L", lines)
@@ -258,7 +294,7 @@ class Sections(Sequence[Section]):
         item = self._items[index]
         if isinstance(item, Section):
             return item
-        section = self._items[index] = Section(item, self._lines[index], 1)
+        section = self._items[index] = self._built(item, index)
         self._bare -= 1
         return section
 
@@ -290,7 +326,13 @@ class Sections(Sequence[Section]):
 
     def _at(self, index: int) -> Section:
         item = self._items[index]
-        return item if isinstance(item, Section) else Section(item, self._lines[index], 1)
+        return item if isinstance(item, Section) else self._built(item, index)
+
+    def _built(self, item: str | Malformed, index: int) -> Section:
+        if type(item) is str:
+            return Section(item, self._lines[index], 1)
+        assert isinstance(item, Malformed)
+        return Section(item.name, self._lines[index], -1)  # column 1, header_ok False
 
     def __iter__(self) -> Iterator[Section]:
         if not self._bare:
@@ -298,7 +340,8 @@ class Sections(Sequence[Section]):
         return map(self._at, range(len(self._items)))
 
     def built(self) -> list[Section]:
-        """The sections kept as objects: every one with an option or an odd header."""
+        """The sections kept as objects: every one with an option, and every header not at
+        column 1."""
         return [item for item in self._items if isinstance(item, Section)]
 
     def __repr__(self) -> str:
@@ -345,225 +388,21 @@ class Comment:
         self.text = text
 
 
-class Lines(Sequence[str]):
-    """The file's lines (without the newline; trailing CRs removed), cut on demand from the one
-    text. A list of every line as its own string cost about 60 bytes per line for the whole
-    run, five times the bytes of a typical cfg line; line starts are found only when a line is
-    asked for (a snippet, a directive). An ASCII file is kept as the bytes it was read as,
-    not as a decoded copy of them: its characters are its bytes."""
-
-    __slots__ = ("_count", "_cursor", "_rescanned", "_source", "_starts", "_strip_cr")
-
-    def __init__(self, text: str | bytes, strip_cr: bool) -> None:
-        # the file, lines joined by '\n': decoded, or its bytes when they are ASCII
-        self._source = text
-        self._strip_cr = strip_cr
-        if isinstance(text, bytes):
-            self._count = text.count(b"\n") + (0 if not text or text.endswith(b"\n") else 1)
-        else:
-            self._count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)
-        self._starts: array[int] | None = None
-        # (index, start) of the last line found by scanning: lookups in increasing order (a
-        # report quoting its findings' lines) scan the text once, and need no index at all
-        self._cursor = (0, 0)
-        self._rescanned = False  # a backward lookup has scanned again from the top
-
-    @property
-    def text(self) -> str:
-        """The whole text (decoded anew for an ASCII file: for searches, not to keep)."""
-        source = self._source
-        return source.decode("ascii") if isinstance(source, bytes) else source
-
-    def chunks(self, size: int, overlap: int) -> Iterator[tuple[int, str]]:
-        """(offset, text) of the whole text ``size`` characters at a time, each chunk running
-        ``overlap`` characters into the next."""
-        source = self._source
-        for begin in range(0, len(source), size):
-            piece = source[begin : begin + size + overlap]
-            yield begin, piece.decode("ascii") if isinstance(piece, bytes) else piece
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._count))]
-        if index < 0:
-            index += self._count
-        if not 0 <= index < self._count:
-            raise IndexError("line index out of range")
-        return self._cut(self._start_of(index))[0]
-
-    def _cut(self, start: int) -> tuple[str, int]:
-        """The line that starts at ``start``, and where the next one starts."""
-        source = self._source
-        if isinstance(source, bytes):
-            end = source.find(b"\n", start)
-            return (source[start:] if end < 0 else source[start:end]).decode("ascii"), end + 1
-        end = source.find("\n", start)
-        line = source[start:] if end < 0 else source[start:end]
-        return (line.rstrip("\r") if self._strip_cr else line), end + 1
-
-    def _start_of(self, index: int) -> int:
-        """Where line ``index`` starts: scanned forward from the last line found. The first
-        lookup that goes backwards scans again from the top (a report quoting a file's
-        findings after the lint has ended them: both in file order); from the second on
-        (random access) an index of every line answers, built once."""
-        if self._starts is not None:
-            return self._starts[index]
-        line, at = self._cursor
-        if index < line:
-            if self._rescanned:
-                return self._line_starts()[index]
-            self._rescanned = True
-            line = at = 0
-        source = self._source
-        if isinstance(source, bytes):
-            line, at = _skip_lines(source, b"\n", line, at, index)
-            while line < index:
-                at = source.find(b"\n", at) + 1
-                line += 1
-        else:
-            line, at = _skip_lines(source, "\n", line, at, index)
-            while line < index:
-                at = source.find("\n", at) + 1
-                line += 1
-        self._cursor = (line, at)
-        return at
-
-    def __iter__(self) -> Iterator[str]:
-        start = 0
-        for _ in range(self._count):
-            line, start = self._cut(start)
-            yield line
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (Lines, list, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
-
-    def __repr__(self) -> str:
-        return f"Lines({self._count} lines)"
-
-    def _line_starts(self) -> array[int]:
-        """Where each line starts, found once: the lengths of the lines of one chunk of text at
-        a time (split() in C; a match object per newline cost ten times as much, paid by every
-        file the text report quotes a line of)."""
-        if self._starts is None:
-            # imported here: the array module imports collections (start-up)
-            from array import array
-
-            starts = array("L", [0])
-            for begin, chunk in self.chunks(_LINES_CHUNK, 0):
-                # begin + the running sum of len(line) + 1: every step in C
-                ends = accumulate(map(add, map(len, chunk.split("\n")[:-1]), repeat(1)),
-                                  initial=begin)
-                next(ends)  # begin itself
-                starts.extend(ends)
-            self._starts = starts
-        return self._starts
-
-
-_SKIP_SPAN: Final = 512  # characters counted at a time by _skip_lines (some 30 cfg lines)
-
-
-def _skip_lines(source: Any, newline: Any, line: int, at: int, index: int) -> tuple[int, int]:
-    """(line, start) moved towards line ``index`` (never past it) a span of text at a time: a
-    count and an rfind in C per span, where a find per line cost a method call each (the
-    findings of a long file quoted from its far end). ``source`` and ``newline`` are both str
-    or both bytes (typed Any: mypyc's mypy takes no AnyStr to their methods)."""
-    while index - line > _SKIP_SPAN // 16:
-        end = at + _SKIP_SPAN
-        crossed = source.count(newline, at, end)
-        if crossed == 0 or line + crossed > index:
-            break
-        line += crossed
-        at = source.rfind(newline, at, end) + 1
-    return line, at
-
-
-def text_of(lines: Sequence[str]) -> str:
-    """The lines joined by newlines (a final newline may follow: for searches), without a copy
-    of each when they are :class:`Lines`."""
-    if isinstance(lines, Lines) and not lines._strip_cr:
-        return lines.text
-    return "\n".join(lines)
-
-
-# Every directive, and every misplaced one (DN904), spells "dnlint" then ":" after optional
-# whitespace (dnlint.settings.directives: _DIRECTIVE, _TRAILING)
-# compiled when first used (re's cache): only a file that names dnlint needs them
-_MENTION = r"dnlint\s*:"
-_COLON = r"\s*:"
-_COLON_ASCII = rb"[\s\x1c-\x1f]*:"  # str's \s on ASCII: bytes' \s lacks \x1c-\x1f
-_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # what str.isspace() takes of ASCII
-_COLON_WINDOW = 64  # characters after a mention looked at without a regex
-_LOWER_CHUNK = 1 << 16
-
-
-def may_hold_directives(lines: Sequence[str]) -> bool:
-    """False when no line spells "dnlint:" in any case (whitespace allowed before the colon),
-    as every directive and every misplaced one does: most files then skip the per-comment
-    parse, and a comment that only names dnlint ("written for dnlint") does too. An
-    IGNORECASE regex search is slow (0.1 ms on a large cfg), so ASCII text, where it means
-    the same, is lowered and searched: a chunk at a time (overlapping by len("dnlint") - 1),
-    as a lowered copy of a large file, made while all its options are alive, was the peak of
-    its memory."""
-    if not isinstance(lines, Lines):
-        lines = Lines("\n".join(lines), False)
-    for begin, chunk in lines.chunks(_LOWER_CHUNK, 5):
-        if not chunk.isascii():
-            # IGNORECASE folds some non-ASCII letters
-            import re  # here: a clean run imports no re (start-up)
-            return re.search(_MENTION, lines.text, re.IGNORECASE) is not None
-        lowered = chunk.lower()
-        at = lowered.find("dnlint")
-        while at >= 0:
-            if _colon_follows(lines, begin + at + 6):
-                return True
-            at = lowered.find("dnlint", at + 6)
-    return False
-
-
-def _colon_follows(lines: Lines, at: int) -> bool:
-    """Whether whitespace, then ':', follows offset ``at`` of the text (whitespace has no case,
-    and may run past any chunk). The common short gap is read with lstrip (str.isspace() is
-    the regex's \\s); a gap as long as the window goes to the regex."""
-    source = lines._source
-    window = source[at:at + _COLON_WINDOW]
-    if isinstance(window, bytes):
-        rest: str | bytes = window.lstrip(_ASCII_SPACE)
-        if rest or at + _COLON_WINDOW >= len(source):
-            return rest[:1] == b":"
-    else:
-        rest = window.lstrip()
-        if rest or at + _COLON_WINDOW >= len(source):
-            return rest[:1] == ":"
-    import re  # here: a clean run imports no re (start-up)
-
-    if isinstance(source, bytes):
-        return re.compile(_COLON_ASCII).match(source, at) is not None
-    return re.compile(_COLON).match(source, at) is not None
-
-
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
-    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "sections")
+    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "sections",
+                 "unlisted_headers")
 
     def __init__(self, sections: Sections, lines: Sequence[str], comments: list[Comment],
                  findings: list[LexFinding], fatal: bool = False,
-                 _directives: bool | None = None) -> None:
+                 _directives: bool | None = None,
+                 unlisted_headers: array[int] | None = None) -> None:
         self.sections = sections
         self.lines = lines
         self.comments = comments
+        # the reader's findings, but for the malformed headers past the first hundred, which
+        # it notes by line only (unlisted_headers; darknet_reader.unlisted_header_findings)
         self.findings = findings
+        self.unlisted_headers = unlisted_headers
         self.fatal = fatal
         # may_hold_directives(), once known
         self._directives = _directives
@@ -572,8 +411,9 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         if other.__class__ is not self.__class__:
             return NotImplemented
         assert isinstance(other, CfgDocument)
-        return (self.sections, self.lines, self.comments, self.findings, self.fatal) == (
-            other.sections, other.lines, other.comments, other.findings, other.fatal)
+        return (self.sections, self.lines, self.comments, self.findings, self.fatal,
+                self.unlisted_headers) == (other.sections, other.lines, other.comments,
+                                           other.findings, other.fatal, other.unlisted_headers)
 
     def __repr__(self) -> str:
         return (f"CfgDocument(sections={self.sections!r}, lines={self.lines!r}, "

@@ -75,3 +75,4 @@ def inner_gap(part: str) -> int:
     import re  # here: a clean run imports no re (start-up)
     match = re.search(_INNER_GAP, part.rstrip(" \t\r"))
     return match.start() + 1 if match else -1
+
