@@ -55,6 +55,12 @@ def _numbers(size: int, start: int, step: int) -> bytes:
     return b"".join(parts)[:-1]
 
 
+def _hidden_keys(size: int) -> bytes:
+    count = max(1, size // 16)  # 'kNNNNN\n' and 'kNNNNN=1\n': about 16 bytes a key
+    return (b"".join(b"k%d\n" % i for i in range(count))
+            + b"".join(b"k%d=1\n" % i for i in range(count)))
+
+
 CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "commas": ("one line of commas in [route] layers=",
                lambda n: NET + CONV + b"[route]\nlayers=" + _repeat(b",", n) + b"-1\n"),
@@ -69,6 +75,8 @@ CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
                       lambda n: NET + _repeat(b"[x]\n", n)),
     "bad-headers": ("[ repeated: a malformed section header (DN019) per 2 bytes",
                     lambda n: NET + _repeat(b"[\n", n)),
+    "hidden-keys": ("k1, k2, ... (bare keys, DN006 each), then k1=1, k2=1, ... that they hide",
+                    lambda n: NET + CONV + _hidden_keys(n)),
     "activations": ("test_hundred_thousand_sections: [activation] layers",
                     lambda n: NET + _repeat(b"[activation]\nactivation=relu\n", n)),
     "unknown-options": ("x1=1, x3=3, ...: an unknown option (DN201) per line",

@@ -96,9 +96,11 @@ def test_unknown_sections_past_the_first_hundred_are_counted() -> None:
 
 
 def test_a_rule_outside_the_foldable_ones_is_listed_whole() -> None:
-    """DN006 (a bare 'key' line) is not folded: 120 of them are 120 findings."""
-    data = NET + b"[convolutional]\nfilters=2\n" + b"[convolutional]\nfilters=2\nfoo\n" * 120
-    found = _found(_linted(data), "DN006")
+    """DN028 (two numbers glued into one) is not folded, as a later check asks whether a
+    value's line has one: 120 of them are 120 findings."""
+    data = (NET + b"[convolutional]\nfilters=2\n"
+            + b"[convolutional]\nsize=1\nfilters=1 6\n" * 120)
+    found = _found(_linted(data), "DN028")
     assert [line for line, _ in found] == [9 + 3 * i for i in range(120)]
 
 
@@ -117,6 +119,21 @@ def test_sections_of_another_dialect_past_the_first_hundred_are_counted() -> Non
     found = _found(result, "DN021")
     assert [line for line, _ in found] == [*range(5, 205, 2), 205]
     assert found[-1][1].startswith("10 more DN021 findings in this file (lines 205 to 223)")
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    (b"pad", "DN006"),  # no '=': a bare key
+    (b"pad=", "DN007"),  # an empty value
+    (b"=1", "DN008"),  # no key
+    (b"//c", "DN035"),  # a '//' line
+    (b"filters=2", "DN009"),  # a repeated key
+])
+def test_lines_darknet_ignores_past_the_first_hundred_are_counted(line: bytes, code: str) -> None:
+    data = NET + b"[convolutional]\nfilters=2\n" + (line + b"\n") * 150  # lines 7..156
+    found = _found(_linted(data), code)
+    assert [at for at, _ in found] == [*range(7, 107), 107]
+    assert found[-1][1].startswith(f"50 more {code} findings in this file (lines 107 to 156)")
+    assert len(_found(_linted(data, fold=False), code)) == 150
 
 
 def _malformed_headers() -> bytes:
@@ -140,8 +157,9 @@ def test_malformed_headers_past_the_first_hundred_are_kept_by_line_and_said_alik
     data = _malformed_headers()
     doc = read_cfg(data)
     assert [f.line for f in doc.findings if f.code == "DN019"] == list(range(5, 105))
-    assert doc.unlisted_headers is not None
-    assert list(doc.unlisted_headers) == list(range(105, 155))
+    assert doc.unlisted is not None
+    assert {code: list(lines) for code, lines in doc.unlisted.items()} == {
+        "DN019": list(range(105, 155))}
     found = [(d.line, d.column, d.message, d.hint)
              for d in _linted(data, fold=False).diagnostics if d.code == "DN019"]
     assert [line for line, *_ in found] == list(range(5, 155))
@@ -156,12 +174,51 @@ def test_malformed_headers_past_the_first_hundred_are_kept_by_line_and_said_alik
     assert all(found[i][1:] == found[i - 100][1:] for i in range(101, 150))
 
 
-def test_malformed_headers_of_a_file_with_a_nul_are_all_listed_by_the_reader() -> None:
-    """A NUL glues lines (fgetl): a header's text is not its line's, so none is left to be
-    said again from its line."""
-    doc = read_cfg(_malformed_headers() + b"x\0\n")
-    assert doc.unlisted_headers is None
+@pytest.mark.parametrize("tail", [b"x\0\n", b"x=1\r\n"])
+def test_malformed_headers_of_a_file_with_a_nul_or_a_cr_are_all_listed_by_the_reader(
+        tail: bytes) -> None:
+    """A NUL glues lines (fgetl), and CRs are cut from the lines the document keeps: a line's
+    text is not what the reader read, so none is left to be said again from its line."""
+    doc = read_cfg(_malformed_headers() + tail)
+    assert doc.unlisted is None
     assert [f.line for f in doc.findings if f.code == "DN019"] == list(range(5, 155))
+
+
+# one line of each rule the lexer says again from the line alone, and its finding in full
+REREAD = [
+    (b"pad=", ("DN007", 1, "option 'pad' has an empty value; Darknet drops the line "
+               "('Config file error') and uses the default")),
+    (b"  =", ("DN007", 3, "option '' has an empty value; Darknet drops the line "
+              "('Config file error') and uses the default")),
+    (b"ac tivation=leaky", ("DN010", 3, "whitespace inside 'ac tivation': Darknet deletes it "
+                            "and reads 'activation' (hank-ai's Darknet keeps it)")),
+    (b"mask=0,1 2", ("DN028", 9, "'1 2': Darknet deletes the space and reads the single "
+                     "number '12' (a missing comma?)")),
+    (b"  //c", ("DN035", 3, "a line that starts with '//': Darknet has no '//' comments and "
+                "keeps the line as an option no layer reads (Darknet prints 'Unused field'); "
+                "'#' is a comment")),
+    (b"[a]b", ("DN019", 1, "text 'b' after ']': Darknet takes the whole line '[a]b' as the "
+               "section name, which matches no layer type (hank-ai's Darknet ignores the "
+               "text)")),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), REREAD)
+def test_a_lines_finding_past_the_first_hundred_is_made_again_from_the_line(
+        line: bytes, expected: tuple[str, int, str]) -> None:
+    """150 such lines under a [yolo] (lines 7..156): the reader lists 100 and notes the
+    lines of the rest; every finding of the rule, listed or made again, is the same."""
+    data = NET + b"[yolo]\nclasses=1\n" + (line + b"\n") * 150
+    code = expected[0]
+    doc = read_cfg(data)
+    assert [f.line for f in doc.findings if f.code == code] == list(range(7, 107))
+    assert doc.unlisted is not None and list(doc.unlisted[code]) == list(range(107, 157))
+    found = [(d.code, d.line, d.column, d.message, d.hint)
+             for d in lint_cfg_bytes(data, "f.cfg", Dialect.PJ, fold=False).diagnostics
+             if d.code == code]
+    assert [at for _, at, *_ in found] == list(range(7, 157))
+    assert found[0][2:4] == expected[1:]
+    assert all(finding[2:] == found[0][2:] for finding in found)
 
 
 @SOURCES_ONLY

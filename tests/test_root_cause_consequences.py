@@ -44,6 +44,20 @@ def test_a_bare_line_names_the_first_line_it_hides(dialect: Dialect) -> None:
 
 
 @pytest.mark.parametrize("dialect", FORKS)
+def test_each_bare_line_names_its_own_hidden_line_however_far(dialect: Dialect) -> None:
+    """Every bare line first, every line it hides after: each DN006 found by its line (a
+    search back through the findings for each took quadratic time: bench_memory's
+    hidden-keys case)."""
+    keys = [f"k{i}" for i in range(300)]  # bare on lines 10..309, with '=1' on 310..609
+    text = NET + CONV + "".join(f"{k}\n" for k in keys) + "".join(f"{k}=1\n" for k in keys)
+    bare = [(line, message.rsplit("; ", 1)[-1]) for code, line, message in found(text, dialect)
+            if code == "DN006"]
+    assert len(bare) == 300
+    assert bare[0] == (10, "here it hides line 310 ('k0=1')")
+    assert bare[-1] == (309, "here it hides line 609 ('k299=1')")
+
+
+@pytest.mark.parametrize("dialect", FORKS)
 def test_two_lines_with_values_are_still_a_repeated_key(dialect: Dialect) -> None:
     assert [(c, line) for c, line, _ in found(NET + CONV + "pad=1\npad=0\n", dialect)] == [
         ("DN009", 11)]

@@ -185,7 +185,11 @@ def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagn
 # a Python object several times the bytes of its line, and a report nobody reads to the end.
 # The sections Darknet cannot build (DN019-DN022) are each an all-zero layer: nothing reads
 # their findings back but whole_network's SIGFPE note, on the first zeroed layer's (listed).
-FOLDABLE = frozenset({"DN019", "DN020", "DN021", "DN022", "DN201"})
+# The lines Darknet ignores or reads otherwise on their own (a bare key DN006, an empty value
+# DN007, no key DN008, a repeated key DN009, blanks it deletes DN010, a '//' line DN035) each
+# stand alone.
+FOLDABLE = frozenset({"DN006", "DN007", "DN008", "DN009", "DN010", "DN019", "DN020", "DN021",
+                      "DN022", "DN035", "DN201"})
 FOLD_AFTER = 100
 
 

@@ -27,13 +27,11 @@ from dnlint.read.headers import (
     header_name,
     header_problem,
     spaced_header,
-    unlisted_header_findings,
 )
 from dnlint.read.line_forms import (
+    blank_finding,
     darknet_strip,
     inline_comment_at,
-    inner_gap,
-    joins_numbers,
     spaced_option,
     value_column_of,
 )
@@ -46,13 +44,13 @@ from dnlint.read.structure import check_structure
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from typing import Final
 
 # the document's names are re-exported: every stage imports them from here
 __all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
            "SectionText", "Sections", "forget_texts", "may_hold_directives", "read_cfg",
-           "split_lines", "text_of", "unlisted_header_findings"]
+           "reread_findings", "split_lines", "text_of"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
@@ -69,6 +67,31 @@ _PLAIN_LINES_MAX: Final = 4096
 _SECTION_TEXTS: Final[dict[bytes, SectionText]] = {}
 _SECTION_TEXTS_MAX: Final = 2048  # the stock corpus keeps about 1,100
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
+
+
+def reread_findings(doc: CfgDocument) -> Iterator[LexFinding]:
+    """The findings the lexer noted by line only (:meth:`_Lexer._found`), each made again by
+    reading its line alone under a section, in file order per rule."""
+    if not doc.unlisted:
+        return
+    lines = doc.lines
+    for code, numbers in doc.unlisted.items():
+        scratch = _scratch_lexer()
+        for number in numbers:
+            if len(scratch.sections) != 1 or scratch.sections[0]._first is not None:
+                scratch = _scratch_lexer()  # the line added a section or an option
+            scratch._line(lines[number - 1], number)
+            yield from (finding for finding in scratch.findings if finding.code == code)
+            scratch.findings.clear()
+            scratch.comments.clear()
+
+
+def _scratch_lexer() -> _Lexer:
+    """A lexer that lists every finding, inside a section."""
+    scratch = _Lexer([])
+    scratch.lines_as_read = False
+    scratch.sections.append(Section("", 0, 1))
+    return scratch
 
 
 def forget_texts() -> None:
@@ -98,7 +121,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer = _Lexer(findings)
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
-                      unlisted_headers=lexer.unlisted_headers)
+                      unlisted=lexer.unlisted)
     check_structure(doc)
     return doc
 
@@ -114,15 +137,21 @@ class _Lexer:
         self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
         self.bad_utf8_reported = 0
         self.option_before_section = False
-        self.bad_headers = 0  # malformed headers (DN019) listed in findings
-        # the lines of those past the first FOLD_AFTER, when not listed (see _bad_header)
-        self.unlisted_headers: array[int] | None = None
-        self.lines_as_read = True  # every line as Lines gives it back (no NUL gluing)
+        self.listed: dict[str, int] = {}  # findings listed, per rule, by _found
+        # the lines of those past the first FOLD_AFTER that it did not list, per rule
+        self.unlisted: dict[str, array[int]] | None = None
+        self.lines_as_read = True  # every line as Lines gives it back (no NUL, no CR)
+        self.unlisted_count = 0
         self._whole: str | bytes = ""  # the file: decoded, or its bytes when they are ASCII
         # one string for each repeated key, short value and section name ('filters', '1',
         # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
         # so a file of unique names grows it no further than _SHARED_MAX entries.
         self._shared: dict[str, str] = {}
+
+    @property
+    def found(self) -> int:
+        """How many findings the lexer made so far, listed or noted by line only."""
+        return len(self.findings) + self.unlisted_count
 
     def share(self, text: str) -> str:
         """``text``, or the equal string seen before."""
@@ -153,7 +182,7 @@ class _Lexer:
             texts = self._decode_lines(data)  # decoded line by line, each invalid one reported
             text = self._decoded()
         has_cr = self.has_cr = "\r" in text
-        self.lines_as_read = "\0" not in text
+        self.lines_as_read = not has_cr and "\0" not in text
         if has_cr or "\0" in text:
             self._run_careful(texts if texts is not None else split_lines(text), has_cr)
         else:
@@ -182,9 +211,10 @@ class _Lexer:
                 number += made.height
                 continue
             lines = ("[" + text.decode("ascii")).split("\n")
-            findings, comments, sections = len(self.findings), len(self.comments), len(items)
+            # (a finding noted by line only counts: its section's text is not made again)
+            findings, comments, sections = self.found, len(self.comments), len(items)
             self._run_plain([lines], has_tab, has_semicolon, number - 1)
-            if (len(text) <= _SECTION_TEXT_LENGTH and len(self.findings) == findings
+            if (len(text) <= _SECTION_TEXT_LENGTH and self.found == findings
                     and len(items) == sections + 1):
                 made = self._section_text(lines, number, comments)
                 if made is not None:
@@ -463,7 +493,7 @@ class _Lexer:
         """A line that starts with '//' inside a section: read_option stores it as an option
         whose key starts with '//', which no getter asks for; nothing is misread."""
         self.comments.append(Comment(number, text.strip()))
-        self.findings.append(LexFinding(
+        self._found(LexFinding(
             "DN035", number, text.index("/") + 1,
             "a line that starts with '//': Darknet has no '//' comments and keeps the line as "
             "an option no layer reads (Darknet prints 'Unused field'); '#' is a comment",
@@ -493,22 +523,31 @@ class _Lexer:
 
     def _bad_header(self, name: str, number: int, column: int,
                     problem: tuple[str, str | None]) -> None:
-        """A malformed header (DN019). Past the first FOLD_AFTER, when its line reads back as
-        the reader saw it, only its line is noted (:func:`unlisted_header_findings` says the
-        rest again): a file of a million '[' lines kept a finding of a hundred bytes for each
-        two bytes of input."""
         self.sections.append_malformed(name, number, column)
-        if self.bad_headers < FOLD_AFTER or not self.lines_as_read:
-            self.bad_headers += 1
-            message, hint = problem
-            self.findings.append(LexFinding("DN019", number, column, message, hint))
+        message, hint = problem
+        self._found(LexFinding("DN019", number, column, message, hint))
+
+    def _found(self, finding: LexFinding) -> None:
+        """A finding about one line that reading the line alone makes again (DN007, DN010,
+        DN019, DN028, DN035): listed up to FOLD_AFTER per rule; past that, when the line
+        reads back as the lexer saw it, only its line is noted, and :func:`reread_findings`
+        says it again (a file of a million '[' or '=' lines kept a finding of a hundred bytes
+        for each two bytes of input)."""
+        code = finding.code
+        listed = self.listed.get(code, 0)
+        if listed < FOLD_AFTER or not self.lines_as_read:
+            self.listed[code] = listed + 1
+            self.findings.append(finding)
             return
-        unlisted = self.unlisted_headers
-        if unlisted is None:
+        if self.unlisted is None:
+            self.unlisted = {}
+        lines = self.unlisted.get(code)
+        if lines is None:
             from array import array  # here: the array module imports collections (start-up)
 
-            unlisted = self.unlisted_headers = array("L")
-        unlisted.append(number)
+            lines = self.unlisted[code] = array("L")
+        lines.append(finding.line or 0)
+        self.unlisted_count += 1
 
     def _option(self, text: str, stripped: str, number: int) -> None:
         key_column = len(text) - len(text.lstrip(" \t")) + 1
@@ -537,7 +576,7 @@ class _Lexer:
             )
             return
         if eq >= 0 and option.value == "":
-            self.findings.append(
+            self._found(
                 LexFinding(
                     "DN007",
                     number,
@@ -548,50 +587,8 @@ class _Lexer:
                 )
             )
             return
-        self._check_whitespace(text, raw_eq, number)
+        if " " in text or "\t" in text:
+            blanks = blank_finding(text, raw_eq, number)
+            if blanks is not None:
+                self._found(blanks)
         self.sections.live().add(option)
-
-
-    def _glued_numbers(self, part: str, gap: int, number: int, column: int) -> None:
-        left = part[:gap].rstrip(" \t").split(",")[-1].split()[-1]
-        right = part[gap:].lstrip(" \t").split(",")[0].split()[0]
-        self.findings.append(
-            LexFinding(
-                "DN028",
-                number,
-                column,
-                f"'{left} {right}': Darknet deletes the space and reads the single number "
-                f"'{left}{right}' (a missing comma?)",
-                f"write '{left},{right}' if these are two numbers",
-            )
-        )
-
-    def _check_whitespace(self, text: str, raw_eq: int, number: int) -> None:
-        """L4: Darknet's strip() deletes whitespace anywhere, gluing the pieces together."""
-        if " " not in text and "\t" not in text:
-            return
-        key_part = text[:raw_eq] if raw_eq >= 0 else text
-        value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
-        cut = min((p for p in (value_part.find("#"), value_part.find(";"), value_part.find("//"))
-                   if p >= 0), default=-1)
-        if cut >= 0:
-            value_part = value_part[:cut]
-        for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
-            gap = inner_gap(part)
-            if gap >= 0:
-                glued = darknet_strip(part)
-                if joins_numbers(part, gap):
-                    self._glued_numbers(part, gap, number, offset + gap + 1)
-                    return
-                self.findings.append(
-                    LexFinding(
-                        "DN010",
-                        number,
-                        offset + gap + 1,
-                        f"whitespace inside '{part.strip()}': Darknet deletes it and reads "
-                        f"'{glued}' (hank-ai's Darknet keeps it)",
-                        f"write '{glued}' if that is what you mean",
-                        by_dialect={Dialect.HANK: Severity.ERROR},
-                    )
-                )
-                return

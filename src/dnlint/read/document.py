@@ -390,19 +390,20 @@ class Comment:
 
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
     __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "sections",
-                 "unlisted_headers")
+                 "unlisted")
 
     def __init__(self, sections: Sections, lines: Sequence[str], comments: list[Comment],
                  findings: list[LexFinding], fatal: bool = False,
                  _directives: bool | None = None,
-                 unlisted_headers: array[int] | None = None) -> None:
+                 unlisted: dict[str, array[int]] | None = None) -> None:
         self.sections = sections
         self.lines = lines
         self.comments = comments
-        # the reader's findings, but for the malformed headers past the first hundred, which
-        # it notes by line only (unlisted_headers; darknet_reader.unlisted_header_findings)
+        # the reader's findings, but for those of a rule past its first hundred that reading
+        # their line alone makes again: noted by line only, per rule (unlisted;
+        # darknet_reader.reread_findings makes them)
         self.findings = findings
-        self.unlisted_headers = unlisted_headers
+        self.unlisted = unlisted
         self.fatal = fatal
         # may_hold_directives(), once known
         self._directives = _directives
@@ -412,8 +413,8 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
             return NotImplemented
         assert isinstance(other, CfgDocument)
         return (self.sections, self.lines, self.comments, self.findings, self.fatal,
-                self.unlisted_headers) == (other.sections, other.lines, other.comments,
-                                           other.findings, other.fatal, other.unlisted_headers)
+                self.unlisted) == (other.sections, other.lines, other.comments, other.findings,
+                                   other.fatal, other.unlisted)
 
     def __repr__(self) -> str:
         return (f"CfgDocument(sections={self.sections!r}, lines={self.lines!r}, "

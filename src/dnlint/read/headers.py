@@ -1,18 +1,12 @@
-"""A section header line as Darknet's readers take it: its name, why it is malformed (DN019) or
-spaced (DN024), and the DN019 findings the reader noted by line only (past the first
-FOLD_AFTER of a file), said again from their lines. For the reader (:mod:`.darknet_reader`).
+"""A section header line as Darknet's readers take it: its name, and why it is malformed (DN019)
+or spaced (DN024). For the reader (:mod:`.darknet_reader`).
 """
 
 from __future__ import annotations
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.read.document import CfgDocument, LexFinding
-from dnlint.read.line_forms import darknet_strip
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterator
+from dnlint.read.document import LexFinding
 
 
 def header_name(stripped: str) -> str:
@@ -49,17 +43,3 @@ def spaced_header(name: str, number: int, column: int) -> LexFinding:
         f"write [{name}]",
         by_dialect={Dialect.HANK: Severity.ERROR},
     )
-
-
-def unlisted_header_findings(doc: CfgDocument) -> Iterator[LexFinding]:
-    """The DN019 findings of the malformed headers the reader noted by line only (past the
-    first FOLD_AFTER), each said again from its line's text, in file order."""
-    lines = doc.unlisted_headers
-    if not lines:
-        return
-    text_lines = doc.lines
-    for number in lines:
-        text = text_lines[number - 1]
-        problem = header_problem(darknet_strip(text))
-        assert problem is not None  # the reader found it malformed
-        yield LexFinding("DN019", number, text.index("[") + 1, *problem)

@@ -1,9 +1,14 @@
 """What a cfg line's text looks like, as Darknet's reader sees it: its blanks deleted
 (``strip``), an inline comment, a ``key = value`` whose blanks Darknet deletes harmlessly, a gap
-that glues two words. Pure functions of one line, for the reader (:mod:`.darknet_reader`).
+that glues two words (and the finding it makes). Pure functions of one line, for the reader
+(:mod:`.darknet_reader`).
 """
 
 from __future__ import annotations
+
+from dnlint.diagnostics import Severity
+from dnlint.dialects import Dialect
+from dnlint.read.document import LexFinding
 
 
 def darknet_strip(text: str) -> str:
@@ -76,3 +81,38 @@ def inner_gap(part: str) -> int:
     match = re.search(_INNER_GAP, part.rstrip(" \t\r"))
     return match.start() + 1 if match else -1
 
+
+
+def blank_finding(text: str, raw_eq: int, number: int) -> LexFinding | None:
+    """L4: the blank inside a key or a value (the first found) that Darknet's strip() deletes,
+    gluing the pieces together: two numbers glued into one (DN028), or anything else (DN010).
+    ``raw_eq`` is the index of '=' in ``text`` (-1 for none)."""
+    key_part = text[:raw_eq] if raw_eq >= 0 else text
+    value_part = text[raw_eq + 1 :] if raw_eq >= 0 else ""
+    cut = min((p for p in (value_part.find("#"), value_part.find(";"), value_part.find("//"))
+               if p >= 0), default=-1)
+    if cut >= 0:
+        value_part = value_part[:cut]
+    for part, offset in ((key_part, 0), (value_part, raw_eq + 1)):
+        gap = inner_gap(part)
+        if gap < 0:
+            continue
+        column = offset + gap + 1
+        if joins_numbers(part, gap):
+            left = part[:gap].rstrip(" \t").split(",")[-1].split()[-1]
+            right = part[gap:].lstrip(" \t").split(",")[0].split()[0]
+            return LexFinding(
+                "DN028", number, column,
+                f"'{left} {right}': Darknet deletes the space and reads the single number "
+                f"'{left}{right}' (a missing comma?)",
+                f"write '{left},{right}' if these are two numbers",
+            )
+        glued = darknet_strip(part)
+        return LexFinding(
+            "DN010", number, column,
+            f"whitespace inside '{part.strip()}': Darknet deletes it and reads "
+            f"'{glued}' (hank-ai's Darknet keeps it)",
+            f"write '{glued}' if that is what you mean",
+            by_dialect={Dialect.HANK: Severity.ERROR},
+        )
+    return None

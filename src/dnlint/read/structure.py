@@ -32,6 +32,7 @@ def check_structure(doc: CfgDocument) -> None:
         doc.fatal = True
         return
     seen: dict[str, Option] = {}
+    bare: dict[int, LexFinding] = {}  # the DN006 of each bare 'key' line, by line
     for section in doc.sections.built():  # a bare '[name]' has no option to look at
         if not section.odd:
             continue  # every key once, each with '=' and a value: nothing to look at
@@ -41,17 +42,13 @@ def check_structure(doc: CfgDocument) -> None:
             if key and key not in seen and option.value is not None:
                 seen[key] = option  # the common case: a first key=value line
             else:
-                _check_option_shape(option, section, seen, doc.findings)
+                _check_option_shape(option, section, seen, doc.findings, bare)
 
 
-def _name_hidden_line(findings: list[LexFinding], bare: Option, hidden: Option) -> None:
-    """Say in the DN006 of the line ``bare`` (no '=') the first line of its key it hides."""
-    for finding in reversed(findings):
-        if finding.code == "DN006" and finding.line == bare.line:
-            if "; here it hides" not in finding.message:
-                finding.message += (f"; here it hides line {hidden.line} "
-                                    f"('{hidden.key}={hidden.value}')")
-            return
+def _name_hidden_line(finding: LexFinding, hidden: Option) -> None:
+    """Say in the DN006 of a bare 'key' line the first line of its key it hides."""
+    if "; here it hides" not in finding.message:
+        finding.message += f"; here it hides line {hidden.line} ('{hidden.key}={hidden.value}')"
 
 
 # a key repeated with the value it already has: a warning in the forks whose option_find
@@ -59,20 +56,18 @@ def _name_hidden_line(findings: list[LexFinding], bare: Option, hidden: Option) 
 _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
 
 
-def _check_option_shape(
-    option: Option, section: Section, seen: dict[str, Option], findings: list[LexFinding]
-) -> None:
+def _check_option_shape(option: Option, section: Section, seen: dict[str, Option],
+                        findings: list[LexFinding], bare: dict[int, LexFinding]) -> None:
     if option.value is None:
-        findings.append(
-            LexFinding(
-                "DN006",
-                option.line,
-                option.column,
-                f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
-                "ignores it and lets it hide any later line with the same key",
-                "write key=value",
-            )
+        finding = bare[option.line] = LexFinding(
+            "DN006",
+            option.line,
+            option.column,
+            f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
+            "ignores it and lets it hide any later line with the same key",
+            "write key=value",
         )
+        findings.append(finding)
     elif option.key == "":
         findings.append(
             LexFinding(
@@ -93,8 +88,9 @@ def _check_option_shape(
         # one root cause, one finding: a line without '=' is ignored (its own DN006 says so),
         # and one first hides every later line of its key (the first line's DN006 says so,
         # naming the first line it hides here); neither repeat is a DN009 of its own
-        if option.value is not None:
-            _name_hidden_line(findings, first, option)
+        hider = bare.get(first.line)
+        if option.value is not None and hider is not None:
+            _name_hidden_line(hider, option)
         return
     if option.value == first.value:
         # option_find returns the first line, which says the same: nothing is misread
