@@ -12,6 +12,7 @@ from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network
 from dnlint.read.darknet_reader import CfgDocument, read_cfg
+from dnlint.read.hank_reader import read_cfg_hank
 from dnlint.result import FileResult
 from dnlint.settings.policy import Policy, apply_policy, selection_for
 
@@ -182,6 +183,22 @@ def test_malformed_headers_of_a_file_with_a_nul_or_a_cr_are_all_listed_by_the_re
     doc = read_cfg(_malformed_headers() + tail)
     assert doc.unlisted is None
     assert [f.line for f in doc.findings if f.code == "DN019"] == list(range(5, 155))
+
+
+@pytest.mark.parametrize(("line", "code"), [(b"=", "DN008"), (b"[", "DN019"), (b"//", "DN035"),
+                                          (b"[a]b", "DN019")])
+def test_hanks_reader_notes_a_flood_of_one_lines_finding_by_line_too(line: bytes,
+                                                                      code: str) -> None:
+    data = NET + b"[convolutional]\nfilters=2\n" + (b"  " + line + b"\n") * 150
+    doc = read_cfg_hank(data)
+    assert [f.line for f in doc.findings if f.code == code] == list(range(7, 107))
+    assert doc.unlisted is not None and list(doc.unlisted[code]) == list(range(107, 157))
+    found = [(d.line, d.column, d.message, d.hint)
+             for d in lint_cfg_bytes(data, "f.cfg", Dialect.HANK, fold=False).diagnostics
+             if d.code == code]
+    assert [at for at, *_ in found] == list(range(7, 157))
+    assert found[0][1] == 3
+    assert all(finding[1:] == found[0][1:] for finding in found)
 
 
 # one line of each rule the lexer says again from the line alone, and its finding in full

@@ -17,7 +17,7 @@ from dnlint.diagnostics import Diagnostic, Severity, Sink, replace, with_ends
 from dnlint.dialects import Dialect
 from dnlint.network.build import Network, build_network
 from dnlint.network.dialect_guess import Detection, detect_dialect
-from dnlint.read.darknet_reader import CfgDocument, read_cfg, reread_findings
+from dnlint.read.darknet_reader import CfgDocument, read_cfg
 from dnlint.result import FileResult
 
 TYPE_CHECKING = False
@@ -63,7 +63,7 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink,
     document serves both forks (:func:`_say_guessed`). ``errors_only``: a lint that only asks
     which lines fail leaves out the checks that can only warn (DN123 and DN124: the memory
     estimate of a large network is the costliest part of a second lint)."""
-    for finding in chain(doc.findings, reread_findings(doc)):
+    for finding in chain(doc.findings, doc.reread_findings()):
         if finding.only is not None and dialect not in finding.only:
             continue
         override = finding.by_dialect.get(dialect) if finding.by_dialect else None

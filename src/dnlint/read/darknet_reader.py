@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import sys
 
-from dnlint.diagnostics import FOLD_AFTER, Severity
+from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.document import (
     UNPARSED,
     CfgDocument,
     Comment,
+    FindingNotes,
     LexFinding,
     Option,
     Section,
@@ -43,14 +44,13 @@ from dnlint.read.structure import check_structure
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from array import array
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable
     from typing import Final
 
 # the document's names are re-exported: every stage imports them from here
-__all__ = ["UNPARSED", "CfgDocument", "Comment", "LexFinding", "Lines", "Option", "Section",
-           "SectionText", "Sections", "forget_texts", "may_hold_directives", "read_cfg",
-           "reread_findings", "split_lines", "text_of"]
+__all__ = ["UNPARSED", "CfgDocument", "Comment", "FindingNotes", "LexFinding", "Lines", "Option",
+           "Section", "SectionText", "Sections", "forget_texts", "may_hold_directives",
+           "read_cfg", "split_lines", "text_of"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
@@ -69,29 +69,22 @@ _SECTION_TEXTS_MAX: Final = 2048  # the stock corpus keeps about 1,100
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
 
 
-def reread_findings(doc: CfgDocument) -> Iterator[LexFinding]:
-    """The findings the lexer noted by line only (:meth:`_Lexer._found`), each made again by
-    reading its line alone under a section, in file order per rule."""
-    if not doc.unlisted:
-        return
-    lines = doc.lines
-    for code, numbers in doc.unlisted.items():
-        scratch = _scratch_lexer()
-        for number in numbers:
-            if len(scratch.sections) != 1 or scratch.sections[0]._first is not None:
-                scratch = _scratch_lexer()  # the line added a section or an option
-            scratch._line(lines[number - 1], number)
-            yield from (finding for finding in scratch.findings if finding.code == code)
-            scratch.findings.clear()
-            scratch.comments.clear()
+def _reread_line(text: str, number: int) -> list[LexFinding]:
+    """What reading ``text`` alone, as line ``number`` inside a section, finds (the lexer is
+    made again once a line has added a section or an option to it)."""
+    scratch = _SCRATCH[0] if _SCRATCH else None
+    if scratch is None or len(scratch.sections) != 1 or scratch.sections[0]._first is not None:
+        scratch = _Lexer([])
+        scratch.notes.exact = False  # lists every finding
+        scratch.sections.append(Section("", 0, 1))
+        _SCRATCH[:] = [scratch]
+    scratch.findings.clear()
+    scratch.comments.clear()
+    scratch._line(text, number)
+    return list(scratch.findings)
 
 
-def _scratch_lexer() -> _Lexer:
-    """A lexer that lists every finding, inside a section."""
-    scratch = _Lexer([])
-    scratch.lines_as_read = False
-    scratch.sections.append(Section("", 0, 1))
-    return scratch
+_SCRATCH: list[_Lexer] = []  # the lexer _reread_line reads with
 
 
 def forget_texts() -> None:
@@ -121,7 +114,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer = _Lexer(findings)
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
-                      unlisted=lexer.unlisted)
+                      unlisted=lexer.notes.unlisted, reread=_reread_line)
     check_structure(doc)
     return doc
 
@@ -137,11 +130,9 @@ class _Lexer:
         self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
         self.bad_utf8_reported = 0
         self.option_before_section = False
-        self.listed: dict[str, int] = {}  # findings listed, per rule, by _found
-        # the lines of those past the first FOLD_AFTER that it did not list, per rule
-        self.unlisted: dict[str, array[int]] | None = None
-        self.lines_as_read = True  # every line as Lines gives it back (no NUL, no CR)
-        self.unlisted_count = 0
+        # a line's findings that reading it alone makes again (DN007, DN010, DN019, DN028,
+        # DN035); exact unless the document's lines are not the lexer's (a NUL, a CR)
+        self.notes = FindingNotes(findings)
         self._whole: str | bytes = ""  # the file: decoded, or its bytes when they are ASCII
         # one string for each repeated key, short value and section name ('filters', '1',
         # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
@@ -151,7 +142,7 @@ class _Lexer:
     @property
     def found(self) -> int:
         """How many findings the lexer made so far, listed or noted by line only."""
-        return len(self.findings) + self.unlisted_count
+        return len(self.findings) + self.notes.noted
 
     def share(self, text: str) -> str:
         """``text``, or the equal string seen before."""
@@ -182,7 +173,7 @@ class _Lexer:
             texts = self._decode_lines(data)  # decoded line by line, each invalid one reported
             text = self._decoded()
         has_cr = self.has_cr = "\r" in text
-        self.lines_as_read = not has_cr and "\0" not in text
+        self.notes.exact = not has_cr and "\0" not in text
         if has_cr or "\0" in text:
             self._run_careful(texts if texts is not None else split_lines(text), has_cr)
         else:
@@ -493,7 +484,7 @@ class _Lexer:
         """A line that starts with '//' inside a section: read_option stores it as an option
         whose key starts with '//', which no getter asks for; nothing is misread."""
         self.comments.append(Comment(number, text.strip()))
-        self._found(LexFinding(
+        self.notes.add(LexFinding(
             "DN035", number, text.index("/") + 1,
             "a line that starts with '//': Darknet has no '//' comments and keeps the line as "
             "an option no layer reads (Darknet prints 'Unused field'); '#' is a comment",
@@ -525,29 +516,7 @@ class _Lexer:
                     problem: tuple[str, str | None]) -> None:
         self.sections.append_malformed(name, number, column)
         message, hint = problem
-        self._found(LexFinding("DN019", number, column, message, hint))
-
-    def _found(self, finding: LexFinding) -> None:
-        """A finding about one line that reading the line alone makes again (DN007, DN010,
-        DN019, DN028, DN035): listed up to FOLD_AFTER per rule; past that, when the line
-        reads back as the lexer saw it, only its line is noted, and :func:`reread_findings`
-        says it again (a file of a million '[' or '=' lines kept a finding of a hundred bytes
-        for each two bytes of input)."""
-        code = finding.code
-        listed = self.listed.get(code, 0)
-        if listed < FOLD_AFTER or not self.lines_as_read:
-            self.listed[code] = listed + 1
-            self.findings.append(finding)
-            return
-        if self.unlisted is None:
-            self.unlisted = {}
-        lines = self.unlisted.get(code)
-        if lines is None:
-            from array import array  # here: the array module imports collections (start-up)
-
-            lines = self.unlisted[code] = array("L")
-        lines.append(finding.line or 0)
-        self.unlisted_count += 1
+        self.notes.add(LexFinding("DN019", number, column, message, hint))
 
     def _option(self, text: str, stripped: str, number: int) -> None:
         key_column = len(text) - len(text.lstrip(" \t")) + 1
@@ -576,7 +545,7 @@ class _Lexer:
             )
             return
         if eq >= 0 and option.value == "":
-            self._found(
+            self.notes.add(
                 LexFinding(
                     "DN007",
                     number,
@@ -590,5 +559,5 @@ class _Lexer:
         if " " in text or "\t" in text:
             blanks = blank_finding(text, raw_eq, number)
             if blanks is not None:
-                self._found(blanks)
+                self.notes.add(blanks)
         self.sections.live().add(option)

@@ -14,7 +14,7 @@ from _collections_abc import Sequence
 from itertools import islice
 from types import MappingProxyType
 
-from dnlint.diagnostics import Severity
+from dnlint.diagnostics import FOLD_AFTER, Severity
 from dnlint.dialects import Dialect
 from dnlint.read.lines import may_hold_directives
 from dnlint.read.section_text import SectionText
@@ -23,7 +23,7 @@ from dnlint.records import overload
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any, Final
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
@@ -380,6 +380,40 @@ class LexFinding:  # a plain class, not a dataclass: start-up (dataclasses impor
                 f"by_dialect={self.by_dialect!r}, only={self.only!r})")
 
 
+class FindingNotes:
+    """A lexer's findings about one line each that reading the line alone makes again: listed
+    up to FOLD_AFTER per rule; past that, when the document keeps the lines as the lexer read
+    them (``exact``), only the line is noted, and :meth:`CfgDocument.reread_findings` makes
+    the finding again (a file of a million '[' or '=' lines kept a finding of a hundred bytes
+    for each two bytes of input)."""
+
+    __slots__ = ("exact", "findings", "listed", "noted", "unlisted")
+
+    def __init__(self, findings: list[LexFinding]) -> None:
+        self.findings = findings
+        self.exact = True
+        self.listed: dict[str, int] = {}  # findings listed, per rule
+        self.unlisted: dict[str, array[int]] | None = None  # the lines of the rest, per rule
+        self.noted = 0  # how many findings are noted by line only
+
+    def add(self, finding: LexFinding) -> None:
+        code = finding.code
+        listed = self.listed.get(code, 0)
+        if listed < FOLD_AFTER or not self.exact:
+            self.listed[code] = listed + 1
+            self.findings.append(finding)
+            return
+        if self.unlisted is None:
+            self.unlisted = {}
+        lines = self.unlisted.get(code)
+        if lines is None:
+            from array import array  # here: the array module imports collections (start-up)
+
+            lines = self.unlisted[code] = array("L")
+        lines.append(finding.line or 0)
+        self.noted += 1
+
+
 class Comment:
     __slots__ = ("line", "text")
 
@@ -389,21 +423,23 @@ class Comment:
 
 
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
-    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "sections",
-                 "unlisted")
+    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "reread",
+                 "sections", "unlisted")
 
     def __init__(self, sections: Sections, lines: Sequence[str], comments: list[Comment],
                  findings: list[LexFinding], fatal: bool = False,
                  _directives: bool | None = None,
-                 unlisted: dict[str, array[int]] | None = None) -> None:
+                 unlisted: dict[str, array[int]] | None = None,
+                 reread: Callable[[str, int], list[LexFinding]] | None = None) -> None:
         self.sections = sections
         self.lines = lines
         self.comments = comments
         # the reader's findings, but for those of a rule past its first hundred that reading
-        # their line alone makes again: noted by line only, per rule (unlisted;
-        # darknet_reader.reread_findings makes them)
+        # their line alone (``reread``) makes again: noted by line only, per rule (unlisted;
+        # see FindingNotes)
         self.findings = findings
         self.unlisted = unlisted
+        self.reread = reread
         self.fatal = fatal
         # may_hold_directives(), once known
         self._directives = _directives
@@ -424,6 +460,18 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
     def layer_sections(self) -> Iterator[Section]:
         """Every section after the first ([net]), one at a time."""
         return islice(self.sections, 1, None)
+
+    def reread_findings(self) -> Iterator[LexFinding]:
+        """The findings the reader noted by line only (:class:`FindingNotes`), each made again
+        by reading its line alone, in file order per rule."""
+        unlisted, reread = self.unlisted, self.reread
+        if not unlisted or reread is None:
+            return
+        lines = self.lines
+        for code, numbers in unlisted.items():
+            for number in numbers:
+                yield from (found for found in reread(lines[number - 1], number)
+                            if found.code == code)
 
     def may_hold_directives(self) -> bool:
         """:func:`may_hold_directives` of this file, searched once: the lint (whether to fold

@@ -23,6 +23,7 @@ from dnlint.dialects import Dialect
 from dnlint.read.darknet_reader import (
     CfgDocument,
     Comment,
+    FindingNotes,
     LexFinding,
     Lines,
     Option,
@@ -58,9 +59,19 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
     for number, text in enumerate(texts, start=1):
         lexer.line(text, number)
     doc = CfgDocument(lexer.sections, Lines(decoder._whole, True), lexer.comments,
-                      findings, fatal=lexer.fatal)
+                      findings, fatal=lexer.fatal, unlisted=lexer.notes.unlisted,
+                      reread=_reread_line)
     _check_structure(doc)
     return doc
+
+
+def _reread_line(text: str, number: int) -> list[LexFinding]:
+    """What hank's reading of ``text`` alone, as line ``number`` inside a section, finds."""
+    lexer = _HankLexer([])
+    lexer.notes.exact = False  # lists every finding
+    lexer.sections.append(Section("", 0, 1))
+    lexer.line(text, number)
+    return lexer.findings
 
 
 class _HankLexer:
@@ -69,6 +80,9 @@ class _HankLexer:
         self.sections = Sections()
         self.comments: list[Comment] = []
         self.fatal = False
+        # the findings of a line hank ignores, and of text after a header's ']': reading the
+        # line alone makes them again (the document's lines are the lexer's: CRs trimmed)
+        self.notes = FindingNotes(findings)
 
     def line(self, text: str, number: int) -> None:
         line = text.strip(_TRIM)
@@ -94,7 +108,7 @@ class _HankLexer:
             self.sections.pop()
         self.sections.append(Section(line[1:close], number, column))
         if line[close + 1:].strip(" \t"):
-            self.findings.append(LexFinding(
+            self.notes.add(LexFinding(
                 "DN019", number, column,
                 f"text '{line[close + 1:].strip()}' after ']': hank-ai's Darknet ignores it, but "
                 f"AlexeyAB's and the original take the whole line as the section name",
@@ -150,14 +164,14 @@ class _HankLexer:
             # '// note' or '// size=5': skipped, as the writer meant ('//size=5', which the
             # pattern reads as a key, is an unused line hank-ai's Darknet stops on: DN201)
             self.comments.append(Comment(number, line))
-            self.findings.append(LexFinding(
+            self.notes.add(LexFinding(
                 "DN035", number, column,
                 "a line that starts with '//': hank-ai's Darknet has no '//' comments and "
                 "skips this line only because it does not read as key=value; '#' is a comment",
                 "start the comment with '#'"))
             return
         code, why = _why_ignored(line)
-        self.findings.append(LexFinding(
+        self.notes.add(LexFinding(
             code, number, column,
             f"hank-ai's Darknet ignores the line '{line}': {why}",
             _IGNORED_HINTS[code], by_dialect={_HANK: Severity.ERROR}))
