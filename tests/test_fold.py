@@ -97,12 +97,23 @@ def test_unknown_sections_past_the_first_hundred_are_counted() -> None:
 
 
 def test_a_rule_outside_the_foldable_ones_is_listed_whole() -> None:
-    """DN028 (two numbers glued into one) is not folded, as a later check asks whether a
-    value's line has one: 120 of them are 120 findings."""
+    """DN024 (blanks inside a section header) is not folded: 120 of them are 120 findings."""
     data = (NET + b"[convolutional]\nfilters=2\n"
-            + b"[convolutional]\nsize=1\nfilters=1 6\n" * 120)
-    found = _found(_linted(data), "DN028")
-    assert [line for line, _ in found] == [9 + 3 * i for i in range(120)]
+            + b"[ convolutional ]\nsize=1\nfilters=2\n" * 120)
+    found = _found(_linted(data), "DN024")
+    assert [line for line, _ in found] == [7 + 3 * i for i in range(120)]
+
+
+def test_glued_numbers_past_the_first_hundred_are_counted_and_still_known_by_line() -> None:
+    """DN028 folds, and the checks that compute with a glued value still see it on the lines
+    it counts: no [yolo] of 110 says its mask '0,1 2' (read as 0,12) is out of range."""
+    head = b"[net]\nwidth=32\nheight=32\nchannels=3\n[convolutional]\nfilters=18\n"
+    yolo = b"[yolo]\nmask=0,1 2\nnum=3\nanchors=1,2,3,4,5,6\nclasses=1\n[route]\nlayers=0\n"
+    result = _linted(head + yolo * 110)  # the masks on lines 8, 15, ..., 771
+    found = _found(result, "DN028")
+    assert [line for line, _ in found] == [*range(8, 708, 7), 708]
+    assert found[-1][1].startswith("10 more DN028 findings in this file (lines 708 to 771)")
+    assert _found(result, "DN402") == []
 
 
 def test_repeated_net_sections_past_the_first_hundred_are_counted() -> None:

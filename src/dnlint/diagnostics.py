@@ -14,7 +14,7 @@ __all__ = ["Diagnostic", "Severity", "Sink", "new_diagnostic", "replace", "token
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Any, Final
 
     from dnlint.edits import Fix
@@ -189,8 +189,11 @@ def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagn
 # DN007, no key DN008, a repeated key DN009, blanks it deletes DN010, a '//' line DN035) each
 # stand alone.
 FOLDABLE = frozenset({"DN006", "DN007", "DN008", "DN009", "DN010", "DN019", "DN020", "DN021",
-                      "DN022", "DN035", "DN201"})
+                      "DN022", "DN028", "DN035", "DN201"})
 FOLD_AFTER = 100
+# Folded rules a later check asks about by line (two numbers glued into one: a check that
+# computes with the value would only repeat it): their counted findings keep their lines.
+MISREAD_CODES = frozenset({"DN028"})
 
 
 class _Folded:
@@ -286,7 +289,8 @@ class Sink:
             return False
         folded = self._folded.get(key)
         if folded is None:
-            folded = self._folded[key] = _Folded(line, column, severity, not self.detail)
+            folded = self._folded[key] = _Folded(line, column, severity,
+                                                 not self.detail or code in MISREAD_CODES)
         folded.count += 1
         if folded.lines is not None:
             folded.lines.append(line or 0)
@@ -296,9 +300,15 @@ class Sink:
 
     def counted_error_at(self, code: str, line: int | None) -> bool:
         """Whether an error of ``code`` at ``line`` is among those counted rather than listed
-        (known by line in a sink without detail only)."""
+        (known by line in a sink without detail, and for MISREAD_CODES)."""
         folded = self._folded.get((code, Severity.ERROR))
         return folded is not None and folded.holds(line)
+
+    def counted_at(self, code: str, lines: Iterable[int]) -> bool:
+        """Whether a finding of ``code`` (one of MISREAD_CODES) on one of ``lines`` is among
+        those counted rather than listed."""
+        return any(folded.holds(line) for (counted, _), folded in self._folded.items()
+                   if counted == code for line in lines)
 
     def counted_errors(self) -> bool:
         """Whether any error was counted rather than listed."""

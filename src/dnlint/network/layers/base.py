@@ -13,7 +13,7 @@ from __future__ import annotations
 # of a one-file run's start-up (issue 35)
 from _collections_abc import Sequence
 
-from dnlint.diagnostics import Severity, Sink
+from dnlint.diagnostics import MISREAD_CODES, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.network.layers.facts import Block as Block  # re-exported: the layer modules' name
 from dnlint.network.layers.facts import Geometry, HeadInfo, LayerFacts, RouteMismatch
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
 
 # an Enum member is a slow class attribute on Python 3.11 (LayerContext runs once per layer)
 _PJ: Final = Dialect.PJ
-# Reader findings that change what a value reads as ('45 61' glued into 4561): checks that
-# count or compare the value would only repeat them.
-MISREAD_VALUES = frozenset({"DN028"})
 
 
 def cdiv(a: int, b: int) -> int:
@@ -497,10 +494,10 @@ class LayerContext:
         """Whether the option stage already reported a value of one of ``names`` (so checks
         that compute with it would only repeat that finding with absurd numbers)."""
         lines = {opt.line for name in names if (opt := self.values.option(name)) is not None}
-        return bool(lines) and any(
-            d.line in lines and (d.code.startswith("DN2") or d.code in MISREAD_VALUES)
+        return bool(lines) and (any(
+            d.line in lines and (d.code.startswith("DN2") or d.code in MISREAD_CODES)
             for d in self.sink.items
-        )
+        ) or any(self.sink.counted_at(code, lines) for code in MISREAD_CODES))
 
     def _as_written(self, raw: int, key: str) -> str:
         """When atoi changed the number (it does not fit an int), what the file says."""
