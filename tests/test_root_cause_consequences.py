@@ -50,8 +50,8 @@ def test_each_bare_line_names_its_own_hidden_line_however_far(dialect: Dialect) 
     hidden-keys case)."""
     keys = [f"k{i}" for i in range(300)]  # bare on lines 10..309, with '=1' on 310..609
     text = NET + CONV + "".join(f"{k}\n" for k in keys) + "".join(f"{k}=1\n" for k in keys)
-    bare = [(line, message.rsplit("; ", 1)[-1]) for code, line, message in found(text, dialect)
-            if code == "DN006"]
+    every = lint_cfg_bytes(text.encode(), "t.cfg", dialect, fold=False).diagnostics
+    bare = [(d.line, d.message.rsplit("; ", 1)[-1]) for d in every if d.code == "DN006"]
     assert len(bare) == 300
     assert bare[0] == (10, "here it hides line 310 ('k0=1')")
     assert bare[-1] == (309, "here it hides line 609 ('k299=1')")

@@ -32,7 +32,8 @@ def check_structure(doc: CfgDocument) -> None:
         doc.fatal = True
         return
     seen: dict[str, Option] = {}
-    bare: dict[int, LexFinding] = {}  # the DN006 of each bare 'key' line, by line
+    bare: dict[int, LexFinding] = {}  # the DN006 of a key's first line when bare, by line
+    messages: dict[str, str] = {}  # the findings' texts, shared (see _shared)
     for section in doc.sections.built():  # a bare '[name]' has no option to look at
         if not section.odd:
             continue  # every key once, each with '=' and a value: nothing to look at
@@ -42,7 +43,7 @@ def check_structure(doc: CfgDocument) -> None:
             if key and key not in seen and option.value is not None:
                 seen[key] = option  # the common case: a first key=value line
             else:
-                _check_option_shape(option, section, seen, doc.findings, bare)
+                _check_option_shape(option, section, seen, doc.findings, bare, messages)
 
 
 def _name_hidden_line(finding: LexFinding, hidden: Option) -> None:
@@ -56,29 +57,46 @@ def _name_hidden_line(finding: LexFinding, hidden: Option) -> None:
 _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
 
 
+def _shared(message: str, messages: dict[str, str]) -> str:
+    """``message``, or the equal one made before: a file of one line repeated a million times
+    repeats its finding's text as often (bounded like the reader's shared strings)."""
+    known = messages.get(message)
+    if known is not None:
+        return known
+    if len(messages) < _MESSAGES_MAX:
+        messages[message] = message
+    return message
+
+
+_MESSAGES_MAX = 4096
+
+
 def _check_option_shape(option: Option, section: Section, seen: dict[str, Option],
-                        findings: list[LexFinding], bare: dict[int, LexFinding]) -> None:
+                        findings: list[LexFinding], bare: dict[int, LexFinding],
+                        messages: dict[str, str]) -> None:
+    first = seen.get(option.key)
     if option.value is None:
-        finding = bare[option.line] = LexFinding(
+        finding = LexFinding(
             "DN006",
             option.line,
             option.column,
-            f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
-            "ignores it and lets it hide any later line with the same key",
+            _shared(f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
+                    "ignores it and lets it hide any later line with the same key", messages),
             "write key=value",
         )
         findings.append(finding)
+        if first is None:
+            bare[option.line] = finding  # the first of its key: it may hide later lines
     elif option.key == "":
         findings.append(
             LexFinding(
                 "DN008",
                 option.line,
                 option.column,
-                f"option '={option.value}' has no key; Darknet ignores it",
+                _shared(f"option '={option.value}' has no key; Darknet ignores it", messages),
                 "write key=value",
             )
         )
-    first = seen.get(option.key)
     if first is None:
         seen[option.key] = option
         return
@@ -99,9 +117,10 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
                 "DN009",
                 option.line,
                 option.column,
-                f"'{option.key}={option.value}' is repeated in [{section.name}] with the same "
-                f"value (first at line {first.line}); Darknet reads the first, which says the "
-                "same, but an edit to one of the two will be silently ignored",
+                _shared(f"'{option.key}={option.value}' is repeated in [{section.name}] with the "
+                        f"same value (first at line {first.line}); Darknet reads the first, which "
+                        "says the same, but an edit to one of the two will be silently ignored",
+                        messages),
                 "delete the repeated line",
                 by_dialect=_SAME_VALUE_REPEAT,
             )
@@ -112,8 +131,8 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
             "DN009",
             option.line,
             option.column,
-            f"'{option.key}' is repeated in [{section.name}] (first at line {first.line}); "
-            "Darknet uses the first one and ignores this",
+            _shared(f"'{option.key}' is repeated in [{section.name}] (first at line "
+                    f"{first.line}); Darknet uses the first one and ignores this", messages),
             "delete one of the two lines",
         )
     )
