@@ -17,6 +17,7 @@ from dnlint.read.document import (
     UNPARSED,
     CfgDocument,
     Comment,
+    Comments,
     FindingNotes,
     LexFinding,
     Option,
@@ -48,9 +49,9 @@ if TYPE_CHECKING:
     from typing import Final
 
 # the document's names are re-exported: every stage imports them from here
-__all__ = ["UNPARSED", "CfgDocument", "Comment", "FindingNotes", "LexFinding", "Lines", "Option",
-           "Section", "SectionText", "Sections", "forget_texts", "may_hold_directives",
-           "read_cfg", "split_lines", "text_of"]
+__all__ = ["UNPARSED", "CfgDocument", "Comment", "Comments", "FindingNotes", "LexFinding",
+           "Lines", "Option", "Section", "SectionText", "Sections", "forget_texts",
+           "may_hold_directives", "read_cfg", "split_lines", "text_of"]
 
 _SHARED_MAX: Final = 4096  # distinct strings the lexer shares per file
 _SHARED_LENGTH: Final = 64  # longer values are rarely repeated
@@ -124,7 +125,7 @@ class _Lexer:
         self.findings = findings
         self.sections = Sections()
         self.has_cr = False
-        self.comments: list[Comment] = []
+        self.comments = Comments()
         self.crlf_lines = 0
         self.first_crlf = 0
         self.first_crlf_column = 1  # where the '\r' of the first CRLF line is
@@ -279,7 +280,7 @@ class _Lexer:
             sections._lines.append(number)
         comments = self.comments
         for offset, text in made.comments:
-            comments.append(Comment(number + offset, text))
+            comments.add(number + offset, text)
 
     def _run_plain(self, chunks: Iterable[list[str]], has_tab: bool,
                    has_semicolon: bool, number: int = 0) -> None:
@@ -317,7 +318,7 @@ class _Lexer:
                     if " " in text or (has_tab and "\t" in text):
                         if first_char == "#" or first_char == ";":
                             # '# comment': what _line makes of it (no option, no section starts)
-                            comments.append(Comment(number, text.strip()))
+                            comments.add(number, text.strip())
                             continue
                         self._line(text, number)
                         section = None  # it may have started a section: asked for when needed
@@ -334,7 +335,7 @@ class _Lexer:
                         section = None
                         continue
                     if first_char == "#" or first_char == ";":
-                        comments.append(Comment(number, text.strip()))
+                        comments.add(number, text.strip())
                         continue
                     if first_char == "/" and text[1:2] == "/" and items:
                         self._slash_comment(text, number)
@@ -470,7 +471,7 @@ class _Lexer:
             return
         first = stripped[0]
         if first in "#;":
-            self.comments.append(Comment(number, text.strip()))
+            self.comments.add(number, text.strip())
         elif first == "/" and stripped[1:2] == "/" and self.sections:
             self._slash_comment(text, number)
         elif first == "[":
@@ -483,7 +484,7 @@ class _Lexer:
     def _slash_comment(self, text: str, number: int) -> None:
         """A line that starts with '//' inside a section: read_option stores it as an option
         whose key starts with '//', which no getter asks for; nothing is misread."""
-        self.comments.append(Comment(number, text.strip()))
+        self.comments.add(number, text.strip())
         self.notes.add(LexFinding(
             "DN035", number, text.index("/") + 1,
             "a line that starts with '//': Darknet has no '//' comments and keeps the line as "

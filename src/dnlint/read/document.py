@@ -422,11 +422,79 @@ class Comment:
         self.text = text
 
 
+class Comments(Sequence[Comment]):
+    """The file's comment lines in order, kept as a line number and a text each (texts seen
+    before shared), a :class:`Comment` made when one is asked for: an object per '#' line
+    cost thirty times the line."""
+
+    __slots__ = ("_lines", "_shared", "_texts")
+
+    def __init__(self, comments: Iterable[Comment] = ()) -> None:
+        # a list, moved to an array('L') at PACK_AFTER comments (as Sections' lines)
+        self._lines: list[int] | array[int] = []
+        self._texts: list[str] = []
+        self._shared: dict[str, str] = {}
+        for comment in comments:
+            self.append(comment)
+
+    def append(self, comment: Comment) -> None:
+        self.add(comment.line, comment.text)
+
+    def add(self, line: int, text: str) -> None:
+        shared = self._shared
+        known = shared.get(text)
+        if known is None:
+            known = text
+            if len(shared) < _COMMENTS_SHARED_MAX and len(text) <= _COMMENT_SHARED_LENGTH:
+                shared[text] = text
+        self._texts.append(known)
+        lines = self._lines
+        lines.append(line)
+        if len(lines) == PACK_AFTER and isinstance(lines, list):
+            from array import array  # here: the array module imports collections (start-up)
+
+            self._lines = array("L", lines)
+
+    def clear(self) -> None:
+        self._lines, self._texts = [], []
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, index: int) -> Comment: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Comment]: ...
+
+    def __getitem__(self, index: int | slice) -> Comment | list[Comment]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._texts)))]
+        return Comment(self._lines[index], self._texts[index])
+
+    def __iter__(self) -> Iterator[Comment]:
+        return map(Comment, self._lines, self._texts)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Comments, list, tuple)):
+            return [(c.line, c.text) for c in self] == [(c.line, c.text) for c in other]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"Comments({len(self)} comments)"
+
+
+_COMMENTS_SHARED_MAX = 4096  # distinct comment texts Comments shares
+_COMMENT_SHARED_LENGTH = 64  # longer ones are rarely repeated
+
+
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
     __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "reread",
                  "sections", "unlisted")
 
-    def __init__(self, sections: Sections, lines: Sequence[str], comments: list[Comment],
+    def __init__(self, sections: Sections, lines: Sequence[str], comments: Sequence[Comment],
                  findings: list[LexFinding], fatal: bool = False,
                  _directives: bool | None = None,
                  unlisted: dict[str, array[int]] | None = None,

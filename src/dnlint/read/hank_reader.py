@@ -22,7 +22,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.darknet_reader import (
     CfgDocument,
-    Comment,
+    Comments,
     FindingNotes,
     LexFinding,
     Lines,
@@ -78,7 +78,7 @@ class _HankLexer:
     def __init__(self, findings: list[LexFinding]) -> None:
         self.findings = findings
         self.sections = Sections()
-        self.comments: list[Comment] = []
+        self.comments = Comments()
         self.fatal = False
         # the findings of a line hank ignores, and of text after a header's ']': reading the
         # line alone makes them again (the document's lines are the lexer's: CRs trimmed)
@@ -158,12 +158,12 @@ class _HankLexer:
     def _ignored(self, line: str, number: int, column: int) -> None:
         """A line neither pattern matches: hank skips it silently; say what was lost."""
         if line[0] == "#" or (line[0] == ";" and "=" not in line):
-            self.comments.append(Comment(number, line))
+            self.comments.add(number, line)
             return
         if line.startswith("//"):
             # '// note' or '// size=5': skipped, as the writer meant ('//size=5', which the
             # pattern reads as a key, is an unused line hank-ai's Darknet stops on: DN201)
-            self.comments.append(Comment(number, line))
+            self.comments.add(number, line)
             self.notes.add(LexFinding(
                 "DN035", number, column,
                 "a line that starts with '//': hank-ai's Darknet has no '//' comments and "
