@@ -31,6 +31,8 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "dnlint/read/darknet_reader.py",
     "dnlint/read/document.py",
+    "dnlint/read/headers.py",
+    "dnlint/read/lines.py",
     "dnlint/read/line_forms.py",
     "dnlint/read/line_split.py",
     "dnlint/read/section_text.py",
