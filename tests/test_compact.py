@@ -15,7 +15,7 @@ from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.layers.base import Block, Layer
 from dnlint.read.darknet_reader import Lines, read_cfg, split_lines, text_of
-from dnlint.read.document import Malformed
+from dnlint.read.document import Comments, Malformed
 from dnlint.read.line_split import line_chunks
 
 NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
@@ -308,6 +308,17 @@ def test_malformed_headers_without_options_keep_one_shared_name() -> None:
     assert [o.key for o in sections[5].options] == ["size"]
     assert [(f.code, f.line, f.column) for f in doc.findings] == [
         ("DN019", 5, 1), ("DN019", 6, 1), ("DN019", 7, 1), ("DN019", 8, 3), ("DN019", 9, 1)]
+
+
+def test_comments_are_lines_and_shared_texts() -> None:
+    """Comment lines read as the Comments they were; short texts are one string each."""
+    doc = read_cfg(NET + b"#\n[x]\n  # a\n#\n" + b"#\n" * 5000)  # the last on line 5008
+    comments = doc.comments
+    assert [(c.line, c.text) for c in comments][:3] == [(5, "#"), (7, "# a"), (8, "#")]
+    assert len(comments) == 5003 and comments[-1].line == 5008
+    assert isinstance(comments, Comments) and comments._texts[0] is comments._texts[-1]
+    assert comments.since(1, 6) == ((1, "# a"), (2, "#"), *((i, "#") for i in range(3, 5003)))
+    assert [(c.line, c.text) for c in comments[1:3]] == [(7, "# a"), (8, "#")]
 
 
 @pytest.mark.parametrize("count", [5000, 70_000])  # read whole (one chunk), and in chunks

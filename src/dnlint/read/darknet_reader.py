@@ -249,9 +249,7 @@ class _Lexer:
             options = tuple(kept)
         if lines[0] != f"[{name}]":
             return None  # a header with blanks
-        made = SectionText(name, options, tuple((comment.line - number, comment.text)
-                                                for comment in self.comments[comments:]),
-                           len(lines))
+        made = SectionText(name, options, self.comments.since(comments, number), len(lines))
         if type(item) is Section:
             item.text = made
         return made

@@ -441,13 +441,15 @@ class Comments(Sequence[Comment]):
         self.add(comment.line, comment.text)
 
     def add(self, line: int, text: str) -> None:
-        shared = self._shared
-        known = shared.get(text)
-        if known is None:
-            known = text
-            if len(shared) < _COMMENTS_SHARED_MAX and len(text) <= _COMMENT_SHARED_LENGTH:
-                shared[text] = text
-        self._texts.append(known)
+        if len(text) <= _COMMENT_SHARED_LENGTH:
+            shared = self._shared
+            known = shared.get(text)
+            if known is None:
+                known = text
+                if len(shared) < _COMMENTS_SHARED_MAX:
+                    shared[text] = text
+            text = known
+        self._texts.append(text)
         lines = self._lines
         lines.append(line)
         if len(lines) == PACK_AFTER and isinstance(lines, list):
@@ -457,6 +459,11 @@ class Comments(Sequence[Comment]):
 
     def clear(self) -> None:
         self._lines, self._texts = [], []
+
+    def since(self, index: int, line: int) -> tuple[tuple[int, str], ...]:
+        """(line - ``line``, text) of every comment from ``index`` on (no Comment made)."""
+        return tuple((at - line, text)
+                     for at, text in zip(self._lines[index:], self._texts[index:], strict=True))
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -487,7 +494,9 @@ class Comments(Sequence[Comment]):
 
 
 _COMMENTS_SHARED_MAX = 4096  # distinct comment texts Comments shares
-_COMMENT_SHARED_LENGTH = 64  # longer ones are rarely repeated
+# longer ones are rarely repeated, and hashing each real comment's text cost more than the
+# stock corpus saves (a flood of '#' or '//' lines is what sharing is for)
+_COMMENT_SHARED_LENGTH = 16
 
 
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
