@@ -319,6 +319,9 @@ def test_comments_are_lines_and_shared_texts() -> None:
     assert isinstance(comments, Comments) and comments._texts[0] is comments._texts[-1]
     assert comments.since(1, 6) == ((1, "# a"), (2, "#"), *((i, "#") for i in range(3, 5003)))
     assert [(c.line, c.text) for c in comments[1:3]] == [(7, "# a"), (8, "#")]
+    assert comments.within(5, 8) == [(7, "# a")]  # after line 5, before line 8
+    assert comments.within(0, 6) == [(5, "#")]
+    assert comments.within(5006, None) == [(5007, "#"), (5008, "#")]
 
 
 @pytest.mark.parametrize("count", [5000, 70_000])  # read whole (one chunk), and in chunks

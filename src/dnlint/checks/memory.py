@@ -273,20 +273,16 @@ def train_test_layout(network: Network, doc: CfgDocument) -> TrainTestLayout | N
     markers: list[int] = []  # lines of '# Testing' / '# Training' comments, in order
     kinds: list[str] = []  # 'testing' or 'training', for each marker
     assignments: list[tuple[int, str, str]] = []  # commented-out (line, key, value)
-    for comment in doc.comments:  # in line order
-        if comment.line <= start:
-            continue
-        if end is not None and comment.line >= end:
-            break
-        body = comment.text.lstrip("#; \t")
+    for at, text in doc.comments.within(start, end):  # in line order
+        body = text.lstrip("#; \t")
         word = body[:8].lower()
         if word in ("testing", "training") or word[:7] == "testing":
-            markers.append(comment.line)
+            markers.append(at)
             kinds.append(word[:7] if word[:7] == "testing" else word)
         elif body.startswith(("batch", "subdivisions")):
             key, equals, value = body.replace(" ", "").replace("\t", "").partition("=")
             if equals and key in ("batch", "subdivisions"):
-                assignments.append((comment.line, key, value))
+                assignments.append((at, key, value))
     if not {"testing", "training"} <= set(kinds):
         return None
 

@@ -39,12 +39,10 @@ def _commented_out(doc: CfgDocument, key: str) -> int | None:
     end = sections[1].line if len(sections) > 1 else None
     start = sections[0].line if sections else 0
     found = None
-    for comment in doc.comments:
-        if comment.line <= start or (end is not None and comment.line >= end):
-            continue
-        text = comment.text.lstrip("#; \t").replace(" ", "").replace("\t", "")
+    for line, text in doc.comments.within(start, end):
+        text = text.lstrip("#; \t").replace(" ", "").replace("\t", "")
         if text.startswith(key + "="):
-            found = comment.line
+            found = line
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 # has already imported: importing collections.abc imports the collections package, a tenth
 # of a one-file run's start-up (issue 35)
 from _collections_abc import Sequence
+from bisect import bisect_left, bisect_right
 from itertools import islice
 from types import MappingProxyType
 
@@ -462,8 +463,17 @@ class Comments(Sequence[Comment]):
 
     def since(self, index: int, line: int) -> tuple[tuple[int, str], ...]:
         """(line - ``line``, text) of every comment from ``index`` on (no Comment made)."""
-        return tuple((at - line, text)
-                     for at, text in zip(self._lines[index:], self._texts[index:], strict=True))
+        lines, texts = self._lines, self._texts
+        return tuple([(lines[at] - line, texts[at]) for at in range(index, len(texts))])
+
+    def within(self, start: int, end: int | None) -> list[tuple[int, str]]:
+        """(line, text) of every comment after line ``start`` and before line ``end`` (None:
+        to the end of the file), in order, found by bisection (no Comment made: the checks
+        that look into [net]'s comments ask this of every file)."""
+        lines, texts = self._lines, self._texts
+        first = bisect_right(lines, start)
+        last = len(texts) if end is None else bisect_left(lines, end)
+        return [(lines[at], texts[at]) for at in range(first, last)]
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -510,7 +520,7 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
                  reread: Callable[[str, int], list[LexFinding]] | None = None) -> None:
         self.sections = sections
         self.lines = lines
-        self.comments = comments
+        self.comments = comments if isinstance(comments, Comments) else Comments(comments)
         # the reader's findings, but for those of a rule past its first hundred that reading
         # their line alone (``reread``) makes again: noted by line only, per rule (unlisted;
         # see FindingNotes)
