@@ -215,6 +215,32 @@ class Section:
             self.odd = True  # a repeated key
 
 
+def packed(lines: list[int] | array[int]) -> list[int] | array[int]:
+    """``lines``, moved to an array('L') once there are PACK_AFTER of them (8 bytes a line, not
+    an int object's 36): only a long file pays for the array module's import, which imports
+    collections (start-up). ('L': array('q') parses every item it stores through PyArg_Parse,
+    several times the cost.)"""
+    if len(lines) >= PACK_AFTER and isinstance(lines, list):
+        from array import array
+
+        return array("L", lines)
+    return lines
+
+
+def shared_text(table: dict[str, str], text: str) -> str:
+    """``text``, or the equal string ``table`` holds: a file of one line repeated a million
+    times would keep as many copies. ``table`` is bounded (SHARED_TEXTS_MAX entries)."""
+    known = table.get(text)
+    if known is not None:
+        return known
+    if len(table) < SHARED_TEXTS_MAX:
+        table[text] = text
+    return text
+
+
+SHARED_TEXTS_MAX: Final = 4096
+
+
 class Malformed:
     """The name of a malformed header at column 1, as :class:`Sections` keeps a bare one."""
 
@@ -239,10 +265,7 @@ class Sections(Sequence[Section]):
     def __init__(self, sections: Iterable[Section] = ()) -> None:
         # a Section, or the name of a bare one (whose line is in _lines)
         self._items: list[Section | str | Malformed] = []
-        # the header line of every section: a list, moved to an array('L') at PACK_AFTER
-        # sections (8 bytes a line, not an int object's 36): only a long file pays for the
-        # array module's import, which imports collections (start-up). ('L': array('q')
-        # parses every item it stores through PyArg_Parse, several times the cost.)
+        # the header line of every section (see packed)
         self._lines: list[int] | array[int] = []
         self._bare = 0  # how many items are names
         self._malformed: dict[str, Malformed] = {}  # one Malformed per name, shared
@@ -284,11 +307,7 @@ class Sections(Sequence[Section]):
     def pack(self) -> None:
         """Move the header lines to an array once there are PACK_AFTER of them (the reader's
         inlined appends call this a chunk of lines at a time)."""
-        lines = self._lines
-        if len(lines) >= PACK_AFTER and isinstance(lines, list):
-            from array import array
-
-            self._lines = array("L", lines)
+        self._lines = packed(self._lines)
 
     def live(self, index: int = -1) -> Section:
         """The section at ``index`` as an object kept from now on, to add options to."""
@@ -431,7 +450,7 @@ class Comments(Sequence[Comment]):
     __slots__ = ("_lines", "_shared", "_texts")
 
     def __init__(self, comments: Iterable[Comment] = ()) -> None:
-        # a list, moved to an array('L') at PACK_AFTER comments (as Sections' lines)
+        # the line of every comment (see packed)
         self._lines: list[int] | array[int] = []
         self._texts: list[str] = []
         self._shared: dict[str, str] = {}
@@ -442,21 +461,12 @@ class Comments(Sequence[Comment]):
         self.add(comment.line, comment.text)
 
     def add(self, line: int, text: str) -> None:
-        if len(text) <= _COMMENT_SHARED_LENGTH:
-            shared = self._shared
-            known = shared.get(text)
-            if known is None:
-                known = text
-                if len(shared) < _COMMENTS_SHARED_MAX:
-                    shared[text] = text
-            text = known
-        self._texts.append(text)
+        self._texts.append(shared_text(self._shared, text) if len(text) <= _COMMENT_SHARED_LENGTH
+                           else text)
         lines = self._lines
         lines.append(line)
-        if len(lines) == PACK_AFTER and isinstance(lines, list):
-            from array import array  # here: the array module imports collections (start-up)
-
-            self._lines = array("L", lines)
+        if len(lines) == PACK_AFTER:
+            self._lines = packed(lines)
 
     def clear(self) -> None:
         self._lines, self._texts = [], []
@@ -503,7 +513,6 @@ class Comments(Sequence[Comment]):
         return f"Comments({len(self)} comments)"
 
 
-_COMMENTS_SHARED_MAX = 4096  # distinct comment texts Comments shares
 # only the shortest: a flood of '#' or '//' lines is what sharing is for, and hashing each
 # real comment's text (most stock comments are under 16 characters) cost 1.8 M instructions
 # over the stock corpus and saved nothing there

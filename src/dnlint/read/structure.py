@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.read.document import CfgDocument, LexFinding, Option, Section
+from dnlint.read.document import CfgDocument, LexFinding, Option, Section, shared_text
 
 
 def check_structure(doc: CfgDocument) -> None:
@@ -33,7 +33,7 @@ def check_structure(doc: CfgDocument) -> None:
         return
     seen: dict[str, Option] = {}
     bare: dict[int, LexFinding] = {}  # the DN006 of a key's first line when bare, by line
-    messages: dict[str, str] = {}  # the findings' texts, shared (see _shared)
+    messages: dict[str, str] = {}  # the findings' texts, shared (document.shared_text)
     for section in doc.sections.built():  # a bare '[name]' has no option to look at
         if not section.odd:
             continue  # every key once, each with '=' and a value: nothing to look at
@@ -57,20 +57,6 @@ def _name_hidden_line(finding: LexFinding, hidden: Option) -> None:
 _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
 
 
-def _shared(message: str, messages: dict[str, str]) -> str:
-    """``message``, or the equal one made before: a file of one line repeated a million times
-    repeats its finding's text as often (bounded like the reader's shared strings)."""
-    known = messages.get(message)
-    if known is not None:
-        return known
-    if len(messages) < _MESSAGES_MAX:
-        messages[message] = message
-    return message
-
-
-_MESSAGES_MAX = 4096
-
-
 def _check_option_shape(option: Option, section: Section, seen: dict[str, Option],
                         findings: list[LexFinding], bare: dict[int, LexFinding],
                         messages: dict[str, str]) -> None:
@@ -80,8 +66,9 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
             "DN006",
             option.line,
             option.column,
-            _shared(f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
-                    "ignores it and lets it hide any later line with the same key", messages),
+            shared_text(messages, f"line '{option.key}' has no '='; Darknet stores it as a key "
+                        "with no value, ignores it and lets it hide any later line with the same "
+                        "key"),
             "write key=value",
         )
         findings.append(finding)
@@ -93,7 +80,7 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
                 "DN008",
                 option.line,
                 option.column,
-                _shared(f"option '={option.value}' has no key; Darknet ignores it", messages),
+                shared_text(messages, f"option '={option.value}' has no key; Darknet ignores it"),
                 "write key=value",
             )
         )
@@ -117,10 +104,10 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
                 "DN009",
                 option.line,
                 option.column,
-                _shared(f"'{option.key}={option.value}' is repeated in [{section.name}] with the "
-                        f"same value (first at line {first.line}); Darknet reads the first, which "
-                        "says the same, but an edit to one of the two will be silently ignored",
-                        messages),
+                shared_text(messages, f"'{option.key}={option.value}' is repeated in "
+                            f"[{section.name}] with the same value (first at line {first.line}); "
+                            "Darknet reads the first, which says the same, but an edit to one of "
+                            "the two will be silently ignored"),
                 "delete the repeated line",
                 by_dialect=_SAME_VALUE_REPEAT,
             )
@@ -131,8 +118,8 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
             "DN009",
             option.line,
             option.column,
-            _shared(f"'{option.key}' is repeated in [{section.name}] (first at line "
-                    f"{first.line}); Darknet uses the first one and ignores this", messages),
+            shared_text(messages, f"'{option.key}' is repeated in [{section.name}] (first at "
+                        f"line {first.line}); Darknet uses the first one and ignores this"),
             "delete one of the two lines",
         )
     )
