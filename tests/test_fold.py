@@ -346,6 +346,22 @@ def test_a_sink_without_detail_keeps_the_lines_it_counts() -> None:
     assert not sink.counted_error_at("DN020", 120)
 
 
+def test_counted_findings_out_of_file_order_are_still_found_and_spanned() -> None:
+    """A later stage may report a rule's finding above those already counted (the reader's
+    DN028 and a build-time one): the lines asked about are found, and the summary spans them."""
+    sink = Sink(fold=True, detail=False)
+    order = [*range(1, FOLD_AFTER + 1), 500, 400, 600, 300]
+    for line in order:
+        sink.report("DN028", line, 3, "glued numbers", severity=Severity.ERROR)
+    assert [sink.counted_at("DN028", [line]) for line in (300, 400, 500, 600)] == [True] * 4
+    assert not sink.counted_at("DN028", [450]) and not sink.counted_at("DN028", [FOLD_AFTER])
+    sink.report("DN028", 200, 3, "glued numbers", severity=Severity.ERROR)  # after a question
+    assert sink.counted_error_at("DN028", 200) and not sink.counted_error_at("DN028", 201)
+    (summary,) = [d for d in sink.sorted() if "not listed" in d.message]
+    assert (summary.line, summary.column) == (500, 3)  # the first finding it counts
+    assert "5 more DN028 findings in this file (lines 200 to 600)" in summary.message
+
+
 def test_a_sink_with_detail_asks_for_it_up_to_the_fold() -> None:
     folding, whole = Sink(fold=True), Sink()
     for line in range(1, 131):

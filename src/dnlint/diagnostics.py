@@ -200,25 +200,50 @@ class _Folded:
     """The findings of one rule past the first FOLD_AFTER: how many, and where; for a sink
     without detail, the line of each too (packed: what the other fork's lint is asked)."""
 
-    __slots__ = ("column", "count", "first", "last", "lines", "severity")
+    __slots__ = ("column", "count", "first", "high", "lines", "low", "ordered", "severity")
 
     def __init__(self, line: int | None, column: int | None, severity: Severity,
                  keep_lines: bool) -> None:
-        self.first = self.last = line
+        self.first = line  # where the summary stands: the first finding counted
+        self.low = self.high = line  # the range of lines the counted findings span
         self.column, self.severity, self.count = column, severity, 0
         self.lines: array[int] | None = None
+        # whether ``lines`` is sorted: a rule's findings come in file order as the file is
+        # read and built, but nothing forces a later stage to report in that order
+        self.ordered = True
         if keep_lines:
             # imported here: the array module imports collections (start-up)
             from array import array
 
             self.lines = array("q")
 
+    def add(self, line: int | None) -> None:
+        """Count one more finding, at ``line``."""
+        self.count += 1
+        lines = self.lines
+        if lines is not None:
+            if lines and (line or 0) < lines[-1]:
+                self.ordered = False
+            lines.append(line or 0)
+        if line is None:
+            return
+        if self.low is None or line < self.low:
+            self.low = line
+        if self.high is None or line > self.high:
+            self.high = line
+
     def holds(self, line: int | None) -> bool:
-        """Whether one of the counted findings is at ``line`` (the lines come in file order:
-        a rule's findings are reported as the file is read and built)."""
+        """Whether one of the counted findings is at ``line``."""
         lines = self.lines
         if lines is None:
             return False
+        if not self.ordered:
+            from array import array  # imported already: lines is one
+
+            # sorted again on the first question after a finding came out of order (timsort
+            # merges the sorted run and the few appended lines in one pass)
+            lines = self.lines = array(lines.typecode, sorted(lines))
+            self.ordered = True
         at = bisect_left(lines, line or 0)
         return at < len(lines) and lines[at] == (line or 0)
 
@@ -291,11 +316,7 @@ class Sink:
         if folded is None:
             folded = self._folded[key] = _Folded(line, column, severity,
                                                  not self.detail or code in MISREAD_CODES)
-        folded.count += 1
-        if folded.lines is not None:
-            folded.lines.append(line or 0)
-        if line is not None:
-            folded.last = line
+        folded.add(line)
         return True
 
     def counted_error_at(self, code: str, line: int | None) -> bool:
@@ -323,7 +344,7 @@ class Sink:
             new_diagnostic(
                 code, folded.first, folded.column,
                 f"{folded.count:,} more {code} finding{'s' if folded.count != 1 else ''} in this "
-                f"file (lines {folded.first} to {folded.last}) are not listed one by one: "
+                f"file (lines {folded.low} to {folded.high}) are not listed one by one: "
                 f"dnlint lists the first {FOLD_AFTER} of a rule per file",
                 "fix the listed ones first: the others are most likely the same mistake",
                 self.path, folded.severity)
