@@ -70,22 +70,30 @@ _SECTION_TEXTS_MAX: Final = 2048  # the stock corpus keeps about 1,100
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
 
 
-def _reread_line(text: str, number: int) -> list[LexFinding]:
-    """What reading ``text`` alone, as line ``number`` inside a section, finds (the lexer is
-    made again once a line has added a section or an option to it)."""
-    scratch = _SCRATCH[0] if _SCRATCH else None
-    if scratch is None or len(scratch.sections) != 1 or scratch.sections[0]._first is not None:
-        scratch = _Lexer([])
-        scratch.notes.exact = False  # lists every finding
-        scratch.sections.append(Section("", 0, 1))
-        _SCRATCH[:] = [scratch]
-    scratch.findings.clear()
-    scratch.comments.clear()
-    scratch._line(text, number)
-    return list(scratch.findings)
+class _LineRereader:
+    """What reading one line alone, as line ``number`` inside a section, finds (the findings
+    FindingNotes noted by line only). One per pass over a document's noted lines, not one per
+    process: a lint in another thread reads with a lexer of its own."""
 
+    __slots__ = ("_lexer", "_section")
 
-_SCRATCH: list[_Lexer] = []  # the lexer _reread_line reads with
+    def __init__(self) -> None:
+        self._lexer: _Lexer | None = None
+        self._section = Section("", 0, 1)
+
+    def __call__(self, text: str, number: int) -> list[LexFinding]:
+        lexer, section = self._lexer, self._section
+        if (lexer is None or len(lexer.sections) != 1 or lexer.sections[0] is not section
+                or not section.empty):
+            # made again once a line has added a section or an option to it
+            lexer = self._lexer = _Lexer([])
+            lexer.notes.exact = False  # lists every finding
+            section = self._section = Section("", 0, 1)
+            lexer.sections.append(section)
+        lexer.findings.clear()
+        lexer.comments.clear()
+        lexer._line(text, number)
+        return list(lexer.findings)
 
 
 def forget_texts() -> None:
@@ -115,7 +123,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer = _Lexer(findings)
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
-                      unlisted=lexer.notes.unlisted, reread=_reread_line)
+                      unlisted=lexer.notes.unlisted, reread=_LineRereader)
     check_structure(doc)
     return doc
 

@@ -171,6 +171,11 @@ class Section:
         return {first.key: first}
 
     @property
+    def empty(self) -> bool:
+        """Whether the section has no option line."""
+        return self._first is None
+
+    @property
     def options(self) -> list[Option]:
         """Every option line of the section, in file order."""
         return self.listed if self.listed is not None else list(self.first.values())
@@ -527,13 +532,14 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
                  findings: list[LexFinding], fatal: bool = False,
                  _directives: bool | None = None,
                  unlisted: dict[str, array[int]] | None = None,
-                 reread: Callable[[str, int], list[LexFinding]] | None = None) -> None:
+                 reread: Callable[[], Callable[[str, int], list[LexFinding]]] | None = None
+                 ) -> None:
         self.sections = sections
         self.lines = lines
         self.comments = comments if isinstance(comments, Comments) else Comments(comments)
         # the reader's findings, but for those of a rule past its first hundred that reading
-        # their line alone (``reread``) makes again: noted by line only, per rule (unlisted;
-        # see FindingNotes)
+        # their line alone makes again: noted by line only, per rule (unlisted; see
+        # FindingNotes); ``reread`` makes the reader of one line that makes them again
         self.findings = findings
         self.unlisted = unlisted
         self.reread = reread
@@ -561,9 +567,10 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
     def reread_findings(self) -> Iterator[LexFinding]:
         """The findings the reader noted by line only (:class:`FindingNotes`), each made again
         by reading its line alone, in file order per rule."""
-        unlisted, reread = self.unlisted, self.reread
-        if not unlisted or reread is None:
+        unlisted, rereader = self.unlisted, self.reread
+        if not unlisted or rereader is None:
             return
+        reread = rereader()  # one line reader for the whole pass
         lines = self.lines
         for code, numbers in unlisted.items():
             for number in numbers:

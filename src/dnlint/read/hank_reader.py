@@ -60,18 +60,34 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
         lexer.line(text, number)
     doc = CfgDocument(lexer.sections, Lines(decoder._whole, True), lexer.comments,
                       findings, fatal=lexer.fatal, unlisted=lexer.notes.unlisted,
-                      reread=_reread_line)
+                      reread=_LineRereader)
     _check_structure(doc)
     return doc
 
 
-def _reread_line(text: str, number: int) -> list[LexFinding]:
-    """What hank's reading of ``text`` alone, as line ``number`` inside a section, finds."""
-    lexer = _HankLexer([])
-    lexer.notes.exact = False  # lists every finding
-    lexer.sections.append(Section("", 0, 1))
-    lexer.line(text, number)
-    return lexer.findings
+class _LineRereader:
+    """What hank's reading of one line alone, as line ``number`` inside a section, finds; one
+    per pass over a document's noted lines (see darknet_reader._LineRereader)."""
+
+    __slots__ = ("_lexer", "_section")
+
+    def __init__(self) -> None:
+        self._lexer: _HankLexer | None = None
+        self._section = Section("", 0, 1)
+
+    def __call__(self, text: str, number: int) -> list[LexFinding]:
+        lexer, section = self._lexer, self._section
+        if (lexer is None or len(lexer.sections) != 1 or lexer.sections[0] is not section
+                or not section.empty):
+            # made again once a line has added a section or an option to it
+            lexer = self._lexer = _HankLexer([])
+            lexer.notes.exact = False  # lists every finding
+            section = self._section = Section("", 0, 1)
+            lexer.sections.append(section)
+        lexer.findings.clear()
+        lexer.comments.clear()
+        lexer.line(text, number)
+        return list(lexer.findings)
 
 
 class _HankLexer:
