@@ -145,6 +145,13 @@ class Section:
         # the text it shares with every section made from it, when the reader made it so
         self.text: SectionText | None = None
 
+    @classmethod
+    def malformed(cls, name: str, line: int, column: int) -> Section:
+        """A section whose header is malformed (DN019), its '[' at ``column`` of ``line``."""
+        section = cls(name, line, column)
+        section._at = -column
+        return section
+
     @property
     def column(self) -> int:
         return abs(self._at)
@@ -153,10 +160,6 @@ class Section:
     def header_ok(self) -> bool:
         """False when the header is malformed (DN019): Darknet matches no layer type."""
         return self._at > 0
-
-    @header_ok.setter
-    def header_ok(self, ok: bool) -> None:
-        self._at = abs(self._at) if ok else -abs(self._at)
 
     @property
     def first(self) -> Mapping[str, Option]:
@@ -290,9 +293,7 @@ class Sections(Sequence[Section]):
     def append_malformed(self, name: str, line: int, column: int) -> None:
         """A malformed header (DN019) whose '[' is at ``column`` of ``line``."""
         if column != 1:
-            section = Section(name, line, column)
-            section.header_ok = False
-            self.append(section)
+            self.append(Section.malformed(name, line, column))
             return
         shared = self._malformed
         item = shared.get(name)
@@ -357,7 +358,7 @@ class Sections(Sequence[Section]):
         if type(item) is str:
             return Section(item, self._lines[index], 1)
         assert isinstance(item, Malformed)
-        return Section(item.name, self._lines[index], -1)  # column 1, header_ok False
+        return Section.malformed(item.name, self._lines[index], 1)
 
     def __iter__(self) -> Iterator[Section]:
         if not self._bare:
