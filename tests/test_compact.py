@@ -88,6 +88,19 @@ def test_plain_option_rebuilds_its_raw_text() -> None:
     assert [(o.column, o.value_column) for o in conv.options] == [(1, 9), (1, 12), (3, 10)]
 
 
+def test_a_bare_key_without_blanks_keeps_no_unplain() -> None:
+    """A file of bare 'key' lines kept 64 bytes more per line for positions its key gives."""
+    doc = read_cfg(NET + b"[convolutional]\nfilters\n  size \nstride\t\n")
+    conv = doc.sections[1]
+    assert [o.plain for o in conv.options] == [True, False, False]
+    assert [(o.key, o.value, o.raw) for o in conv.options] == [
+        ("filters", None, "filters"), ("size", None, "  size "), ("stride", None, "stride\t")]
+    assert [(o.column, o.value_column) for o in conv.options] == [(1, 1), (3, 3), (1, 1)]
+    header = conv.line
+    assert [(d.code, d.line, d.column) for d in doc.findings if d.code == "DN006"] == [
+        ("DN006", header + 1, 1), ("DN006", header + 2, 3), ("DN006", header + 3, 1)]
+
+
 def test_repeated_keys_values_and_names_share_one_string() -> None:
     doc = read_cfg(NET + b"[convolutional]\nfilters=16\nactivation=leaky\n" * 3)
     convs = doc.sections[1:]

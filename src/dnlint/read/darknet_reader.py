@@ -531,7 +531,9 @@ class _Lexer:
         raw_eq = text.find("=")
         value_column = value_column_of(text, raw_eq)
         if eq < 0:
-            option = Option(stripped, None, number, key_column, key_column, text)
+            # a bare key with no blank around it keeps no Unplain: its place follows from it
+            option = (Option(stripped, None, number) if len(stripped) == len(text) else
+                      Option(stripped, None, number, key_column, key_column, text))
         else:
             key, value = stripped[:eq], stripped[eq + 1 :]
             option = Option(key, value, number, key_column, value_column, text,

@@ -76,7 +76,8 @@ class Option:
 
     @property
     def plain(self) -> bool:
-        """A 'key=value' line at column 1 without an inline comment."""
+        """A 'key=value' line (or a bare 'key') at column 1 without blanks or an inline
+        comment."""
         return type(self._more) is not Unplain
 
     @property
@@ -87,7 +88,9 @@ class Option:
     @property
     def value_column(self) -> int:
         more = self._more
-        return more.value_column if type(more) is Unplain else len(self.key) + 2
+        if type(more) is Unplain:
+            return more.value_column
+        return len(self.key) + 2 if self.value is not None else 1  # a bare key: its own
 
     @property
     def raw(self) -> str:
