@@ -249,6 +249,27 @@ def test_a_lines_finding_past_the_first_hundred_is_made_again_from_the_line(
     assert all(finding[2:] == found[0][2:] for finding in found)
 
 
+def test_bare_keys_past_the_first_hundred_are_noted_and_made_again_from_the_line() -> None:
+    """A bare key's DN006 is the structure pass's, not the lexer's, but it too follows from
+    its line alone once its key was seen before: the first bare 'pad' (line 7) is kept whole,
+    as it names the line it hides (157); of the repeats, 100 are listed and 49 noted."""
+    data = NET + b"[yolo]\nclasses=1\n" + b"  pad\n" * 150 + b"pad=1\n"
+    doc = read_cfg(data)
+    assert [f.line for f in doc.findings if f.code == "DN006"] == list(range(7, 108))
+    assert doc.unlisted is not None and list(doc.unlisted["DN006"]) == list(range(108, 157))
+    found = [(d.line, d.column, d.message, d.hint)
+             for d in lint_cfg_bytes(data, "f.cfg", Dialect.PJ, fold=False).diagnostics
+             if d.code == "DN006"]
+    assert [line for line, *_ in found] == list(range(7, 157))
+    message = ("line 'pad' has no '='; Darknet stores it as a key with no value, ignores it "
+               "and lets it hide any later line with the same key")
+    assert found[0][1:] == (3, message + "; here it hides line 157 ('pad=1')", "write key=value")
+    assert all(finding[1:] == (3, message, "write key=value") for finding in found[1:])
+    folded = _found(_linted(data), "DN006")
+    assert [line for line, _ in folded] == [*range(7, 107), 107]
+    assert folded[-1][1].startswith("50 more DN006 findings in this file (lines 107 to 156)")
+
+
 @SOURCES_ONLY
 def test_a_folded_finding_is_counted_without_being_made(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Past the first hundred, a folded rule's finding is not built and thrown away: a file of

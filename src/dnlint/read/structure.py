@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
-from dnlint.read.document import CfgDocument, LexFinding, Option, Section, shared_text
+from dnlint.read.document import (
+    CfgDocument,
+    FindingNotes,
+    LexFinding,
+    Option,
+    Section,
+    shared_text,
+)
 
 
-def check_structure(doc: CfgDocument) -> None:
+def check_structure(doc: CfgDocument, notes: FindingNotes | None = None) -> None:
     """The reader's findings about a document's sections and options as a whole: no [net]
-    first, bare keys, keys without a name, repeated keys (DN003, DN004, DN006, DN008, DN009)."""
+    first, bare keys, keys without a name, repeated keys (DN003, DN004, DN006, DN008, DN009).
+
+    With the lexer's ``notes``, a bare key's DN006 past the rule's first hundred is noted by
+    line only, as the lexer's own line findings are (:func:`bare_key_finding` makes it again),
+    but for the first bare line of a key, whose finding may yet name a line it hides."""
     if not doc.sections:
         doc.findings.append(
             LexFinding("DN003", 1, 1, "file has no [section]: a cfg starts with [net]", None)
@@ -43,7 +54,18 @@ def check_structure(doc: CfgDocument) -> None:
             if key and key not in seen and option.value is not None:
                 seen[key] = option  # the common case: a first key=value line
             else:
-                _check_option_shape(option, section, seen, doc.findings, bare, messages)
+                _check_option_shape(option, section, seen, doc.findings, bare, messages, notes)
+    if notes is not None:
+        doc.unlisted = notes.unlisted
+
+
+def bare_key_finding(option: Option, messages: dict[str, str] | None = None) -> LexFinding:
+    """The DN006 of a bare 'key' line (its texts shared through ``messages``)."""
+    message = (f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
+               "ignores it and lets it hide any later line with the same key")
+    return LexFinding("DN006", option.line, option.column,
+                      message if messages is None else shared_text(messages, message),
+                      "write key=value")
 
 
 def _name_hidden_line(finding: LexFinding, hidden: Option) -> None:
@@ -59,21 +81,17 @@ _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING
 
 def _check_option_shape(option: Option, section: Section, seen: dict[str, Option],
                         findings: list[LexFinding], bare: dict[int, LexFinding],
-                        messages: dict[str, str]) -> None:
+                        messages: dict[str, str], notes: FindingNotes | None) -> None:
     first = seen.get(option.key)
     if option.value is None:
-        finding = LexFinding(
-            "DN006",
-            option.line,
-            option.column,
-            shared_text(messages, f"line '{option.key}' has no '='; Darknet stores it as a key "
-                        "with no value, ignores it and lets it hide any later line with the same "
-                        "key"),
-            "write key=value",
-        )
-        findings.append(finding)
+        finding = bare_key_finding(option, messages)
         if first is None:
+            findings.append(finding)
             bare[option.line] = finding  # the first of its key: it may hide later lines
+        elif notes is not None:
+            notes.add(finding)
+        else:
+            findings.append(finding)
     elif option.key == "":
         findings.append(
             LexFinding(
