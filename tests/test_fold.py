@@ -249,14 +249,16 @@ def test_a_lines_finding_past_the_first_hundred_is_made_again_from_the_line(
     assert all(finding[2:] == found[0][2:] for finding in found)
 
 
-def test_bare_keys_past_the_first_hundred_are_noted_and_made_again_from_the_line() -> None:
-    """A bare key's DN006 is the structure pass's, not the lexer's, but it too follows from
-    its line alone once its key was seen before: the first bare 'pad' (line 7) is kept whole,
-    as it names the line it hides (157); of the repeats, 100 are listed and 49 noted."""
-    data = NET + b"[yolo]\nclasses=1\n" + b"  pad\n" * 150 + b"pad=1\n"
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_bare_keys_past_the_first_hundred_are_noted_and_made_again_from_their_options(
+        end: bytes) -> None:
+    """A bare key's DN006 is the structure pass's: the first bare 'pad' (line 7) is kept whole,
+    as it names the line it hides (157); of the repeats, 99 are listed and the rest noted by
+    line, made again from the option on the line (CRs or not: the option says where it is)."""
+    data = NET + b"[yolo]\nclasses=1\n" + (b"  pad" + end) * 150 + b"pad=1\n"
     doc = read_cfg(data)
-    assert [f.line for f in doc.findings if f.code == "DN006"] == list(range(7, 108))
-    assert doc.unlisted is not None and list(doc.unlisted["DN006"]) == list(range(108, 157))
+    assert [f.line for f in doc.findings if f.code == "DN006"] == list(range(7, 107))
+    assert doc.bare_unlisted is not None and list(doc.bare_unlisted) == list(range(107, 157))
     found = [(d.line, d.column, d.message, d.hint)
              for d in lint_cfg_bytes(data, "f.cfg", Dialect.PJ, fold=False).diagnostics
              if d.code == "DN006"]
@@ -268,6 +270,21 @@ def test_bare_keys_past_the_first_hundred_are_noted_and_made_again_from_the_line
     folded = _found(_linted(data), "DN006")
     assert [line for line, _ in folded] == [*range(7, 107), 107]
     assert folded[-1][1].startswith("50 more DN006 findings in this file (lines 107 to 156)")
+
+
+def test_the_first_bare_line_of_a_later_key_is_kept_whole_and_counted_in_place() -> None:
+    """150 bare 'a' lines, then 150 bare 'b' (lines 7..306): 'b's first line is kept whole
+    after 'a's repeats were noted; the count still spans the lines in file order."""
+    data = NET + b"[yolo]\nclasses=1\n" + b"a\n" * 150 + b"b\n" * 150
+    doc = read_cfg(data)
+    assert [f.line for f in doc.findings if f.code == "DN006"] == [*range(7, 107), 157]
+    assert doc.bare_unlisted is not None
+    assert list(doc.bare_unlisted) == [*range(107, 157), *range(158, 307)]
+    whole = _found(_linted(data, fold=False), "DN006")
+    assert [line for line, _ in whole] == list(range(7, 307))
+    folded = _found(_linted(data), "DN006")
+    assert [line for line, _ in folded] == [*range(7, 107), 107]
+    assert folded[-1][1].startswith("200 more DN006 findings in this file (lines 107 to 306)")
 
 
 @SOURCES_ONLY
@@ -379,7 +396,7 @@ def test_counted_findings_out_of_file_order_are_still_found_and_spanned() -> Non
     sink.report("DN028", 200, 3, "glued numbers", severity=Severity.ERROR)  # after a question
     assert sink.counted_error_at("DN028", 200) and not sink.counted_error_at("DN028", 201)
     (summary,) = [d for d in sink.sorted() if "not listed" in d.message]
-    assert (summary.line, summary.column) == (500, 3)  # the first finding it counts
+    assert (summary.line, summary.column) == (200, 3)  # the first line it counts
     assert "5 more DN028 findings in this file (lines 200 to 600)" in summary.message
 
 

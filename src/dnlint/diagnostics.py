@@ -200,12 +200,12 @@ class _Folded:
     """The findings of one rule past the first FOLD_AFTER: how many, and where; for a sink
     without detail, the line of each too (packed: what the other fork's lint is asked)."""
 
-    __slots__ = ("column", "count", "first", "high", "lines", "low", "ordered", "severity")
+    __slots__ = ("column", "count", "high", "lines", "low", "ordered", "severity")
 
     def __init__(self, line: int | None, column: int | None, severity: Severity,
                  keep_lines: bool) -> None:
-        self.first = line  # where the summary stands: the first finding counted
-        self.low = self.high = line  # the range of lines the counted findings span
+        # the span of the counted findings' lines; the summary stands at the first of them
+        self.low = self.high = line
         self.column, self.severity, self.count = column, severity, 0
         self.lines: array[int] | None = None
         # whether ``lines`` is sorted: a rule's findings come in file order as the file is
@@ -217,8 +217,8 @@ class _Folded:
 
             self.lines = array("q")
 
-    def add(self, line: int | None) -> None:
-        """Count one more finding, at ``line``."""
+    def add(self, line: int | None, column: int | None) -> None:
+        """Count one more finding, at ``line``:``column``."""
         self.count += 1
         lines = self.lines
         if lines is not None:
@@ -228,7 +228,7 @@ class _Folded:
         if line is None:
             return
         if self.low is None or line < self.low:
-            self.low = line
+            self.low, self.column = line, column
         if self.high is None or line > self.high:
             self.high = line
 
@@ -316,7 +316,7 @@ class Sink:
         if folded is None:
             folded = self._folded[key] = _Folded(line, column, severity,
                                                  not self.detail or code in MISREAD_CODES)
-        folded.add(line)
+        folded.add(line, column)
         return True
 
     def counted_error_at(self, code: str, line: int | None) -> bool:
@@ -339,10 +339,10 @@ class Sink:
         return sorted(self.items + self._summaries(), key=Diagnostic.sort_key)
 
     def _summaries(self) -> list[Diagnostic]:
-        """One finding per folded rule, at the first finding it counts."""
+        """One finding per folded rule, at the first line of those it counts."""
         return [
             new_diagnostic(
-                code, folded.first, folded.column,
+                code, folded.low, folded.column,
                 f"{folded.count:,} more {code} finding{'s' if folded.count != 1 else ''} in this "
                 f"file (lines {folded.low} to {folded.high}) are not listed one by one: "
                 f"dnlint lists the first {FOLD_AFTER} of a rule per file",

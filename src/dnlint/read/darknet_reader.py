@@ -41,7 +41,7 @@ from dnlint.read.line_split import LINES_CHUNK, line_chunks, split_lines
 from dnlint.read.lines import Lines, may_hold_directives, text_of
 from dnlint.read.section_text import MadeOption, SectionText
 from dnlint.read.sniff import sniff_fatal
-from dnlint.read.structure import bare_key_finding, check_structure
+from dnlint.read.structure import check_structure
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,10 +71,9 @@ _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
 
 
 class _LineRereader:
-    """What reading one line alone, as line ``number`` inside a section, finds: the findings
-    noted by line only (FindingNotes), the lexer's and a bare key's DN006. One per pass over a
-    document's noted lines, not one per process: a lint in another thread reads with a lexer
-    of its own."""
+    """What reading one line alone, as line ``number`` inside a section, finds (the findings
+    FindingNotes noted by line only). One per pass over a document's noted lines, not one per
+    process: a lint in another thread reads with a lexer of its own."""
 
     __slots__ = ("_lexer", "_section")
 
@@ -97,11 +96,7 @@ class _LineRereader:
         lexer.findings.clear()
         lexer.comments.clear()
         lexer._line(text, number)
-        found = list(lexer.findings)
-        if not section.empty:  # the line is an option: a bare key's DN006 is check_structure's
-            found.extend(bare_key_finding(option) for option in section.options
-                         if option.value is None)
-        return found
+        return list(lexer.findings)
 
 
 def forget_texts() -> None:
@@ -132,7 +127,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
                       unlisted=lexer.notes.unlisted, reread=_LineRereader)
-    check_structure(doc, lexer.notes)
+    check_structure(doc)
     return doc
 
 

@@ -3,25 +3,29 @@ the sections and options of a whole document say about its structure, once every
 
 from __future__ import annotations
 
-from dnlint.diagnostics import Severity
+from dnlint.diagnostics import FOLD_AFTER, Severity
 from dnlint.dialects import Dialect
 from dnlint.read.document import (
     CfgDocument,
-    FindingNotes,
     LexFinding,
     Option,
     Section,
+    bare_key_finding,
     shared_text,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from array import array
 
-def check_structure(doc: CfgDocument, notes: FindingNotes | None = None) -> None:
+
+def check_structure(doc: CfgDocument) -> None:
     """The reader's findings about a document's sections and options as a whole: no [net]
     first, bare keys, keys without a name, repeated keys (DN003, DN004, DN006, DN008, DN009).
 
-    With the lexer's ``notes``, a bare key's DN006 past the rule's first hundred is noted by
-    line only, as the lexer's own line findings are (:func:`bare_key_finding` makes it again),
-    but for the first bare line of a key, whose finding may yet name a line it hides."""
+    A bare key's DN006 past the first hundred is noted by line only (``doc.bare_unlisted``:
+    :meth:`CfgDocument.reread_findings` makes it again from the option on that line), but for
+    the first bare line of a key, whose finding may yet name a line it hides."""
     if not doc.sections:
         doc.findings.append(
             LexFinding("DN003", 1, 1, "file has no [section]: a cfg starts with [net]", None)
@@ -43,7 +47,7 @@ def check_structure(doc: CfgDocument, notes: FindingNotes | None = None) -> None
         doc.fatal = True
         return
     seen: dict[str, Option] = {}
-    bare: dict[int, LexFinding] = {}  # the DN006 of a key's first line when bare, by line
+    bare = _BareKeys()
     messages: dict[str, str] = {}  # the findings' texts, shared (document.shared_text)
     for section in doc.sections.built():  # a bare '[name]' has no option to look at
         if not section.odd:
@@ -54,18 +58,33 @@ def check_structure(doc: CfgDocument, notes: FindingNotes | None = None) -> None
             if key and key not in seen and option.value is not None:
                 seen[key] = option  # the common case: a first key=value line
             else:
-                _check_option_shape(option, section, seen, doc.findings, bare, messages, notes)
-    if notes is not None:
-        doc.unlisted = notes.unlisted
+                _check_option_shape(option, section, seen, doc.findings, bare, messages)
+    doc.bare_unlisted = bare.noted
 
 
-def bare_key_finding(option: Option, messages: dict[str, str] | None = None) -> LexFinding:
-    """The DN006 of a bare 'key' line (its texts shared through ``messages``)."""
-    message = (f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
-               "ignores it and lets it hide any later line with the same key")
-    return LexFinding("DN006", option.line, option.column,
-                      message if messages is None else shared_text(messages, message),
-                      "write key=value")
+class _BareKeys:
+    """The DN006 findings of bare 'key' lines: the first line of each key's, by line (it may
+    yet name a line it hides); the repeats listed while the rule has fewer than FOLD_AFTER,
+    then noted by line only (a flood of bare lines kept a finding per line)."""
+
+    __slots__ = ("first", "listed", "noted")
+
+    def __init__(self) -> None:
+        self.first: dict[int, LexFinding] = {}
+        self.listed = 0  # repeats listed
+        self.noted: array[int] | None = None
+
+    def repeated(self, option: Option, findings: list[LexFinding],
+                 messages: dict[str, str]) -> None:
+        if len(self.first) + self.listed < FOLD_AFTER:
+            findings.append(bare_key_finding(option, messages))
+            self.listed += 1
+            return
+        if self.noted is None:
+            from array import array  # here: the array module imports collections (start-up)
+
+            self.noted = array("L")
+        self.noted.append(option.line)
 
 
 def _name_hidden_line(finding: LexFinding, hidden: Option) -> None:
@@ -80,18 +99,16 @@ _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING
 
 
 def _check_option_shape(option: Option, section: Section, seen: dict[str, Option],
-                        findings: list[LexFinding], bare: dict[int, LexFinding],
-                        messages: dict[str, str], notes: FindingNotes | None) -> None:
+                        findings: list[LexFinding], bare: _BareKeys,
+                        messages: dict[str, str]) -> None:
     first = seen.get(option.key)
     if option.value is None:
-        finding = bare_key_finding(option, messages)
         if first is None:
+            finding = bare_key_finding(option, messages)
             findings.append(finding)
-            bare[option.line] = finding  # the first of its key: it may hide later lines
-        elif notes is not None:
-            notes.add(finding)
+            bare.first[option.line] = finding  # the first of its key: it may hide later lines
         else:
-            findings.append(finding)
+            bare.repeated(option, findings, messages)
     elif option.key == "":
         findings.append(
             LexFinding(
@@ -111,7 +128,7 @@ def _check_option_shape(option: Option, section: Section, seen: dict[str, Option
         # one root cause, one finding: a line without '=' is ignored (its own DN006 says so),
         # and one first hides every later line of its key (the first line's DN006 says so,
         # naming the first line it hides here); neither repeat is a DN009 of its own
-        hider = bare.get(first.line)
+        hider = bare.first.get(first.line)
         if option.value is not None and hider is not None:
             _name_hidden_line(hider, option)
         return
