@@ -33,6 +33,7 @@ COMPILED = [
     "dnlint/read/document.py",
     "dnlint/read/headers.py",
     "dnlint/read/lines.py",
+    "dnlint/read/notes.py",
     "dnlint/read/line_forms.py",
     "dnlint/read/line_split.py",
     "dnlint/read/section_text.py",

@@ -258,7 +258,7 @@ def test_bare_keys_past_the_first_hundred_are_noted_and_made_again_from_their_op
     data = NET + b"[yolo]\nclasses=1\n" + (b"  pad" + end) * 150 + b"pad=1\n"
     doc = read_cfg(data)
     assert [f.line for f in doc.findings if f.code == "DN006"] == list(range(7, 107))
-    assert doc.bare_unlisted is not None and list(doc.bare_unlisted) == list(range(107, 157))
+    assert [f.line for f in doc.reread_findings()] == list(range(107, 157))
     found = [(d.line, d.column, d.message, d.hint)
              for d in lint_cfg_bytes(data, "f.cfg", Dialect.PJ, fold=False).diagnostics
              if d.code == "DN006"]
@@ -278,13 +278,36 @@ def test_the_first_bare_line_of_a_later_key_is_kept_whole_and_counted_in_place()
     data = NET + b"[yolo]\nclasses=1\n" + b"a\n" * 150 + b"b\n" * 150
     doc = read_cfg(data)
     assert [f.line for f in doc.findings if f.code == "DN006"] == [*range(7, 107), 157]
-    assert doc.bare_unlisted is not None
-    assert list(doc.bare_unlisted) == [*range(107, 157), *range(158, 307)]
+    assert [f.line for f in doc.reread_findings()] == [*range(107, 157), *range(158, 307)]
     whole = _found(_linted(data, fold=False), "DN006")
     assert [line for line, _ in whole] == list(range(7, 307))
     folded = _found(_linted(data), "DN006")
     assert [line for line, _ in folded] == [*range(7, 107), 107]
     assert folded[-1][1].startswith("200 more DN006 findings in this file (lines 107 to 306)")
+
+
+def test_repeated_keys_past_the_first_hundred_are_noted_and_made_again_alike() -> None:
+    """'filters=2' then 'filters=3', 75 times each, after a first 'filters=2' (line 6): the
+    structure pass lists 100 DN009 and notes the other 50 by line. Made again, each is what it
+    would have been: a warning for the same value, an error for another. The sink folds per
+    rule and severity, so 75 of each is listed whole."""
+    data = NET + b"[convolutional]\nfilters=2\n" + b"filters=2\nfilters=3\n" * 75
+    doc = read_cfg(data)
+    assert [f.line for f in doc.findings if f.code == "DN009"] == list(range(7, 107))
+    assert [f.line for f in doc.reread_findings()] == list(range(107, 157))
+    for fold in (True, False):
+        found = [(d.line, d.column, d.severity, d.message, d.hint)
+                 for d in lint_cfg_bytes(data, "f.cfg", Dialect.PJ, fold=fold).diagnostics
+                 if d.code == "DN009"]
+        assert [line for line, *_ in found] == list(range(7, 157))
+        assert all(found[i][1:] == found[i - 100][1:] for i in range(100, 150))
+    assert found[0][1:] == (
+        1, Severity.WARNING, "'filters=2' is repeated in [convolutional] with the same value "
+        "(first at line 6); Darknet reads the first, which says the same, but an edit to one "
+        "of the two will be silently ignored", "delete the repeated line")
+    assert found[1][1:] == (
+        1, Severity.ERROR, "'filters' is repeated in [convolutional] (first at line 6); "
+        "Darknet uses the first one and ignores this", "delete one of the two lines")
 
 
 @SOURCES_ONLY

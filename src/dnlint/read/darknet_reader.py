@@ -18,7 +18,6 @@ from dnlint.read.document import (
     CfgDocument,
     Comment,
     Comments,
-    FindingNotes,
     LexFinding,
     Option,
     Section,
@@ -39,6 +38,7 @@ from dnlint.read.line_forms import (
 )
 from dnlint.read.line_split import LINES_CHUNK, line_chunks, split_lines
 from dnlint.read.lines import Lines, may_hold_directives, text_of
+from dnlint.read.notes import FindingNotes
 from dnlint.read.section_text import MadeOption, SectionText
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure

@@ -15,7 +15,7 @@ from bisect import bisect_left, bisect_right
 from itertools import islice
 from types import MappingProxyType
 
-from dnlint.diagnostics import FOLD_AFTER, Severity
+from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.lines import may_hold_directives
 from dnlint.read.section_text import SectionText
@@ -409,50 +409,6 @@ class LexFinding:  # a plain class, not a dataclass: start-up (dataclasses impor
                 f"by_dialect={self.by_dialect!r}, only={self.only!r})")
 
 
-def bare_key_finding(option: Option, messages: dict[str, str] | None = None) -> LexFinding:
-    """The DN006 of a bare 'key' line (read.structure's; its texts shared through
-    ``messages``)."""
-    message = (f"line '{option.key}' has no '='; Darknet stores it as a key with no value, "
-               "ignores it and lets it hide any later line with the same key")
-    return LexFinding("DN006", option.line, option.column,
-                      message if messages is None else shared_text(messages, message),
-                      "write key=value")
-
-
-class FindingNotes:
-    """A lexer's findings about one line each that reading the line alone makes again: listed
-    up to FOLD_AFTER per rule; past that, when the document keeps the lines as the lexer read
-    them (``exact``), only the line is noted, and :meth:`CfgDocument.reread_findings` makes
-    the finding again (a file of a million '[' or '=' lines kept a finding of a hundred bytes
-    for each two bytes of input)."""
-
-    __slots__ = ("exact", "findings", "listed", "noted", "unlisted")
-
-    def __init__(self, findings: list[LexFinding]) -> None:
-        self.findings = findings
-        self.exact = True
-        self.listed: dict[str, int] = {}  # findings listed, per rule
-        self.unlisted: dict[str, array[int]] | None = None  # the lines of the rest, per rule
-        self.noted = 0  # how many findings are noted by line only
-
-    def add(self, finding: LexFinding) -> None:
-        code = finding.code
-        listed = self.listed.get(code, 0)
-        if listed < FOLD_AFTER or not self.exact:
-            self.listed[code] = listed + 1
-            self.findings.append(finding)
-            return
-        if self.unlisted is None:
-            self.unlisted = {}
-        lines = self.unlisted.get(code)
-        if lines is None:
-            from array import array  # here: the array module imports collections (start-up)
-
-            lines = self.unlisted[code] = array("L")
-        lines.append(finding.line or 0)
-        self.noted += 1
-
-
 class Comment:
     __slots__ = ("line", "text")
 
@@ -539,8 +495,8 @@ _COMMENT_SHARED_LENGTH = 4
 
 
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
-    __slots__ = ("_directives", "bare_unlisted", "comments", "fatal", "findings", "lines",
-                 "reread", "sections", "unlisted")
+    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "remade", "reread",
+                 "sections", "unlisted")
 
     def __init__(self, sections: Sections, lines: Sequence[str], comments: Sequence[Comment],
                  findings: list[LexFinding], fatal: bool = False,
@@ -557,8 +513,8 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         self.findings = findings
         self.unlisted = unlisted
         self.reread = reread
-        # the lines of the bare keys whose DN006 read.structure noted by line only
-        self.bare_unlisted: array[int] | None = None
+        # what makes again the findings read.structure noted by line only (check_structure)
+        self.remade: Callable[[], Iterator[LexFinding]] | None = None
         self.fatal = fatal
         # may_hold_directives(), once known
         self._directives = _directives
@@ -568,9 +524,8 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
             return NotImplemented
         assert isinstance(other, CfgDocument)
         return (self.sections, self.lines, self.comments, self.findings, self.fatal,
-                self.unlisted, self.bare_unlisted) == (
-            other.sections, other.lines, other.comments, other.findings, other.fatal,
-            other.unlisted, other.bare_unlisted)
+                self.unlisted) == (other.sections, other.lines, other.comments, other.findings,
+                                   other.fatal, other.unlisted)
 
     def __repr__(self) -> str:
         return (f"CfgDocument(sections={self.sections!r}, lines={self.lines!r}, "
@@ -581,31 +536,12 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         """Every section after the first ([net]), one at a time."""
         return islice(self.sections, 1, None)
 
-    def _bare_keys_at(self, numbers: array[int]) -> Iterator[LexFinding]:
-        """The DN006 of the bare key on each of ``numbers`` (in file order), from its option."""
-        wanted = iter(numbers)
-        target = next(wanted, 0)
-        for section in self.sections.built():
-            if not section.odd:
-                continue  # no bare key: every key once with '='
-            for option in section.options:
-                line = option.line
-                while line > target:  # a noted line without a bare key: none is expected
-                    target = next(wanted, 0)
-                    if not target:
-                        return
-                if line == target:
-                    yield bare_key_finding(option)
-                    target = next(wanted, 0)
-                    if not target:
-                        return
-
     def reread_findings(self) -> Iterator[LexFinding]:
-        """The findings the reader noted by line only, in file order per rule: a bare key's
-        DN006 made again from its option, and the lexer's (:class:`FindingNotes`) by reading
-        each line alone."""
-        if self.bare_unlisted:
-            yield from self._bare_keys_at(self.bare_unlisted)
+        """The findings the reader noted by line only, in file order per rule: the structure
+        pass's made again from the options (``remade``), and the lexer's
+        (:class:`~dnlint.read.notes.FindingNotes`) by reading each line alone."""
+        if self.remade is not None:
+            yield from self.remade()
         unlisted, rereader = self.unlisted, self.reread
         if not unlisted or rereader is None:
             return
