@@ -15,7 +15,7 @@ from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.layers.base import Block, Layer
 from dnlint.read.darknet_reader import Lines, read_cfg, split_lines, text_of
-from dnlint.read.document import Comments, Malformed, Section
+from dnlint.read.document import Comments, Malformed, malformed_section
 from dnlint.read.line_split import line_chunks
 
 NET = b"[net]\nwidth=8\nheight=8\nchannels=3\n"
@@ -217,7 +217,7 @@ def test_section_column_and_header_ok_share_a_slot() -> None:
     broken, fine = doc.sections[1:]
     assert (broken.column, broken.header_ok) == (3, False)
     assert (fine.column, fine.header_ok) == (1, True)
-    made = Section.malformed("route", 9, 3)  # what Sections keeps of a malformed header
+    made = malformed_section("route", 9, 3)  # what Sections keeps of a malformed header
     assert (made.name, made.line, made.column, made.header_ok) == ("route", 9, 3, False)
 
 

@@ -134,7 +134,8 @@ class Section:
     def __init__(self, name: str, line: int, column: int) -> None:
         self.name = name
         self.line = line
-        # the column of '[', negated once the header is found malformed (one slot, not two)
+        # the column of '[', negated when the header is malformed (one slot, not two; made so
+        # by malformed_section only)
         self._at = column
         # ``first`` (the first option of every key) as stored: None for no option, the option
         # itself while it is the only one, then a dict. A dict costs 184 bytes even for one
@@ -147,13 +148,6 @@ class Section:
         self.odd = False
         # the text it shares with every section made from it, when the reader made it so
         self.text: SectionText | None = None
-
-    @classmethod
-    def malformed(cls, name: str, line: int, column: int) -> Section:
-        """A section whose header is malformed (DN019), its '[' at ``column`` of ``line``."""
-        section = cls(name, line, column)
-        section._at = -column
-        return section
 
     @property
     def column(self) -> int:
@@ -226,6 +220,13 @@ class Section:
             self.odd = True  # a repeated key
 
 
+def malformed_section(name: str, line: int, column: int) -> Section:
+    """A section whose header is malformed (DN019), its '[' at ``column`` of ``line``.
+    (A function, not a classmethod: compiled, ``cls(...)`` is a generic call five times the
+    cost of the constructor, and a flood of malformed headers makes one per line and check.)"""
+    return Section(name, line, -column)
+
+
 def packed(lines: list[int] | array[int]) -> list[int] | array[int]:
     """``lines``, moved to an array('L') once there are PACK_AFTER of them (8 bytes a line, not
     an int object's 36): only a long file pays for the array module's import, which imports
@@ -296,7 +297,7 @@ class Sections(Sequence[Section]):
     def append_malformed(self, name: str, line: int, column: int) -> None:
         """A malformed header (DN019) whose '[' is at ``column`` of ``line``."""
         if column != 1:
-            self.append(Section.malformed(name, line, column))
+            self.append(malformed_section(name, line, column))
             return
         shared = self._malformed
         item = shared.get(name)
@@ -361,7 +362,7 @@ class Sections(Sequence[Section]):
         if type(item) is str:
             return Section(item, self._lines[index], 1)
         assert isinstance(item, Malformed)
-        return Section.malformed(item.name, self._lines[index], 1)
+        return malformed_section(item.name, self._lines[index], 1)
 
     def __iter__(self) -> Iterator[Section]:
         if not self._bare:

@@ -76,14 +76,18 @@ class _LineRereader:
         self._section = Section("", 0, 1)
 
     def __call__(self, text: str, number: int) -> list[LexFinding]:
-        lexer, section = self._lexer, self._section
-        if (lexer is None or len(lexer.sections) != 1 or lexer.sections[0] is not section
-                or not section.empty):
-            # made again once a line has added a section or an option to it
+        lexer = self._lexer
+        if lexer is None:
             lexer = self._lexer = _HankLexer([])
             lexer.notes.exact = False  # lists every finding
-            section = self._section = Section("", 0, 1)
-            lexer.sections.append(section)
+        sections = lexer.sections
+        if len(sections) != 1 or sections[0] is not self._section or not self._section.empty:
+            # the last line added a section or an option: back to one empty section (reading
+            # a line changes nothing else a later line reads)
+            while sections:
+                sections.pop()
+            self._section = Section("", 0, 1)
+            sections.append(self._section)
         lexer.findings.clear()
         lexer.comments.clear()
         lexer.line(text, number)
