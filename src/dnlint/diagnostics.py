@@ -109,6 +109,21 @@ _FIELDS = ("line", "column", "code", "severity", "message", "hint", "path", "byt
            "byte_length", "fix", "end_line", "end_column")
 
 
+# the registry's severity of each rule asked for: rules are immutable, and importing the
+# registry in each call (it loads lazily: start-up) cost 3,900 instructions a finding, compiled
+_SEVERITIES: Final[dict[str, Severity]] = {}
+
+
+def rule_severity(code: str) -> Severity:
+    """The severity rule ``code`` has in the registry (ValueError for no such rule)."""
+    found = _SEVERITIES.get(code)
+    if found is None:
+        from dnlint.rules import get_rule
+
+        found = _SEVERITIES[code] = get_rule(code).severity
+    return found
+
+
 def new_diagnostic(
     code: str,
     line: int | None,
@@ -126,9 +141,7 @@ def new_diagnostic(
     ``region`` is (byte offset, byte length) for a finding in a binary file; ``end`` is
     (end line, end column), the column exclusive, when the finding is about a span it knows
     (an item of a list); without it :func:`with_ends` gives the token at the start."""
-    from dnlint.rules import get_rule
-
-    level = severity if severity is not None else get_rule(code).severity
+    level = severity if severity is not None else rule_severity(code)
     message = clipped(printable(message))
     if hint is not None:
         hint = clipped(printable(hint))
@@ -279,9 +292,7 @@ class Sink:
         self.made += 1
         if self.fold and code in FOLDABLE:
             if severity is None:
-                from dnlint.rules import get_rule
-
-                severity = get_rule(code).severity
+                severity = rule_severity(code)
             if self._counted(code, severity, line, column):
                 return  # counted before it is made: a million '[x]' lines, a million objects
         # interned: a hostile file repeats one finding a million times, and each copy of its
@@ -299,9 +310,7 @@ class Sink:
             return False
         if not self.fold or code not in FOLDABLE:
             return True
-        from dnlint.rules import get_rule
-
-        return self._listed.get((code, get_rule(code).severity), 0) < FOLD_AFTER
+        return self._listed.get((code, rule_severity(code)), 0) < FOLD_AFTER
 
     def _counted(self, code: str, severity: Severity, line: int | None,
                  column: int | None) -> bool:
