@@ -328,12 +328,11 @@ class Sections(Sequence[Section]):
         self._bare -= 1
         return section
 
-    def pop(self) -> Section:
-        section = self[-1]
+    def pop(self) -> None:
+        """Drop the last section (nothing is made of a header kept as a name)."""
         if not isinstance(self._items.pop(), Section):
             self._bare -= 1
         self._lines.pop()
-        return section
 
     @property
     def lines(self) -> Sequence[int]:
