@@ -38,7 +38,7 @@ from dnlint.read.line_forms import (
 )
 from dnlint.read.line_split import LINES_CHUNK, line_chunks, split_lines
 from dnlint.read.lines import Lines, may_hold_directives, text_of
-from dnlint.read.notes import FindingNotes
+from dnlint.read.notes import FindingNotes, LineRereader
 from dnlint.read.section_text import MadeOption, SectionText
 from dnlint.read.sniff import sniff_fatal
 from dnlint.read.structure import check_structure
@@ -70,34 +70,11 @@ _SECTION_TEXTS_MAX: Final = 2048  # the stock corpus keeps about 1,100
 _SECTION_TEXT_LENGTH: Final = 1024  # longer sections are not kept
 
 
-class _LineRereader:
-    """What reading one line alone, as line ``number`` inside a section, finds (the findings
-    FindingNotes noted by line only). One per pass over a document's noted lines, not one per
-    process: a lint in another thread reads with a lexer of its own."""
-
-    __slots__ = ("_lexer", "_section")
-
-    def __init__(self) -> None:
-        self._lexer: _Lexer | None = None
-        self._section = Section("", 0, 1)
-
-    def __call__(self, text: str, number: int) -> list[LexFinding]:
-        lexer = self._lexer
-        if lexer is None:
-            lexer = self._lexer = _Lexer([])
-            lexer.notes.exact = False  # lists every finding
-        sections = lexer.sections
-        if len(sections) != 1 or sections[0] is not self._section or not self._section.empty:
-            # the last line added a section or an option: back to one empty section (reading
-            # a line changes nothing else a later line reads)
-            while sections:
-                sections.pop()
-            self._section = Section("", 0, 1)
-            sections.append(self._section)
-        lexer.findings.clear()
-        lexer.comments.clear()
-        lexer._line(text, number)
-        return list(lexer.findings)
+def _line_rereader() -> LineRereader:
+    """The reader of one noted line at a time (CfgDocument.reread), with a lexer of its own."""
+    lexer = _Lexer([])
+    lexer.notes.exact = False  # lists every finding
+    return LineRereader(lexer.sections, lexer.findings, lexer.comments, lexer._line)
 
 
 def forget_texts() -> None:
@@ -127,7 +104,7 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer = _Lexer(findings)
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
-                      unlisted=lexer.notes.unlisted, reread=_LineRereader)
+                      unlisted=lexer.notes.unlisted, reread=_line_rereader)
     check_structure(doc)
     return doc
 

@@ -31,6 +31,7 @@ from dnlint.read.darknet_reader import (
     Sections,
     _Lexer,
 )
+from dnlint.read.notes import LineRereader
 from dnlint.read.sniff import sniff_fatal
 
 _HANK = Dialect.HANK
@@ -60,38 +61,16 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
         lexer.line(text, number)
     doc = CfgDocument(lexer.sections, Lines(decoder._whole, True), lexer.comments,
                       findings, fatal=lexer.fatal, unlisted=lexer.notes.unlisted,
-                      reread=_LineRereader)
+                      reread=_line_rereader)
     _check_structure(doc)
     return doc
 
 
-class _LineRereader:
-    """What hank's reading of one line alone, as line ``number`` inside a section, finds; one
-    per pass over a document's noted lines (see darknet_reader._LineRereader)."""
-
-    __slots__ = ("_lexer", "_section")
-
-    def __init__(self) -> None:
-        self._lexer: _HankLexer | None = None
-        self._section = Section("", 0, 1)
-
-    def __call__(self, text: str, number: int) -> list[LexFinding]:
-        lexer = self._lexer
-        if lexer is None:
-            lexer = self._lexer = _HankLexer([])
-            lexer.notes.exact = False  # lists every finding
-        sections = lexer.sections
-        if len(sections) != 1 or sections[0] is not self._section or not self._section.empty:
-            # the last line added a section or an option: back to one empty section (reading
-            # a line changes nothing else a later line reads)
-            while sections:
-                sections.pop()
-            self._section = Section("", 0, 1)
-            sections.append(self._section)
-        lexer.findings.clear()
-        lexer.comments.clear()
-        lexer.line(text, number)
-        return list(lexer.findings)
+def _line_rereader() -> LineRereader:
+    """The reader of one noted line at a time (CfgDocument.reread), with a lexer of its own."""
+    lexer = _HankLexer([])
+    lexer.notes.exact = False  # lists every finding
+    return LineRereader(lexer.sections, lexer.findings, lexer.comments, lexer.line)
 
 
 class _HankLexer:

@@ -5,12 +5,12 @@ input); :meth:`dnlint.read.document.CfgDocument.reread_findings` makes them agai
 from __future__ import annotations
 
 from dnlint.diagnostics import FOLD_AFTER
+from dnlint.read.document import Comments, LexFinding, Section, Sections
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
-
-    from dnlint.read.document import LexFinding
+    from collections.abc import Callable
 
 
 class FindingNotes:
@@ -45,3 +45,34 @@ class FindingNotes:
             lines = self.unlisted[code] = array("L")
         lines.append(finding.line or 0)
         self.noted += 1
+
+
+class LineRereader:
+    """What reading one line alone, as line ``number`` inside a section, finds: the findings
+    FindingNotes noted by line only, made again with a lexer's ``sections``, ``findings``,
+    ``comments`` and its reading of a line (``read``). One per pass over a document's noted
+    lines (the reader's ``reread`` makes it), not one per process: a lint in another thread
+    reads with a lexer of its own."""
+
+    __slots__ = ("_comments", "_findings", "_read", "_section", "_sections")
+
+    def __init__(self, sections: Sections, findings: list[LexFinding], comments: Comments,
+                 read: Callable[[str, int], None]) -> None:
+        self._sections, self._findings, self._comments, self._read = (
+            sections, findings, comments, read)
+        self._section = Section("", 0, 1)
+        sections.append(self._section)
+
+    def __call__(self, text: str, number: int) -> list[LexFinding]:
+        sections, section = self._sections, self._section
+        if len(sections) != 1 or sections[0] is not section or not section.empty:
+            # the last line added a section or an option: back to one empty section (reading
+            # a line changes nothing else a later line reads)
+            while sections:
+                sections.pop()
+            section = self._section = Section("", 0, 1)
+            sections.append(section)
+        self._findings.clear()
+        self._comments.clear()
+        self._read(text, number)
+        return list(self._findings)
