@@ -20,7 +20,7 @@ from dnlint.read.darknet_reader import CfgDocument
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from typing import Final
 
     from dnlint.network.build import Network
@@ -42,16 +42,37 @@ NET_REPEATS = {"DN106": "DN027"}
 ROOT_CODES = CONSEQUENCES | NET_ROOTS | {"DN302"}
 # Layers that add or join other layers to their input (their "layers" info lists them).
 MERGING: Final = frozenset({"shortcut", "sam", "scale_channels"})
+_SHORT_REFS: Final = 8  # up to this many references, a list beats a set
 
 
 def layer_inputs(layer: Layer) -> list[int]:
     """The layers whose outputs ``layer`` reads (NET for the network input), each once, in
     the order of their first mention (a route of a million items names a few layers)."""
-    referenced = [i for i in dict.fromkeys(layer.refs or ()) if 0 <= i < layer.index]
+    referenced = _earlier_once(layer.refs, layer.index)
     if layer.type == "route":
         return referenced
     previous = layer.index - 1 if layer.index > 0 else NET
     return [previous, *referenced] if layer.type in MERGING else [previous]
+
+
+def _earlier_once(refs: Sequence[int] | None, index: int) -> list[int]:
+    """The references below ``index`` (and not negative), each once, in order. A short list is
+    searched (most layers name one to four): ``dict.fromkeys`` cost a method call and a dict
+    per merge, a sixth of the input-size check; a long one goes through a set."""
+    if not refs:
+        return []
+    found: list[int] = []
+    if len(refs) <= _SHORT_REFS:
+        for i in refs:
+            if 0 <= i < index and i not in found:
+                found.append(i)
+        return found
+    seen: set[int] = set()
+    for i in refs:
+        if 0 <= i < index and i not in seen:
+            seen.add(i)
+            found.append(i)
+    return found
 
 
 class Taint:

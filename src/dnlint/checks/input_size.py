@@ -13,8 +13,6 @@ line, and the merge's own shape error is dropped (the cascade pass then notes wh
 
 from __future__ import annotations
 
-from math import gcd, lcm
-
 from dnlint.checks.cascade import NET, LineMap, analyse, layer_inputs
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -79,6 +77,22 @@ class Multiples:
         self.scales = scales
 
 
+def _gcd(a: int, b: int) -> int:
+    """math.gcd: compiled, a call to it boxed both integers and went through the module's
+    globals (a third of compute_multiples)."""
+    a, b = abs(a), abs(b)
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _lcm(a: int, b: int) -> int:
+    """math.lcm of two integers (0 when either is 0), compiled as gcd is."""
+    if a == 0 or b == 0:
+        return 0
+    return abs(a // _gcd(a, b) * b)
+
+
 def _reverse(layer: Layer) -> bool:
     """Whether a reorg runs backwards (depth-to-space), as parse_reorg reads it."""
     return layer.values is not None and layer.values.int("reverse") != 0
@@ -121,7 +135,7 @@ def _ratio(before: int, after: int) -> Ratio:
 
 def _times(a: Ratio, b: Ratio) -> Ratio:
     num, den = a[0] * b[0], a[1] * b[1]
-    common = gcd(num, den)
+    common = _gcd(num, den)
     return (num // common, den // common)
 
 
@@ -133,7 +147,7 @@ def _axis(scale: Ratio | None, factor: Ratio | None, need: int) -> tuple[Ratio |
     product = _times(scale, factor)
     # dividing needs the size here to be a multiple of the factor: the input a multiple of
     # the new scale's numerator
-    return product, lcm(need, product[0]) if factor[0] > factor[1] else need
+    return product, _lcm(need, product[0]) if factor[0] > factor[1] else need
 
 
 def _through(scale: Scale, fx: Ratio | None, fy: Ratio | None) -> Scale:
@@ -171,15 +185,15 @@ def compute_multiples(network: Network) -> Multiples:
                     before = _through(before, fx, fy)
             scales.append(before)
             if kind in _HEADS:
-                grid_x, grid_y = lcm(grid_x, before.need_x), lcm(grid_y, before.need_y)
+                grid_x, grid_y = _lcm(grid_x, before.need_x), _lcm(grid_y, before.need_y)
             continue
         spatial = [s for s in (_scale_at(scales, start, i) for i in merged_inputs(layer))
                    if s.x is not None and s.y is not None]
         if len(spatial) > 1:
             need_x = need_y = 1
             for joined in spatial:
-                need_x, need_y = lcm(need_x, joined.need_x), lcm(need_y, joined.need_y)
-            merge_x, merge_y = lcm(merge_x, need_x), lcm(merge_y, need_y)
+                need_x, need_y = _lcm(need_x, joined.need_x), _lcm(need_y, joined.need_y)
+            merge_x, merge_y = _lcm(merge_x, need_x), _lcm(merge_y, need_y)
             first = (_scale_at(scales, start, layer_inputs(layer)[0]) if kind == "route"
                      else spatial[0])
             before = Scale(first.x, first.y, need_x, need_y)
@@ -191,7 +205,7 @@ def compute_multiples(network: Network) -> Multiples:
             fx, fy = _factor(layer)
             before = _through(source, fx, fy)
         scales.append(before)
-    return Multiples(merge_x, merge_y, lcm(merge_x, grid_x), lcm(merge_y, grid_y), scales)
+    return Multiples(merge_x, merge_y, _lcm(merge_x, grid_x), _lcm(merge_y, grid_y), scales)
 
 
 def _scale_at(scales: list[Scale], start: Scale, index: int) -> Scale:
@@ -326,7 +340,7 @@ def _report_uneven_grid(network: Network, multiples: Multiples, dialect: Dialect
     width, height = network.net.width, network.net.height
     need_x, need_y = multiples.grid_x, multiples.grid_y
     if dialect is Dialect.HANK:
-        need_x, need_y = lcm(need_x, _HANK_MULTIPLE), lcm(need_y, _HANK_MULTIPLE)
+        need_x, need_y = _lcm(need_x, _HANK_MULTIPLE), _lcm(need_y, _HANK_MULTIPLE)
     hank_refuses = dialect is Dialect.HANK and (
         width % _HANK_MULTIPLE or height % _HANK_MULTIPLE or min(width, height) < _HANK_MULTIPLE)
     if not hank_refuses and width % need_x == 0 and height % need_y == 0:

@@ -49,6 +49,11 @@ class Lines(Sequence[str]):
         source = self._source
         return source.decode("ascii") if isinstance(source, bytes) else source
 
+    def has_colon(self) -> bool:
+        """Whether any line holds a ':' (one memchr over the text, no decoding)."""
+        source = self._source
+        return (b":" in source) if isinstance(source, bytes) else (":" in source)
+
     def chunks(self, size: int, overlap: int) -> Iterator[tuple[int, str]]:
         """(offset, text) of the whole text ``size`` characters at a time, each chunk running
         ``overlap`` characters into the next."""
@@ -194,6 +199,8 @@ def may_hold_directives(lines: Sequence[str]) -> bool:
     its memory."""
     if not isinstance(lines, Lines):
         lines = Lines("\n".join(lines), False)
+    if not lines.has_colon():
+        return False  # every directive has one; most cfgs have none (lowering cost 1%)
     for begin, chunk in lines.chunks(_LOWER_CHUNK, 5):
         if not chunk.isascii():
             # IGNORECASE folds some non-ASCII letters
