@@ -142,7 +142,8 @@ def _index(layer: Layer | None, raw: int) -> int:
 def shape_of(layer: Layer | None) -> tuple[int, int, int, int]:
     if layer is None:
         return (0, 0, 0, 0)
-    return (*layer.output, layer.outputs)
+    w, h, c = layer.output  # not (*output, outputs): compiled, that builds a list first
+    return (w, h, c, layer.outputs)
 
 
 def _concat(ctx: LayerContext, refs: Sequence[int], read: dict[int, Layer | None],
