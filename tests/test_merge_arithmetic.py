@@ -12,7 +12,8 @@ from dnlint.checks.input_size import _gcd, _lcm
 from dnlint.network.layers.base import Layer
 from dnlint.read.lines import Lines, may_hold_directives
 
-VALUES = [0, 1, 2, 3, 4, 6, 7, 8, 12, 32, 96, -4, -6, 2**40, 3 * 2**61]
+VALUES = [0, 1, 2, 3, 4, 6, 7, 8, 12, 32, 96, -4, -6, 2**40, 2**62 - 1, 3 * 2**61, -(2**62),
+          2**200, 6 * 3**150]
 
 
 @pytest.mark.parametrize("a", VALUES)
