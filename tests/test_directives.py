@@ -228,3 +228,33 @@ def test_consecutive_directives_before_one_option_cost_linear_work() -> None:
 def test_a_one_letter_prefix_is_a_selector_too() -> None:
     cfg = NET.replace("subdivisions", "# dnlint: disable-next-line=d\nsubdivisions") + CONV
     assert found(cfg) == []
+
+
+def spans(text: str) -> list[tuple[str, int, int | None, int | None]]:
+    result = lint_cfg_bytes(textwrap.dedent(text).encode(), "t.cfg", Dialect.AB)
+    apply_policy(result, selection_for("t.cfg", Policy(), None))
+    return [(d.code, d.column or 0, d.end_line, d.end_column)
+            for d in result.diagnostics if d.code.startswith("DN90")]
+
+
+def test_each_code_of_a_directive_is_reported_at_its_own_span() -> None:
+    line = "# dnlint: disable=x1, DN103,dn4 ,  zz9,x1,DN001\n"
+    #       123456789012345678901234567890123456789012345
+    assert spans(line + NET + CONV) == [
+        ("DN902", 19, 1, 21),  # x1
+        ("DN901", 29, 1, 32),  # dn4 suppresses nothing (DN103 does: it is used)
+        ("DN902", 36, 1, 39),  # zz9
+        ("DN901", 40, 1, 42),  # the repeat of x1, not its first mention
+        ("DN903", 43, 1, 48),  # DN001: a syntax error cannot be suppressed
+    ]
+
+
+def test_many_unknown_codes_on_one_line_each_get_their_span() -> None:
+    codes = [f"x{i}" for i in range(3000)]
+    line = "#dnlint:disable=" + ",".join(codes) + "\n"
+    found = spans(line + NET + CONV)
+    assert len(found) == 3000
+    column = len("#dnlint:disable=") + 1
+    for (code, start, end_line, end), name in zip(found, codes, strict=True):
+        assert (code, start, end_line, end) == ("DN902", column, 1, column + len(name))
+        column += len(name) + 1

@@ -175,6 +175,50 @@ def token_end(text: str, column: int) -> int:
     return stop + 1
 
 
+class TokenEnds:
+    """:func:`token_end` for every column of one line, worked out in one pass from its end:
+    for a line many findings start on, where scanning from each (a comma list is one token)
+    would cost the findings times the line's length."""
+
+    __slots__ = ("_close", "_stop", "_text")
+
+    def __init__(self, text: str) -> None:
+        from array import array  # here: the array module is not a clean run's (start-up)
+
+        n = len(text)
+        # _stop[p]: where token_end's scan stops once it stands at p; _close[p]: the first
+        # ']' at or after p (n: none)
+        stop = array("q", bytes(8 * (n + 1)))
+        close = array("q", bytes(8 * (n + 1)))
+        stop[n] = close[n] = n
+        nonblank = n  # the first index past p that is not a blank or tab
+        for p in range(n - 1, -1, -1):
+            char = text[p]
+            close[p] = p if char == "]" else close[p + 1]
+            if char in _TOKEN_ENDS:
+                stop[p] = p
+            else:
+                stop[p] = stop[nonblank if char == "," else p + 1]
+            if char not in " \t":
+                nonblank = p
+        self._text, self._stop, self._close = text, stop, close
+
+    def end(self, column: int) -> int:
+        """:func:`token_end` of this line at ``column``."""
+        at = column - 1
+        text = self._text
+        if at >= len(text):
+            return column
+        if text[at] == "[":
+            close = self._close[at]
+            return close + 2 if close < len(text) else len(text) + 1
+        return self._stop[at + 1] + 1
+
+
+# findings on one line past which its token ends are worked out at once (TokenEnds)
+_ENDS_AT_ONCE_AFTER: Final = 8
+
+
 def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagnostic]:
     """``diagnostics`` with every finding at a line and column given an end (the token at the
     start, :func:`token_end`) unless it has one; the list is the same when none needed one.
@@ -183,10 +227,17 @@ def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagn
         return diagnostics
     count = len(lines)
     ended = []
+    line, on_line, table, text = 0, 0, None, ""
     for d in diagnostics:
         if d.end_line is None and d.line is not None and d.column is not None:
-            text = lines[d.line - 1] if 1 <= d.line <= count else ""
-            d = replace(d, end_line=d.line, end_column=token_end(text, d.column))
+            if d.line != line:  # a line is cut from the text once for all its findings
+                line, on_line, table = d.line, 0, None
+                text = lines[line - 1] if 1 <= line <= count else ""
+            on_line += 1
+            if table is None and on_line > _ENDS_AT_ONCE_AFTER:
+                table = TokenEnds(text)
+            end = table.end(d.column) if table is not None else token_end(text, d.column)
+            d = replace(d, end_line=d.line, end_column=end)
         ended.append(d)
     return ended
 

@@ -180,54 +180,70 @@ def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
         return None
     source = doc.lines[line - 1]
     distinct = _without_repeats(_split_codes(raw_codes, source), line, result, path)
-    codes = [(sel, col) for sel, col in distinct if _valid_code(sel, col, line, result, path)]
+    codes = [(code.selector, code.column) for code in distinct
+             if _valid_code(code, line, result, path)]
     return _Parsed(line, action, codes)
 
 
-def _without_repeats(codes: Iterable[tuple[str, int]], line: int, result: Directives,
-                     path: str) -> list[tuple[str, int]]:
+@dataclass(frozen=True, slots=True)
+class _Code:
+    """A selector named in a directive, and the columns of its text (the end exclusive)."""
+
+    selector: str
+    column: int
+    end: int | None  # None: the directive's text was not found on its line
+
+
+def _without_repeats(codes: Iterable[_Code], line: int, result: Directives,
+                     path: str) -> list[_Code]:
     """Each selector once; one DN901 per repeated selector, however often it is repeated."""
-    first: dict[str, int] = {}
-    repeats: dict[str, tuple[int, int]] = {}  # selector -> (column of the first repeat, count)
-    for selector, column in codes:
+    first: dict[str, _Code] = {}
+    repeats: dict[str, tuple[_Code, int]] = {}  # selector -> (its first repeat, count)
+    for code in codes:
+        selector = code.selector
         if selector not in first:
-            first[selector] = column
+            first[selector] = code
         elif selector in repeats:
             repeats[selector] = (repeats[selector][0], repeats[selector][1] + 1)
         else:
-            repeats[selector] = (column, 1)
-    for selector, (column, count) in repeats.items():
+            repeats[selector] = (code, 1)
+    for selector, (code, count) in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"
         result.problems.append(_problem(
-            "DN901", line, column, f"{selector} is repeated {times} in this directive; "
-            "a repeat suppresses nothing", "name each code once", path))
-    return list(first.items())
+            "DN901", line, code.column, f"{selector} is repeated {times} in this directive; "
+            "a repeat suppresses nothing", "name each code once", path, code.end))
+    return list(first.values())
 
 
-def _split_codes(raw: str, source: str) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
+def _split_codes(raw: str, source: str) -> list[_Code]:
+    out: list[_Code] = []
     start = source.find(raw, max(source.find("="), 0))
     offset = 0
     for piece in raw.split(","):
         stripped = piece.strip()
         if stripped:
             inner = piece.index(stripped[0])
-            column = (start + offset + inner + 1) if start >= 0 else 1
-            out.append((normalize(stripped), column))
+            column = start + offset + inner + 1
+            # its own span: a finding given none would take the token at its column, which
+            # is the whole comma list (each of 17,000 unknown codes scanned the line again)
+            found = start >= 0
+            out.append(_Code(normalize(stripped), column if found else 1,
+                             column + len(stripped) if found else None))
         offset += len(piece) + 1
     return out
 
 
-def _valid_code(selector: str, column: int, line: int, result: Directives, path: str) -> bool:
+def _valid_code(code: _Code, line: int, result: Directives, path: str) -> bool:
+    selector = code.selector
     if not is_known(selector):
         result.problems.append(_problem(
-            "DN902", line, column, f"'{selector}' matches no dnlint rule",
-            "see dnlint --list-rules", path))
+            "DN902", line, code.column, f"'{selector}' matches no dnlint rule",
+            "see dnlint --list-rules", path, code.end))
         return False
     if _selects_only_syntax_errors(selector):
         result.problems.append(_problem(
-            "DN903", line, column, f"'{selector}' is a syntax error, which cannot be "
-            "suppressed", "fix the line instead", path))
+            "DN903", line, code.column, f"'{selector}' is a syntax error, which cannot be "
+            "suppressed", "fix the line instead", path, code.end))
         return False
     return True
 
@@ -250,5 +266,6 @@ def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directive
 
 
 def _problem(code: str, line: int, column: int, message: str, hint: str | None,
-             path: str) -> Diagnostic:
-    return new_diagnostic(code, line, column, message, hint, path)
+             path: str, end_column: int | None = None) -> Diagnostic:
+    end = (line, end_column) if end_column is not None else None
+    return new_diagnostic(code, line, column, message, hint, path, end=end)
