@@ -87,6 +87,9 @@ CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
                   lambda n: NET + CONV + _repeat(b"a\n", n)),
     "repeated-keys": ("'size=1' repeated: a repeated key (DN009) per 7 bytes",
                       lambda n: NET + CONV + _repeat(b"size=1\n", n)),
+    "directive-codes": ("'# dnlint: disable=' naming x0, x1, ...: an unknown code (DN902) each",
+                        lambda n: b"# dnlint: disable=" + b",".join(
+                            b"x%d" % i for i in range(max(2, n // 7))) + b"\n" + NET + CONV),
     "short-comments": ("'#' repeated: a comment per 2 bytes",
                        lambda n: NET + CONV + _repeat(b"#\n", n)),
     "activations": ("test_hundred_thousand_sections: [activation] layers",

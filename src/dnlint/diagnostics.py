@@ -251,9 +251,10 @@ def with_ends(diagnostics: list[Diagnostic], lines: Sequence[str]) -> list[Diagn
 # their findings back but whole_network's SIGFPE note, on the first zeroed layer's (listed).
 # The lines Darknet ignores or reads otherwise on their own (a bare key DN006, an empty value
 # DN007, no key DN008, a repeated key DN009, blanks it deletes DN010, a '//' line DN035) each
-# stand alone.
+# stand alone. So does each problem with a suppression directive (DN901-DN904): they are
+# collected apart from the lint's (settings.directives), after it.
 FOLDABLE = frozenset({"DN006", "DN007", "DN008", "DN009", "DN010", "DN019", "DN020", "DN021",
-                      "DN022", "DN028", "DN035", "DN201"})
+                      "DN022", "DN028", "DN035", "DN201", "DN901", "DN902", "DN903", "DN904"})
 FOLD_AFTER = 100
 # Folded rules a later check asks about by line (two numbers glued into one: a check that
 # computes with the value would only repeat it): their counted findings keep their lines.

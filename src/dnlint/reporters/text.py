@@ -86,13 +86,14 @@ def _head(d: Diagnostic, with_hint: bool) -> Printed:
     ]
 
 
-def diagnostic_block(d: Diagnostic, lines: Sequence[str]) -> list[Printed]:
-    """The ``text`` rendering of one diagnostic: head, hint, then source line and caret."""
+def diagnostic_block(d: Diagnostic, source: str | None) -> list[Printed]:
+    """The ``text`` rendering of one diagnostic: head, hint, then the source line (``None``:
+    none to show) and caret."""
     block = [_head(d, with_hint=False)]
     if d.hint:
         block.append([("  = ", _GUTTER), ("hint: ", "bold"), (d.hint, None)])
-    if d.line is not None and 1 <= d.line <= len(lines):
-        block += _snippet(d, lines[d.line - 1])
+    if source is not None:
+        block += _snippet(d, source)
     return block
 
 
@@ -145,12 +146,19 @@ def file_lines(file: FileResult, ctx: ReportContext, concise: bool) -> Iterator[
     if ctx.verbose and file.dialect is not None:
         yield [[(f"{shown_path(file.path)}: dialect {file.dialect.value} "
                  f"({file.dialect_reason})", "dim")]]
+    lines = _document_lines(file)
+    # the line last quoted: cut once for all its findings (each cut copies the line: 100,000
+    # findings on one long line made the report quadratic)
+    quoted, source = 0, None
     for shown in group_repeats(file.diagnostics):  # repeats print once (grouping.py)
         d, more = shown.diagnostic, shown.more
         if concise:
             yield [_head(d, with_hint=True) + ([(f" ({more})", "dim")] if more else [])]
         else:
-            block = diagnostic_block(d, _document_lines(file))
+            if d.line != quoted:
+                quoted = d.line or 0
+                source = lines[quoted - 1] if 1 <= quoted <= len(lines) else None
+            block = diagnostic_block(d, source)
             if more:
                 block.insert(1, [("  = ", _GUTTER), (more, None)])
             yield [*block, []] if len(block) > 1 else block

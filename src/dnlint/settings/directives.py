@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from dnlint.diagnostics import Diagnostic, new_diagnostic
+from dnlint.diagnostics import Diagnostic, Sink
 from dnlint.read.darknet_reader import CfgDocument, text_of
 from dnlint.settings.selectors import is_syntax_error, normalize, selector_matches
 
@@ -66,8 +66,12 @@ class Scope:
 
 @dataclass
 class Directives:
+    """The scopes of a file's directives, and the problems with them (DN901-DN904), each rule
+    listed up to FOLD_AFTER times and the rest counted: a directive naming 500,000 unknown
+    codes is one summary past the first hundred, not a finding each."""
+
+    problems: Sink
     scopes: list[Scope] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass
@@ -79,30 +83,30 @@ class _Parsed:
 
 def parse_directives(doc: CfgDocument, path: str = "") -> Directives:
     """Every directive of ``doc`` as scopes, plus DN901-DN904 problems on the directives."""
-    result = Directives()
+    result = Directives(Sink(path, fold=True))
     last_line = len(doc.lines)
     first_section = doc.sections[0].line if doc.sections else last_line + 1
     comment_lines = {c.line for c in doc.comments}
     next_code = _NextCodeLine(doc.lines, comment_lines)
     open_ranges: dict[str, list[Scope]] = {}
     for comment in doc.comments:
-        parsed = _parse_comment(doc, comment.line, comment.text, result, path)
+        parsed = _parse_comment(doc, comment.line, comment.text, result)
         if parsed is None:
             continue
         if parsed.action == "enable":
-            _close(parsed, open_ranges, result, path)
+            _close(parsed, open_ranges, result)
             continue
         for selector, column in parsed.codes:
             scope = _scope(parsed, selector, column, last_line, next_code, first_section)
             if scope is None:
-                result.problems.append(_problem(
-                    "DN903", parsed.line, 1, "'disable-file' after the first section is ignored",
-                    "move it above the first [section]", path))
+                _report(result, "DN903", parsed.line, 1,
+                        "'disable-file' after the first section is ignored",
+                        "move it above the first [section]")
                 break
             result.scopes.append(scope)
             if parsed.action == "disable":
                 open_ranges.setdefault(selector, []).append(scope)
-    _check_trailing(doc, comment_lines, result, path)
+    _check_trailing(doc, comment_lines, result)
     return result
 
 
@@ -145,23 +149,20 @@ class _NextCodeLine:
         return line + 1
 
 
-def _close(parsed: _Parsed, open_ranges: dict[str, list[Scope]], result: Directives,
-           path: str) -> None:
+def _close(parsed: _Parsed, open_ranges: dict[str, list[Scope]], result: Directives) -> None:
     for selector, column in parsed.codes:
         # keyed by selector: the distinct selectors are few (each names a rule or a prefix)
         closing = [opened for opened in open_ranges if opened.startswith(selector)]
         if not closing:
-            result.problems.append(_problem(
-                "DN903", parsed.line, column, f"'enable={selector}' without an open "
-                f"'disable' of it", "delete the line or add '# dnlint: disable=...' above",
-                path))
+            _report(result, "DN903", parsed.line, column,
+                    f"'enable={selector}' without an open 'disable' of it",
+                    "delete the line or add '# dnlint: disable=...' above")
         for opened in closing:
             for scope in open_ranges.pop(opened):
                 scope.end = parsed.line - 1
 
 
-def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
-                   path: str) -> _Parsed | None:
+def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives) -> _Parsed | None:
     match = _DIRECTIVE.match(text)
     if match is None:
         return None
@@ -169,19 +170,17 @@ def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives,
     found = _ACTION.match(body)
     action = found.group("action").lower() if found else ""
     if action not in ACTIONS:
-        result.problems.append(_problem(
-            "DN903", line, 1, f"unknown dnlint directive '{body}'",
-            "use disable-next-line=, disable=, enable= or disable-file=", path))
+        _report(result, "DN903", line, 1, f"unknown dnlint directive '{body}'",
+                "use disable-next-line=, disable=, enable= or disable-file=")
         return None
     raw_codes = (found.group("codes") or "") if found else ""
     if not raw_codes.strip():
-        result.problems.append(_problem(
-            "DN903", line, 1, f"'{action}' names no rule", f"write {action}=DN...", path))
+        _report(result, "DN903", line, 1, f"'{action}' names no rule", f"write {action}=DN...")
         return None
     source = doc.lines[line - 1]
-    distinct = _without_repeats(_split_codes(raw_codes, source), line, result, path)
+    distinct = _without_repeats(_split_codes(raw_codes, source), line, result)
     codes = [(code.selector, code.column) for code in distinct
-             if _valid_code(code, line, result, path)]
+             if _valid_code(code, line, result)]
     return _Parsed(line, action, codes)
 
 
@@ -194,8 +193,7 @@ class _Code:
     end: int | None  # None: the directive's text was not found on its line
 
 
-def _without_repeats(codes: Iterable[_Code], line: int, result: Directives,
-                     path: str) -> list[_Code]:
+def _without_repeats(codes: Iterable[_Code], line: int, result: Directives) -> list[_Code]:
     """Each selector once; one DN901 per repeated selector, however often it is repeated."""
     first: dict[str, _Code] = {}
     repeats: dict[str, tuple[_Code, int]] = {}  # selector -> (its first repeat, count)
@@ -209,9 +207,9 @@ def _without_repeats(codes: Iterable[_Code], line: int, result: Directives,
             repeats[selector] = (code, 1)
     for selector, (code, count) in repeats.items():
         times = "once more" if count == 1 else f"{count} more times"
-        result.problems.append(_problem(
-            "DN901", line, code.column, f"{selector} is repeated {times} in this directive; "
-            "a repeat suppresses nothing", "name each code once", path, code.end))
+        _report(result, "DN901", line, code.column,
+                f"{selector} is repeated {times} in this directive; a repeat suppresses nothing",
+                "name each code once", code.end)
     return list(first.values())
 
 
@@ -233,23 +231,21 @@ def _split_codes(raw: str, source: str) -> list[_Code]:
     return out
 
 
-def _valid_code(code: _Code, line: int, result: Directives, path: str) -> bool:
+def _valid_code(code: _Code, line: int, result: Directives) -> bool:
     selector = code.selector
     if not is_known(selector):
-        result.problems.append(_problem(
-            "DN902", line, code.column, f"'{selector}' matches no dnlint rule",
-            "see dnlint --list-rules", path, code.end))
+        _report(result, "DN902", line, code.column, f"'{selector}' matches no dnlint rule",
+                "see dnlint --list-rules", code.end)
         return False
     if _selects_only_syntax_errors(selector):
-        result.problems.append(_problem(
-            "DN903", line, code.column, f"'{selector}' is a syntax error, which cannot be "
-            "suppressed", "fix the line instead", path, code.end))
+        _report(result, "DN903", line, code.column,
+                f"'{selector}' is a syntax error, which cannot be suppressed",
+                "fix the line instead", code.end)
         return False
     return True
 
 
-def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directives,
-                    path: str) -> None:
+def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directives) -> None:
     # one C-level search of the whole text first: most files hold no directive at all, and a
     # match across a line break only sends the file through the exact per-line loop below
     if _TRAILING.search(text_of(doc.lines)) is None:
@@ -259,13 +255,13 @@ def _check_trailing(doc: CfgDocument, comment_lines: set[int], result: Directive
             continue
         found = _TRAILING.search(text)
         if found:
-            result.problems.append(_problem(
-                "DN904", number, found.start() + 1, "dnlint directive after an option or "
-                "section is not applied; Darknet reads it as part of the line",
-                "put the directive on a comment line of its own above", path))
+            _report(result, "DN904", number, found.start() + 1,
+                    "dnlint directive after an option or section is not applied; Darknet reads "
+                    "it as part of the line",
+                    "put the directive on a comment line of its own above")
 
 
-def _problem(code: str, line: int, column: int, message: str, hint: str | None,
-             path: str, end_column: int | None = None) -> Diagnostic:
+def _report(result: Directives, code: str, line: int, column: int, message: str,
+            hint: str | None, end_column: int | None = None) -> None:
     end = (line, end_column) if end_column is not None else None
-    return new_diagnostic(code, line, column, message, hint, path, end=end)
+    result.problems.report(code, line, column, message, hint, end=end)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from dnlint.diagnostics import Diagnostic, Severity, new_diagnostic, replace
+from dnlint.diagnostics import Diagnostic, Severity, replace
 from dnlint.records import NamedTuple
 from dnlint.result import FileResult
 from dnlint.rules import OPT_IN
@@ -117,16 +117,18 @@ def _suppress(diagnostics: list[Diagnostic], result: FileResult) -> list[Diagnos
     from dnlint.diagnostics import with_ends
 
     if not found.scopes:  # the common file: nothing to suppress
-        return diagnostics + with_ends(found.problems, result.document.lines)
+        return diagnostics + with_ends(found.problems.sorted(), result.document.lines)
     index = _ScopeIndex(found.scopes)
     candidates = [d for d in diagnostics if not is_syntax_error(d.code, d.severity)]
     index.mark_used(candidates)
     kept = [d for d in diagnostics
             if is_syntax_error(d.code, d.severity) or not index.suppresses(d)]
-    kept += with_ends([*found.problems, *(_unused(scope.selector, scope.line, scope.column,
-                                                  result.path)
-                                          for scope in found.scopes if not scope.used)],
-                      result.document.lines)
+    for scope in found.scopes:
+        if not scope.used:
+            found.problems.report("DN901", scope.line, scope.column,
+                                  f"suppression of {scope.selector} suppresses nothing",
+                                  "delete the directive")
+    kept += with_ends(found.problems.sorted(), result.document.lines)
     return kept
 
 
@@ -196,8 +198,3 @@ def _union(scopes: list[Scope]) -> tuple[list[int], list[int]]:
             starts.append(scope.start)
             ends.append(scope.end)
     return starts, ends
-
-
-def _unused(selector: str, line: int, column: int, path: str) -> Diagnostic:
-    return new_diagnostic("DN901", line, column, f"suppression of {selector} suppresses nothing",
-                          "delete the directive", path)
