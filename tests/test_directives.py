@@ -273,3 +273,13 @@ def test_unused_suppressions_fold_past_a_hundred() -> None:
     assert [code for code, *_ in found] == ["DN901"] * 101
     assert found[0] == ("DN901", 29, 12, 34)
     assert found[100][:3] == ("DN901", 29, 112)
+
+
+@pytest.mark.parametrize(("selector", "known"), [
+    ("DN201", True), ("DN2", True), ("DN", True), ("D", True), ("DN2019", False),
+    ("DN999", False), ("X1", False), ("dn201", False),  # callers normalize first
+])
+def test_is_known_answers_for_codes_and_their_prefixes(selector: str, known: bool) -> None:
+    from dnlint.settings.directives import is_known
+
+    assert is_known(selector) is known
