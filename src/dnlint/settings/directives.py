@@ -14,7 +14,7 @@ follow. This module only parses; :mod:`dnlint.settings.policy` applies directive
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -185,9 +185,8 @@ def _parse_comment(doc: CfgDocument, line: int, text: str, result: Directives) -
         _report(result, "DN903", line, 1, f"'{action}' names no rule", f"write {action}=DN...")
         return None
     source = doc.lines[line - 1]
-    distinct = _without_repeats(_split_codes(raw_codes, source), line, result)
-    codes = [(code.selector, code.column) for code in distinct
-             if _valid_code(code, line, result)]
+    codes = [(code.selector, code.column)
+             for code in _distinct_known(_split_codes(raw_codes, source), line, result)]
     return _Parsed(line, action, codes)
 
 
@@ -200,14 +199,19 @@ class _Code:
     end: int | None  # None: the directive's text was not found on its line
 
 
-def _without_repeats(codes: Iterable[_Code], line: int, result: Directives) -> list[_Code]:
-    """Each selector once; one DN901 per repeated selector, however often it is repeated."""
-    first: dict[str, _Code] = {}
+def _distinct_known(codes: Iterable[_Code], line: int, result: Directives) -> list[_Code]:
+    """Each selector once, checked when first named (DN902, DN903) and kept when it may be
+    suppressed; one DN901 per repeated selector, however often it is repeated. Only the
+    selectors are remembered, not every code: a directive may name 500,000."""
+    seen: set[str] = set()
+    kept: list[_Code] = []
     repeats: dict[str, tuple[_Code, int]] = {}  # selector -> (its first repeat, count)
     for code in codes:
         selector = code.selector
-        if selector not in first:
-            first[selector] = code
+        if selector not in seen:
+            seen.add(selector)
+            if _valid_code(code, line, result):
+                kept.append(code)
         elif selector in repeats:
             repeats[selector] = (repeats[selector][0], repeats[selector][1] + 1)
         else:
@@ -217,25 +221,28 @@ def _without_repeats(codes: Iterable[_Code], line: int, result: Directives) -> l
         _report(result, "DN901", line, code.column,
                 f"{selector} is repeated {times} in this directive; a repeat suppresses nothing",
                 "name each code once", code.end)
-    return list(first.values())
+    return kept
 
 
-def _split_codes(raw: str, source: str) -> list[_Code]:
-    out: list[_Code] = []
+def _split_codes(raw: str, source: str) -> Iterator[_Code]:
+    """The comma-separated selectors of ``raw`` (found in ``source``, its line), one at a
+    time."""
     start = source.find(raw, max(source.find("="), 0))
     offset = 0
-    for piece in raw.split(","):
+    while offset <= len(raw):
+        comma = raw.find(",", offset)
+        piece = raw[offset:] if comma < 0 else raw[offset:comma]
         stripped = piece.strip()
         if stripped:
-            inner = piece.index(stripped[0])
-            column = start + offset + inner + 1
+            column = start + offset + piece.index(stripped[0]) + 1
             # its own span: a finding given none would take the token at its column, which
             # is the whole comma list (each of 17,000 unknown codes scanned the line again)
             found = start >= 0
-            out.append(_Code(normalize(stripped), column if found else 1,
-                             column + len(stripped) if found else None))
-        offset += len(piece) + 1
-    return out
+            yield _Code(normalize(stripped), column if found else 1,
+                        column + len(stripped) if found else None)
+        if comma < 0:
+            return
+        offset = comma + 1
 
 
 def _valid_code(code: _Code, line: int, result: Directives) -> bool:
