@@ -531,3 +531,35 @@ def test_a_class_with_far_fewer_boxes_is_flagged(job: Path) -> None:
                          "obj.data", "model.cfg")
     classes = json.loads(json_output)["files"][0]["dataset"][0]["classes"]
     assert [c["flag"] for c in classes] == [None, None, "few"]
+
+
+def test_a_huge_classes_count_is_not_a_table_of_that_size(job: Path) -> None:
+    """classes=50000000 allocated a list of fifty million counters (6.8 GB in all, found by
+    fuzzing): the first MAX_CLASS_TABLE are counted one by one, the rest in one number."""
+    import tracemalloc
+
+    from dnlint.dataset.summary import MAX_CLASS_TABLE
+
+    (job / "obj.data").write_text(
+        "classes=50000000\ntrain=train.txt\nnames=obj.names\nbackup=backup/\n")
+    images(job, {"a": BOX + "49999999 0.5 0.5 0.2 0.2\n70000 0.5 0.5 0.2 0.2\n"})
+    tracemalloc.start()
+    try:
+        _, output = run("--check-labels", "obj.data")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20
+    assert output.splitlines()[-4:-2] == [
+        "train list train.txt: 1 images, 1 labelled, 0 negatives, 0 without a label file, "
+        "0 missing; 3 boxes",
+        f"  (50,000,000 classes: too many to count one by one; 2 of its boxes in a class "
+        f"past the first {MAX_CLASS_TABLE:,})",
+    ]
+    _, output = run("--format", "json", "--check-labels", "obj.data")
+    summary = json.loads(output)["files"][0]["dataset"][0]
+    assert summary["classes_not_listed"] == {"classes": 50_000_000 - MAX_CLASS_TABLE,
+                                             "boxes": 2}
+    assert len(summary["classes"]) == MAX_CLASS_TABLE
+    assert summary["classes"][0]["boxes"] == 1
+    assert not any(c["flag"] for c in summary["classes"])

@@ -162,7 +162,8 @@ class LabelPass:
                              f"{self.max_boxes} the head keeps (max=): the loader keeps a "
                              "random subset each time it draws this image",
                              "raise max= in the last [yolo] (or [region]) section")
-        per_class, classes = summary.per_class, self.classes
+        per_class = summary.per_class
+        classes = len(per_class)  # a class past the table goes the slow way, as _box counts it
         low_w, low_h, _ = self.smallest
         for box in found.boxes:
             class_id, x, y, w, h, _ = box

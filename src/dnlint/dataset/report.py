@@ -46,6 +46,11 @@ def _table(summary: dict[str, Any]) -> list[str]:
     unit = "boxes" if summary["kind"] == "detector" else "images"
     rows = classes
     note = ""
+    past = summary.get("classes_not_listed")
+    if past:  # classes= past MAX_CLASS_TABLE: counted in one number
+        note = (f"  ({len(classes) + past['classes']:,} classes: too many to count one by one; "
+                f"{past[unit]:,} of its {unit} in a class past the first {len(classes):,})")
+        return [note]
     if len(classes) > MAX_ROWS:
         rows = [c for c in classes if c["flag"]][:MAX_ROWS]
         note = (f"  ({len(classes):,} classes: {'only the flagged ones are' if rows else 'none is'}"

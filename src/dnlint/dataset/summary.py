@@ -8,6 +8,10 @@ from typing import Any
 
 # a class with fewer boxes than this share of the median class's is flagged
 FEW = 0.1
+# classes counted one by one at most: classes=50000000 must not allocate a table of that size
+# (the stock cfgs have up to 9,418, yolo9000's); past it the boxes are counted in one number
+# and no class is flagged
+MAX_CLASS_TABLE = 1 << 16
 
 
 class ListSummary:
@@ -29,14 +33,23 @@ class ListSummary:
         self.unreadable_labels = 0
         self.boxes = 0
         self.dropped = 0  # boxes the loader skips or never reads
-        self.per_class = [0] * max(classes, 0)
+        self.classes = max(classes, 0)
+        self.per_class = [0] * min(self.classes, MAX_CLASS_TABLE)
+        self.past_table = 0  # boxes (or images) of classes past MAX_CLASS_TABLE
         self.not_a_class = 0  # boxes (or images) with no class in range
 
     def count_class(self, class_id: int) -> None:
         if 0 <= class_id < len(self.per_class):
             self.per_class[class_id] += 1
+        elif len(self.per_class) <= class_id < self.classes:
+            self.past_table += 1
         else:
             self.not_a_class += 1
+
+    @property
+    def tabled(self) -> bool:
+        """Whether every class is counted on its own (classes= within MAX_CLASS_TABLE)."""
+        return len(self.per_class) == self.classes
 
     def name(self, class_id: int) -> str:
         return self.names[class_id] if class_id < len(self.names) else ""
@@ -44,7 +57,7 @@ class ListSummary:
     def flagged(self) -> dict[int, str]:
         """Class id -> "none" (no box or image) or "few" (under a tenth of the median)."""
         counts = self.per_class
-        if not counts or self.images == 0:
+        if not counts or self.images == 0 or not self.tabled:
             return {}
         middle = median(counts)
         flags = {}
@@ -71,4 +84,7 @@ class ListSummary:
         entry["not_a_class"] = self.not_a_class
         entry["classes"] = [{"id": i, "name": self.name(i), unit: count,
                              "flag": flags.get(i)} for i, count in enumerate(self.per_class)]
+        if not self.tabled:  # only a hostile classes= gets here
+            entry["classes_not_listed"] = {"classes": self.classes - len(self.per_class),
+                                           unit: self.past_table}
         return entry
