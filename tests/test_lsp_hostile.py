@@ -258,3 +258,23 @@ def test_a_finding_about_the_whole_file_is_disabled_at_the_top(tmp_path: Path) -
     assert action["title"] == "Disable DN121 for this file"
     assert action["edit"]["changes"]["file:///a.cfg"] == [
         {"range": start_of(0), "newText": "# dnlint: disable-file=DN121\r\n"}]
+
+
+@pytest.mark.parametrize("body", [b"null", b"5", b'"x"', b"[]"])
+def test_a_frame_that_is_no_message_is_refused_and_the_session_goes_on(client: Client,
+                                                                       body: bytes) -> None:
+    """A body of 'null' read as the end of the stream, and the server stopped silently."""
+    client.initialize()
+    write(client, b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    deadline = time.monotonic() + TIMEOUT
+    while None not in client.responses:
+        client._pump(deadline)
+    refused = client.responses.pop(None)
+    assert refused["error"] == {"code": -32600, "message": "not a JSON-RPC message"}
+    client.send({"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
+                 "params": {"textDocument": {"uri": "file:///none.cfg"},
+                            "position": {"line": 0, "character": 0}}})
+    while 7 not in client.responses:
+        client._pump(deadline)
+    assert client.responses.pop(7)["result"] is None
+    assert client.close() == 0

@@ -77,9 +77,15 @@ def read_message(stream: BinaryIO) -> Any | None:
     if len(body) < length:
         return None  # the stream ended inside a frame
     try:
-        return json.loads(body.decode("utf-8", "surrogatepass"))
+        value = json.loads(body.decode("utf-8", "surrogatepass"))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         return {"__parse_error__": str(exc)}
+    # a body of 'null' is a frame, not the end of the stream: it is answered as any other
+    # value that is not a JSON-RPC message (returned as None, it ended the session)
+    return NULL_BODY if value is None else value
+
+
+NULL_BODY = ("null",)  # what read_message returns for a frame whose body is 'null'
 
 
 def _header_block(stream: BinaryIO) -> int | None:
