@@ -182,6 +182,29 @@ def test_many_labels_match_the_same_way() -> None:
     assert LabelMatcher(["", "x", *labels]).matches("a/x") == [0, 1]  # "" is in every path
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_both_ways_of_matching_find_what_strstr_finds(seed: int) -> None:
+    """Labels of many lengths and long paths take the search (their slices took a minute for
+    150 paths, found by fuzzing); few lengths take the slices: the same labels either way."""
+    import random
+
+    rng = random.Random(seed)
+    alphabet = "ab/"
+    labels = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+              for _ in range(rng.randrange(65, 200))]
+    matcher = LabelMatcher(labels)
+    for size in (0, 1, 5, 30, 400, 3000):
+        path = "".join(rng.choice(alphabet) for _ in range(size))
+        assert matcher.matches(path) == [i for i, label in enumerate(labels) if label in path]
+
+
+def test_the_cheaper_way_is_chosen() -> None:
+    imagenet = LabelMatcher([f"n{i:08d}" for i in range(1000)])
+    assert not imagenet._search_is_cheaper(len("train/n01440764/n01440764_10026.JPEG"))
+    lengths = LabelMatcher(["q" * n for n in range(1, 701)])
+    assert lengths._search_is_cheaper(3800)
+
+
 # --- whole runs ------------------------------------------------------------------------------
 
 def run(*args: str) -> tuple[int, str]:

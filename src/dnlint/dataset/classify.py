@@ -25,7 +25,7 @@ class LabelMatcher:
 
     def matches(self, path: str) -> list[int]:
         """The indices of the labels found in ``path``, in label order."""
-        if len(self.labels) <= DIRECT:
+        if len(self.labels) <= DIRECT or self._search_is_cheaper(len(path)):
             return [i for i, label in enumerate(self.labels) if label in path]
         found: set[int] = set(self._always)
         lookup = self._by_text
@@ -35,6 +35,22 @@ class LabelMatcher:
                 if hit is not None:
                     found.update(hit)
         return sorted(found)
+
+    def _search_is_cheaper(self, size: int) -> bool:
+        """Whether searching ``size`` characters for each label (C, about a nanosecond a
+        character) costs less than looking up each of its slices of a label's length (a slice
+        made and hashed in Python, about 60 ns and more for a long one). Many labels of a few
+        lengths (ImageNet's) take the slices; labels of hundreds of lengths and long paths,
+        where the slices cost lengths x path x length (a minute for 150 paths), the search."""
+        budget = len(self.labels) * size
+        cost = 0
+        for length in self._lengths:
+            if length > size:
+                break
+            cost += (size - length + 1) * (64 + length // 8)
+            if cost > budget:
+                return True
+        return False
 
 
 def contained_pairs(labels: list[str], limit: int = 10) -> list[tuple[int, int]]:
