@@ -228,6 +228,7 @@ def _split_codes(raw: str, source: str) -> Iterator[_Code]:
     """The comma-separated selectors of ``raw`` (found in ``source``, its line), one at a
     time."""
     start = source.find(raw, max(source.find("="), 0))
+    found = start >= 0
     offset = 0
     while offset <= len(raw):
         comma = raw.find(",", offset)
@@ -237,7 +238,6 @@ def _split_codes(raw: str, source: str) -> Iterator[_Code]:
             column = start + offset + piece.index(stripped[0]) + 1
             # its own span: a finding given none would take the token at its column, which
             # is the whole comma list (each of 17,000 unknown codes scanned the line again)
-            found = start >= 0
             yield _Code(normalize(stripped), column if found else 1,
                         column + len(stripped) if found else None)
         if comma < 0:
