@@ -6,12 +6,14 @@ on pipes); this process is the client. The document is the stock ``yolov4-p6.cfg
 ``didChange`` of one character (the last digit of the first ``filters=`` value toggled:
 the shapes of every layer after it are computed anew) and times, on the wall clock, from
 just before the frame is written until the ``publishDiagnostics`` of that version is read;
-the server lints in process. The
+the server lints in process. With ``--edits N`` each ``didChange`` carries N such
+one-character edits of that digit, in order (as an editor sends a multi-cursor edit or a
+replace-all), the last one leaving the round's value. The
 figure is the median (and the 90th percentile) over ``--rounds`` changes, after ``--warmup``
 changes that are not counted. A pulling client is timed the same way: the change, then a
 ``textDocument/diagnostic`` request until its answer.
 
-Run: ``python bench/bench_lsp.py [--cfg PATH] [--rounds 200] [--warmup 20]``.
+Run: ``python bench/bench_lsp.py [--cfg PATH] [--rounds 200] [--warmup 20] [--edits 1]``.
 """
 
 from __future__ import annotations
@@ -88,7 +90,8 @@ def toggle_point(text: str) -> tuple[int, int]:
     raise SystemExit("no filters= line to edit")
 
 
-def measure(cfg: Path, rounds: int, warmup: int, pull: bool) -> tuple[list[float], int]:
+def measure(cfg: Path, rounds: int, warmup: int, pull: bool,
+            edits: int = 1) -> tuple[list[float], int]:
     text = cfg.read_text("utf-8")
     line, character = toggle_point(text)
     digit = text.split("\n")[line][character]
@@ -102,12 +105,15 @@ def measure(cfg: Path, rounds: int, warmup: int, pull: bool) -> tuple[list[float
         found = len(session.published(uri, 0))
     times = []
     for version in range(1, warmup + rounds + 1):
-        change = {"range": {"start": {"line": line, "character": character},
-                            "end": {"line": line, "character": character + 1}},
-                  "text": other if version % 2 else digit}
+        final, opposite = (other, digit) if version % 2 else (digit, other)
+        # counted back from the last edit, which leaves the round's value
+        changes = [{"range": {"start": {"line": line, "character": character},
+                              "end": {"line": line, "character": character + 1}},
+                    "text": opposite if back % 2 else final}
+                   for back in reversed(range(edits))]
         start = time.perf_counter()
         session.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
         if pull:
             session.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
         else:
@@ -124,18 +130,21 @@ def main() -> None:
     parser.add_argument("--cfg", type=Path, default=DEFAULT_CFG)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--edits", type=int, default=1,
+                        help="one-character edits in each didChange (default 1)")
     args = parser.parse_args()
     if not args.cfg.is_file():
         raise SystemExit(f"{args.cfg} not found (set DNLINT_SHARED or pass --cfg)")
     lines = args.cfg.read_bytes().count(b"\n")
     print(f"## dnlint-lsp: change -> diagnostics, {args.cfg.name} ({lines:,} lines)\n")
     print(f"Python {platform.python_version()}, {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; {args.rounds} one-character changes after "
-          f"{args.warmup} not counted; wall clock, client and server on pipes.\n")
+          f"{os.cpu_count()} CPUs; {args.rounds} changes of {args.edits:,} one-character "
+          f"edit(s) each after {args.warmup} not counted; wall clock, client and server "
+          "on pipes.\n")
     print("| client | median | p90 | max |")
     print("|---|---:|---:|---:|")
     for pull in (False, True):
-        times, _ = measure(args.cfg, args.rounds, args.warmup, pull)
+        times, _ = measure(args.cfg, args.rounds, args.warmup, pull, args.edits)
         times.sort()
         median = statistics.median(times) * 1000
         p90 = times[int(len(times) * 0.9) - 1] * 1000

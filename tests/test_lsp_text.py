@@ -115,3 +115,88 @@ def test_a_finding_without_a_column_covers_its_line_and_one_without_a_line_nothi
 def test_a_finding_that_names_its_end_covers_up_to_it() -> None:
     assert span(3, 6, end_line=3, end_column=11) == "0,1,2"
     assert span(2, 9, end_line=3, end_column=5) == "16 # x\nmask"
+
+
+# --- many edits in one didChange -------------------------------------------------------------
+def _replaced_one_by_one(text: str, changes: list[dict[str, Any]], encoding: str) -> str:
+    """What each change does when it is applied alone to the text before it: offsets from a
+    fresh document, the text cut and joined."""
+    for change in changes:
+        if "range" not in change:
+            text = change["text"]
+            continue
+        doc = TextDocument("u", text, 1)
+        start = doc.offset_at(change["range"]["start"], encoding)
+        end = doc.offset_at(change["range"]["end"], encoding)
+        start, end = min(start, end), max(start, end)
+        text = text[:start] + change["text"] + text[end:]
+    return text
+
+
+_PIECES = ["a", "bc", "\n", "\r", "\r\n", "\U0001F600", "\u2028", "é", "", "[net]\n"]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_batch_of_edits_is_the_edits_one_by_one(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    encoding = (UTF8, UTF16, UTF32)[seed % 3]
+
+    def text() -> str:
+        return "".join(rng.choice(_PIECES) for _ in range(rng.randrange(8)))
+
+    def position() -> dict[str, int]:
+        return at(rng.randrange(-1, 8), rng.randrange(-1, 8))
+
+    original = text() * 3
+    changes: list[dict[str, Any]] = []
+    for _ in range(rng.randrange(1, 25)):
+        if rng.random() < 0.05:
+            changes.append({"text": text()})
+        else:
+            changes.append({"range": {"start": position(), "end": position()},
+                            "text": text()})
+    doc = TextDocument("u", original, 1)
+    doc.apply_changes(changes, encoding)
+    expected = _replaced_one_by_one(original, changes, encoding)
+    assert doc.text == expected
+    one_by_one = TextDocument("u", original, 1)
+    for change in changes:
+        one_by_one.apply_changes([change], encoding)
+    assert one_by_one.text == expected
+    fresh = TextDocument("u", expected, 1)
+    assert doc.line_starts == fresh.line_starts
+    assert doc.lf_starts == fresh.lf_starts
+
+
+def test_a_cr_and_an_lf_that_an_edit_brings_together_are_one_line_break() -> None:
+    doc = TextDocument("u", "a\rXb\n", 1)
+    edit(doc, at(1, 0), at(1, 1), "\n")  # "a\r" + "\n" + "b\n": the CR and LF meet
+    assert doc.text == "a\r\nb\n"
+    assert doc.line_count() == 3
+    edit(doc, at(1, 0), at(1, 0), "c")
+    assert doc.text == "a\r\ncb\n"
+
+
+def test_thousands_of_edits_in_one_change_cost_their_lines_not_the_document(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from dnlint.lsp import text as module
+
+    cfg = "[convolutional]\nfilters=16\nsize=3\n" * 4_000  # 12,000 lines, 132 KB
+    doc = TextDocument("u", cfg, 1)
+    changes = [{"range": {"start": at(n * 3 + 1, 8), "end": at(n * 3 + 1, 10)}, "text": "32"}
+               for n in range(4_000)]
+    split = module._split_keeping_breaks
+    characters_split = 0
+
+    def counting(text: str) -> list[str]:
+        nonlocal characters_split
+        characters_split += len(text)
+        return split(text)
+
+    monkeypatch.setattr(module, "_split_keeping_breaks", counting)
+    doc.apply_changes(changes, UTF16)
+    assert doc.text == cfg.replace("filters=16", "filters=32")
+    # the text is split once; then each edit splits its line and the one on each side
+    assert characters_split < len(cfg) + 4_000 * 40

@@ -393,8 +393,7 @@ class Server:
         if opened is None:
             return
         changes = params.get("contentChanges")
-        for change in changes if isinstance(changes, list) else []:
-            opened.text.apply_change(change, self.encoding)
+        opened.text.apply_changes(changes if isinstance(changes, list) else [], self.encoding)
         version = identifier.get("version")
         opened.text.version = rpc.integer(version)
         self.dirty.add(opened.text.uri)

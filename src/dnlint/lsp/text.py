@@ -176,16 +176,90 @@ class TextDocument:
         if where is None:
             self.set_text(new)
             return
-        start = self.offset_at(where.get("start") if isinstance(where, dict) else None,
-                               encoding)
-        end = self.offset_at(where.get("end") if isinstance(where, dict) else None, encoding)
+        where = where if isinstance(where, dict) else {}
+        start = self.offset_at(where.get("start"), encoding)
+        end = self.offset_at(where.get("end"), encoding)
         if end < start:
             start, end = end, start
         self.set_text(self.text[:start] + new + self.text[end:])
 
+    def apply_changes(self, changes: list[Any], encoding: str) -> None:
+        """A ``didChange``'s events in order, each on the text the one before it left.
+
+        One event is cut into the text directly. Several go to a list of lines and the
+        text is joined once at the end, so that an edit costs its own lines, not the
+        document: 4,000 one-character edits of a 425 KB file took 18 s when each rebuilt
+        the text and its line starts."""
+        if len(changes) <= 1:
+            for change in changes:
+                self.apply_change(change, encoding)
+            return
+        lines: _Lines | None = None
+        for change in changes:
+            if not isinstance(change, dict) or not isinstance(change.get("text"), str):
+                continue
+            where = change.get("range")
+            if where is None:
+                lines = _Lines(change["text"])
+                continue
+            if lines is None:
+                lines = _Lines(self.text)
+            where = where if isinstance(where, dict) else {}
+            lines.replace(_line_character(where.get("start")),
+                          _line_character(where.get("end")), change["text"], encoding)
+        if lines is not None:
+            self.set_text("".join(lines.pieces))
+            self._starts = list(accumulate(map(len, lines.pieces[:-1]), initial=0))
+
     def set_text(self, text: str) -> None:
         self.text = text
         self._starts = self._lf_starts = self._raw = None
+
+
+class _Lines:
+    """A text as its LSP lines, each with its line break; the last may be empty."""
+
+    def __init__(self, text: str) -> None:
+        self.pieces = _split_keeping_breaks(text)
+
+    def replace(self, start: tuple[int, int], end: tuple[int, int], new: str,
+                encoding: str) -> None:
+        """Put ``new`` between two positions, clamped as :meth:`TextDocument.offset_at` does."""
+        first, first_at = self._clamp(*start, encoding)
+        last, last_at = self._clamp(*end, encoding)
+        if (last, last_at) < (first, first_at):
+            first, first_at, last, last_at = last, last_at, first, first_at
+        pieces = self.pieces
+        # take in a line on each side: a '\r' and a '\n' that meet are one line break
+        low, high = max(first - 1, 0), min(last + 1, len(pieces) - 1)
+        chunk = "".join((*pieces[low:first], pieces[first][:first_at], new,
+                         pieces[last][last_at:], *pieces[last + 1:high + 1]))
+        lines = _split_keeping_breaks(chunk)
+        if high < len(pieces) - 1:
+            lines.pop()  # the chunk ends with a line break: not the document's empty last line
+        pieces[low:high + 1] = lines
+
+    def _clamp(self, line: int, character: int, encoding: str) -> tuple[int, int]:
+        pieces = self.pieces
+        if line >= len(pieces):
+            return len(pieces) - 1, len(pieces[-1])
+        if line < 0:
+            return 0, 0
+        text = _without_break(pieces[line])
+        return line, code_points(text, character, encoding)
+
+
+def _split_keeping_breaks(text: str) -> list[str]:
+    ends = [m.end() for m in _BREAK.finditer(text)]
+    return [text[a:b] for a, b in zip([0, *ends], [*ends, len(text)], strict=True)]
+
+
+def _without_break(line: str) -> str:
+    if line.endswith("\r\n"):
+        return line[:-2]
+    if line.endswith(("\n", "\r")):
+        return line[:-1]
+    return line
 
 
 def starts_after(text: str | bytes) -> list[int]:
