@@ -2,7 +2,13 @@
 ``get_paths`` reads it (``lists``): blank lines, images not found, duplicates, a classifier's
 label in each path (``classify``), and for a detector each image's label file (the label-file
 pass, ``label_pass``); then the class table (DN445). Memory is the counters, the first findings
-of each rule (``folding``), and 8 bytes per listed path for the duplicate check.
+of each rule (``folding``), 8 bytes per listed path while the paths listed more than once are
+found (a first read of the list), and what each of those adds to the counts.
+
+A path listed again (DN443) is drawn again by Darknet, so it counts again, but it is not
+checked again: its image and label file were checked where it was first listed, and what that
+added to the counts is added once more (a 30,000-box label file listed 200 times was read 200
+times; its findings were repeated as often).
 
 A dialect given (``--dialect``, or the cfg's) is followed exactly. With none, the label file
 is looked for where AlexeyAB's Darknet looks, and what another fork would do differently is
@@ -15,6 +21,7 @@ import os
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 from pathlib import Path
 
 from dnlint.checks.data import DataFile
@@ -24,11 +31,12 @@ from dnlint.dataset.classify import LabelMatcher
 from dnlint.dataset.folding import FOLDED, Folder, diagnostic
 from dnlint.dataset.label_pass import LabelPass
 from dnlint.dataset.lists import encoding_problem, exists, head, text_of
-from dnlint.dataset.summary import ListSummary
+from dnlint.dataset.summary import Contribution, ListSummary
 from dnlint.dataset.words import plural, shown
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
+NUMPY_SORT_PAST = 1 << 18  # paths: where numpy's sort costs less memory than sorted()
 PROGRESS_AFTER = 1 << 20  # bytes of list: a shorter list finishes before a bar would help
 
 
@@ -53,7 +61,9 @@ class ListCheck:
                                               str(data.path.parent.absolute()))))
         self.fold = Folder(sink, str(list_path))
         self.sink = sink
-        self.hashes = array("q")  # hash() of each path: 8 bytes an image (duplicates)
+        self.repeated: set[int] = set()  # hash() of each path listed more than once
+        self.earlier: dict[str, Contribution] = {}  # such a path: what it added to the counts
+        self.alike: dict[Contribution, Contribution] = {}  # one of each, shared
         self.label_files = LabelPass(self.shown_list, self.dialect, self.root, facts, classes,
                                      self.summary, self.fold) if labels is None else None
 
@@ -72,6 +82,7 @@ class ListCheck:
             if fatal:
                 return self.summary
         keeps_cr = self.dialect is Dialect.PJ
+        self.repeated = self._repeated_hashes(keeps_cr)
         with _progress(self.list_path) as advance:
             for number, raw, _ in list_lines(self.list_path):
                 advance(len(raw) + 1)
@@ -80,7 +91,6 @@ class ListCheck:
                     self.summary.missing_images += 1
                     continue
                 self.line(number, raw, keeps_cr)
-        self._duplicates(keeps_cr)
         self.fold.finish(FOLDED)
         self._report_classes()
         return self.summary
@@ -95,7 +105,13 @@ class ListCheck:
             self._blank(number)
             return
         self.summary.images += 1
-        self.hashes.append(hash(text))
+        if self.repeated and hash(text) in self.repeated:
+            self._listed_again(number, text)
+        else:
+            self._image(number, text)
+
+    def _image(self, number: int, text: str) -> None:
+        """The image listed as ``text`` (not blank) on line ``number``, and its label."""
         image = text if text[0] == "/" else self.prefix + text
         if not exists(image):
             self._missing_image(number, text)
@@ -105,30 +121,48 @@ class ListCheck:
         else:
             self._classify(number, text)
 
-    def _duplicates(self, keeps_cr: bool) -> None:
-        """DN443: the hashes of the paths sorted once; only when two are equal is the list
-        read again, to name the lines (a set of the repeated paths only)."""
-        if len(self.hashes) < 2:
-            return
-        import numpy  # here, not at the top: a list of one path never needs it (start-up)
-
-        ordered = numpy.frombuffer(self.hashes, dtype=numpy.int64).copy()
-        ordered.sort()
-        same = ordered[1:] == ordered[:-1]
-        if not same.any():
-            return
-        repeated = set(ordered[1:][same].tolist())
-        seen: set[str] = set()
-        for number, raw, _ in list_lines(self.list_path):
-            text = text_of(raw, keeps_cr)
-            if not text or hash(text) not in repeated or (keeps_cr and raw.endswith(b"\r")):
+    def _repeated_hashes(self, keeps_cr: bool) -> set[int]:
+        """The hash() of each path listed more than once (and of any that collides with
+        another): the list read once for it, its hashes sorted once."""
+        hashes = array("q")  # 8 bytes a path, for this read only
+        for _, raw, _ in list_lines(self.list_path):
+            if keeps_cr and raw.endswith(b"\r"):
                 continue
-            if text in seen:
-                self.summary.duplicates += 1
-                self.fold.report("DN443", self.shown_list, number, f"'{shown(text)}' is "
-                                 "listed again: it is drawn twice as often as the other images",
-                                 "list each image once")
-            seen.add(text)
+            text = text_of(raw, keeps_cr)
+            if text:
+                hashes.append(hash(text))
+        return _repeated(hashes)
+
+    def _listed_again(self, number: int, text: str) -> None:
+        """DN443 for a path listed before, which counts again as it did the first time; the
+        first time, the image is checked and what it adds is kept."""
+        earlier = self.earlier.get(text)
+        if earlier is None:
+            added = self._counted_apart(number, text)
+            self.earlier[text] = self.alike.setdefault(added, added)
+            return
+        self.summary.duplicates += 1
+        earlier.add_to(self.summary)
+        self.fold.report("DN443", self.shown_list, number, f"'{shown(text)}' is listed again: "
+                         "it is drawn twice as often as the other images",
+                         "list each image once")
+
+    def _counted_apart(self, number: int, text: str) -> Contribution:
+        """Check the image into a scratch summary, add that to the list's, and return it."""
+        summary = self.summary
+        scratch = summary.scratch()
+        self.summary = scratch
+        if self.label_files is not None:
+            self.label_files.summary = scratch
+        try:
+            self._image(number, text)
+        finally:
+            self.summary = summary
+            if self.label_files is not None:
+                self.label_files.summary = summary
+        added = scratch.contribution()
+        added.add_to(summary)
+        return added
 
     def _blank(self, number: int) -> None:
         effect = {
@@ -205,6 +239,21 @@ class ListCheck:
                     f"{plural(count, unit)}, under a tenth of the median class's",
                     "add more of this class", Severity.INFO))
 
+
+
+def _repeated(hashes: array[int]) -> set[int]:
+    """The values that occur more than once. sorted() makes a Python int of each (about
+    50 bytes a path for the moment), numpy's sort keeps 8 but its import costs 16 MB and
+    0.2 s of CPU: numpy only for a list long enough that it costs less."""
+    if len(hashes) <= NUMPY_SORT_PAST:
+        ordered = sorted(hashes)
+        return {value for value, following in pairwise(ordered) if value == following}
+    import numpy
+
+    values = numpy.frombuffer(hashes, dtype=numpy.int64).copy()
+    values.sort()
+    same = values[1:] == values[:-1]
+    return set(values[1:][same].tolist())
 
 
 @contextmanager

@@ -4,7 +4,7 @@ stays flat in the number of images; ``to_json`` and ``table`` are what the repor
 from __future__ import annotations
 
 from statistics import median
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 # a class with fewer boxes than this share of the median class's is flagged
 FEW = 0.1
@@ -12,6 +12,47 @@ FEW = 0.1
 # (the stock cfgs have up to 9,418, yolo9000's); past it the boxes are counted in one number
 # and no class is flagged
 MAX_CLASS_TABLE = 1 << 16
+
+
+# the counters of ListSummary a listed line adds to (a repeated path adds them again)
+COUNTERS = ("images", "blank", "duplicates", "missing_images", "labelled", "negatives",
+            "missing_labels", "unreadable_labels", "boxes", "dropped", "past_table",
+            "not_a_class")
+
+
+class SparseCounts:
+    """A class table that holds only the classes counted: what one image adds."""
+
+    __slots__ = ("counts", "length")
+
+    def __init__(self, length: int) -> None:
+        self.counts: dict[int, int] = {}
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, class_id: int) -> int:
+        return self.counts.get(class_id, 0)
+
+    def __setitem__(self, class_id: int, count: int) -> None:
+        self.counts[class_id] = count
+
+
+class Contribution(NamedTuple):
+    """What one listed image added to a summary, to add again where the list repeats it (a
+    tuple: images that add the same can share one)."""
+
+    counters: tuple[int, ...]  # in the order of COUNTERS
+    classes: tuple[tuple[int, int], ...]  # (class id, count) of each class counted
+
+    def add_to(self, summary: ListSummary) -> None:
+        for name, count in zip(COUNTERS, self.counters, strict=True):
+            if count:
+                setattr(summary, name, getattr(summary, name) + count)
+        per_class = summary.per_class
+        for class_id, count in self.classes:
+            per_class[class_id] += count
 
 
 class ListSummary:
@@ -37,6 +78,20 @@ class ListSummary:
         self.per_class = [0] * min(self.classes, MAX_CLASS_TABLE)
         self.past_table = 0  # boxes (or images) of classes past MAX_CLASS_TABLE
         self.not_a_class = 0  # boxes (or images) with no class in range
+
+    def scratch(self) -> ListSummary:
+        """An empty summary of the same classes, its table sparse: one image's counts."""
+        scratch = ListSummary(self.key, self.path, self.kind, 0, self.names)
+        scratch.classes = self.classes
+        scratch.per_class = SparseCounts(len(self.per_class))  # type: ignore[assignment]
+        return scratch
+
+    def contribution(self) -> Contribution:
+        """This (scratch) summary's counts, to add to the list's."""
+        counts = cast("SparseCounts | list[int]", self.per_class)  # a scratch's is sparse
+        items = counts.counts.items() if isinstance(counts, SparseCounts) else enumerate(counts)
+        return Contribution(tuple(getattr(self, name) for name in COUNTERS),
+                            tuple((i, n) for i, n in items if n))
 
     def count_class(self, class_id: int) -> None:
         if 0 <= class_id < len(self.per_class):
