@@ -4,7 +4,9 @@ stays flat in the number of images; ``to_json`` and ``table`` are what the repor
 from __future__ import annotations
 
 from statistics import median
-from typing import Any, NamedTuple, cast
+from typing import Any
+
+from dnlint.records import NamedTuple
 
 # a class with fewer boxes than this share of the median class's is flagged
 FEW = 0.1
@@ -88,8 +90,9 @@ class ListSummary:
 
     def contribution(self) -> Contribution:
         """This (scratch) summary's counts, to add to the list's."""
-        counts = cast("SparseCounts | list[int]", self.per_class)  # a scratch's is sparse
-        items = counts.counts.items() if isinstance(counts, SparseCounts) else enumerate(counts)
+        counts: object = self.per_class  # a scratch's is sparse
+        items = (counts.counts.items() if isinstance(counts, SparseCounts)
+                 else enumerate(self.per_class))
         return Contribution(tuple(getattr(self, name) for name in COUNTERS),
                             tuple((i, n) for i, n in items if n))
 
