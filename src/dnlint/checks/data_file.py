@@ -158,11 +158,21 @@ class _Job:
                              "only Windows has: fopen looks for one file of that whole name",
                              "write the path with '/' (every system accepts it)")
             return
-        who = ("classifier predict stops" if key == "names" and self.data.classifier
-               else "Darknet stops")
         self.sink.report(code, line, 1, f"{key} file '{shown}' ({self.where(line)}) not "
-                         f"found in {_folders(found.tried)}: {who} with "
-                         "\"Couldn't open file\"", _root_hint(self.settings), severity)
+                         f"found in {_folders(found.tried)}: {self._who_stops(key)}",
+                         _root_hint(self.settings), severity)
+
+    def _who_stops(self, key: str) -> str:
+        """Which commands open ``key``'s file and stop without it."""
+        if key != "names":
+            return "Darknet stops with \"Couldn't open file\""
+        if self.data.classifier:
+            return "classifier predict stops with \"Couldn't open file\""
+        # run, both forks: train_detector never opens names (AlexeyAB's only for -map, before
+        # the first iteration); the original's file_error exits with status 0
+        return ("detector test, valid, map and demo stop with \"Couldn't open file\" (the "
+                "original Darknet with exit status 0), as AlexeyAB's train -map does before its "
+                "first iteration; a plain detector train never opens it")
 
     # --- names, train and valid -----------------------------------------------------------
 

@@ -129,7 +129,11 @@ rule("DN413", "names-count-mismatch", E,
      examples="data")
 rule("DN414", "data-file-unusable", E,
      summary="The .data file or the names file it points to cannot be used.",
-     darknet="The detector stops with 'Couldn't open file' or reads no classes.",
+     darknet="detector test, valid, map and demo open names= (its default data/names.list "
+             "too) and stop with 'Couldn't open file' (the original Darknet exits with status "
+             "0, so a script sees success); AlexeyAB's train -map stops the same way before "
+             "the first iteration. A plain detector train never opens it. An unreadable .data "
+             "file stops every command.",
      bad="names=data/missing.names", good="names=data/obj.names", reference="S32",
      examples="data")
 rule("DN415", "contrastive-yolo-layer", E,
