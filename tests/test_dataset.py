@@ -453,11 +453,23 @@ def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                                           "for every class that ends at a root (-1))"]),
     ("a\nb\nc\n", "a -1\nb 7\nc 0\n", ["t.tree:2:1: DN449 error: parent 7 is not a line of "
                                           "the tree (0 to 2): read_tree writes outside its "
-                                          "array (hint: use the line index of the parent, -1 "
-                                          "for a root)"]),
+                                          "arrays (heap corruption: a crash while the network "
+                                          "loads, or in its first iterations) (hint: use the "
+                                          "line index of the parent, -1 for a root)"]),
     ("a\nb\nc\n", "a -1\nb 0\n", ["t.tree: DN449 error: 2 lines in the tree but classes=3: "
-                                     "each line is one output of the softmax (hint: make "
-                                     "classes= the number of tree lines)"]),
+                                     "the tree's softmax normalises only its 2 outputs: the "
+                                     "rest stay 0 (the loss is inf when their class is "
+                                     "drawn), and fill_hierarchy reads parent[] past the tree "
+                                     "(hint: make classes= the number of tree lines)"]),
+    ("a\nb\nc\n", "a -1\nb 0\nc 0\nd 0\n", [
+        "t.tree: DN449 error: 4 lines in the tree but classes=3: the tree's softmax reads and "
+        "writes 1 value past the layer's input and output (heap corruption; training runs "
+        "on) (hint: make classes= the number of tree lines)"]),
+    ("a\nb\nc\n", "a -1\nb -2\nc 1\n", [
+        "t.tree:2:1: DN449 warning: parent -2: read_tree takes any negative parent as a root, "
+        "but a new softmax group starts wherever the parent differs from the line before, so "
+        "these roots are not one group (hint: write -1 for a root)"]),
+    ("a\nb\nc\n", "a 2\nb -1\nc 1\n", []),  # AlexeyAB's read_tree: a later parent is fine
 ])
 def test_classifier_labels_and_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                      labels: str, tree: str | None, found: list[str]) -> None:

@@ -43,7 +43,7 @@ class DataFileError(OSError):
 
 
 # the keys the checks read; read_data_cfg keeps every other one too, which no check asks for
-DATA_KEYS = ("classes", "names", "train", "valid", "backup", "labels")
+DATA_KEYS = ("classes", "names", "train", "valid", "backup", "labels", "tree")
 # what the reader looks for: the keys above, and those that tell a classifier's file
 _READ_KEYS = DATA_KEYS + tuple(sorted((CLASSIFIER_KEYS | DETECTOR_KEYS) - set(DATA_KEYS)))
 _BLANKS = b" \t\r"  # what read_data_cfg's strip removes within a line (and \n, the separator)

@@ -20,7 +20,7 @@ from dnlint.cnumbers import c_atoi
 from dnlint.dataset.classifier_files import CLASSIFIER_CLASSES, check_tree, classifier_labels
 from dnlint.dataset.list_pass import ListCheck
 from dnlint.dataset.lists import first_lines
-from dnlint.diagnostics import Sink
+from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
 
@@ -36,8 +36,7 @@ def check_dataset(data: DataFile, settings: DataSettings, lists: list[tuple[str,
             return []  # hank-ai's: nothing reads the lists for it (DN429, the .data file's)
         classes = data_int(data, "classes", CLASSIFIER_CLASSES)
         labels = classifier_labels(data, settings, classes, sink)
-        if facts is not None and facts.tree:
-            check_tree(facts, settings, classes, sink)
+        check_trees(data, settings, classes, sink)
         if labels is None:
             return []
         names = labels
@@ -53,6 +52,20 @@ def check_dataset(data: DataFile, settings: DataSettings, lists: list[tuple[str,
         except OSError:
             continue  # the list became unreadable since get_paths was checked (DN418)
     return summaries
+
+
+def check_trees(data: DataFile, settings: DataSettings, classes: int, sink: Sink) -> None:
+    """The classifier's trees read_tree reads: [softmax] tree=, and the .data file's tree=,
+    which only the original Darknet's train_classifier reads (it replaces the cfg's)."""
+    facts = settings.facts
+    dialect = settings.dialect or (facts.dialect if facts is not None else None)
+    if facts is not None and facts.tree:
+        check_tree(facts.tree, facts.cfg, dialect, settings, classes, sink)
+    entry = data.get("tree")
+    if (entry is not None and entry[0] and dialect in (None, Dialect.PJ)
+            and (facts is None or entry[0] != facts.tree)):
+        check_tree(entry[0], str(data.path), dialect, settings, classes, sink,
+                   Severity.WARNING if dialect is None else None)
 
 
 def data_int(data: DataFile, key: str, default: int) -> int:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from dnlint.checks.data import DataFile
 from dnlint.checks.data_file import DataSettings, list_lines, resolve_path
-from dnlint.checks.training_facts import TrainingFacts
 from dnlint.cnumbers import c_atoi
 from dnlint.dataset.classify import contained_pairs
 from dnlint.dataset.folding import diagnostic
 from dnlint.dataset.lists import first_lines
+from dnlint.dataset.words import plural
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
 
@@ -75,48 +75,93 @@ def classifier_labels(data: DataFile, settings: DataSettings, classes: int,
     return labels
 
 
-def check_tree(facts: TrainingFacts, settings: DataSettings, classes: int,
-               sink: Sink) -> None:
-    """DN449: [softmax] tree= as read_tree reads it (one "name parent" per line; the parent
-    index defaults to -1) against the classes."""
-    assert facts.tree is not None
+def check_tree(tree: str, named_in: str, dialect: Dialect | None, settings: DataSettings,
+               classes: int, sink: Sink, level: Severity | None = None) -> None:
+    """DN449: a tree file (``[softmax] tree=``, or the original's ``.data`` tree=) as read_tree
+    reads it (one "name parent" per line; the parent index defaults to -1) against the
+    classes. ``named_in``: the file that names it, for a tree that cannot be read; ``level``:
+    the errors' severity (a warning where only another fork reads the tree)."""
     root = settings.root if settings.root is not None else Path.cwd()
-    path = Path(facts.tree) if os.path.isabs(facts.tree) else root / facts.tree
-    shown = facts.tree if settings.root is None else str(path)
+    path = Path(tree) if os.path.isabs(tree) else root / tree
+    shown = tree if settings.root is None else str(path)
     try:
-        parents = []
-        for _, raw, _ in list_lines(path):
-            fields = raw.split()
-            parent = -1
-            if len(fields) > 1:
-                parent = c_atoi(fields[1].decode("latin-1"))
-            parents.append(parent)
-            if len(parents) > MAX_TREE_LINES:
-                break
+        parents = _tree_parents(path)
     except OSError as exc:
-        sink.items.append(diagnostic("DN449", facts.cfg, None, f"tree file {shown} cannot be "
+        sink.items.append(diagnostic("DN449", named_in, None, f"tree file {shown} cannot be "
                                      f"read ({exc.strerror or exc}): read_tree reads through "
-                                     "a NULL file (a crash)", "fix tree= in [softmax]", None))
+                                     "a NULL file (a crash)", "fix the tree= path", level))
         return
     count = len(parents)
     if count != classes:
         sink.items.append(diagnostic("DN449", shown, None, f"{count:,} lines in the tree but "
-                                     f"classes={classes}: each line is one output of the "
-                                     "softmax", "make classes= the number of tree lines",
-                                     None))
-    for index, parent in enumerate(parents):
-        if parent >= count or parent < -1:
-            sink.items.append(diagnostic("DN449", shown, index + 1, f"parent {parent} is not a "
-                                         f"line of the tree (0 to {count - 1}): read_tree "
-                                         "writes outside its array", "use the line index of "
-                                         "the parent, -1 for a root", None))
-            return
+                                     f"classes={classes}: " + _count_effect(count, classes),
+                                     "make classes= the number of tree lines", level))
+    if _parent_problems(parents, shown, dialect, sink, level):
+        return
     looped = _first_loop(parents)
     if looped is not None:
         sink.items.append(diagnostic("DN449", shown, looped + 1, "this line's parents lead "
                                      "back to it: fill_hierarchy follows parents until -1, "
                                      "and this loop never ends", "list a parent for every "
-                                     "class that ends at a root (-1)", None))
+                                     "class that ends at a root (-1)", level))
+
+
+def _tree_parents(path: Path) -> list[int]:
+    parents = []
+    for _, raw, _ in list_lines(path):
+        fields = raw.split()
+        parent = -1
+        if len(fields) > 1:
+            parent = c_atoi(fields[1].decode("latin-1"))
+        parents.append(parent)
+        if len(parents) > MAX_TREE_LINES:
+            break
+    return parents
+
+
+def _count_effect(count: int, classes: int) -> str:
+    """What a tree of ``count`` lines does to a softmax of ``classes`` outputs (run on both
+    forks: forward_softmax_layer's groups, fill_hierarchy's parent[])."""
+    if count < classes:
+        return (f"the tree's softmax normalises only its {count:,} outputs: the rest stay 0 "
+                "(the loss is inf when their class is drawn), and fill_hierarchy reads "
+                "parent[] past the tree")
+    return (f"the tree's softmax reads and writes {plural(count - classes, 'value')} past the "
+            "layer's input and output (heap corruption; training runs on)")
+
+
+def _parent_problems(parents: list[int], shown: str, dialect: Dialect | None,
+                     sink: Sink, level: Severity | None) -> bool:
+    """The first parent out of the tree (an error; True: a loop cannot be looked for), the
+    first the original Darknet writes before its line exists, and the first under -1."""
+    count = len(parents)
+    for index, parent in enumerate(parents):
+        if parent >= count:
+            sink.items.append(diagnostic("DN449", shown, index + 1, f"parent {parent} is not a "
+                                         f"line of the tree (0 to {count - 1}): read_tree "
+                                         "writes outside its arrays (heap corruption: a crash "
+                                         "while the network loads, or in its first iterations)",
+                                         "use the line index of the parent, -1 for a root",
+                                         level))
+            return True
+    if dialect is None or dialect is Dialect.PJ:
+        # the original's read_tree sets child[parent] while child[] has one entry per line
+        # read so far (tree.c); AlexeyAB's sets no child there
+        ahead = next((i for i, parent in enumerate(parents) if parent > i), None)
+        if ahead is not None:
+            sink.items.append(diagnostic(
+                "DN449", shown, ahead + 1, f"parent {parents[ahead]} comes after this line: "
+                "the original Darknet's read_tree writes the parent's child entry before it "
+                "has one, outside its array (heap corruption)", "list each parent before its "
+                "children", Severity.WARNING if dialect is None else level))
+    low = next((i for i, parent in enumerate(parents) if parent < -1), None)
+    if low is not None:
+        sink.items.append(diagnostic(
+            "DN449", shown, low + 1, f"parent {parents[low]}: read_tree takes any negative "
+            "parent as a root, but a new softmax group starts wherever the parent differs "
+            "from the line before, so these roots are not one group", "write -1 for a root",
+            Severity.WARNING))
+    return False
 
 
 def _first_loop(parents: list[int]) -> int | None:

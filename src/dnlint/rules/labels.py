@@ -175,9 +175,14 @@ rule("DN448", "max-boxes-not-truth-slot", E,
      reference="§labels", dialects=(PJ,))
 rule("DN449", "classifier-tree", E,
      summary="A classifier's tree= hierarchy does not fit its labels.",
-     darknet="read_tree reads one 'name parent' per line; fill_hierarchy walks each label's "
-             "parents by index: a parent index at or past the number of lines reads outside "
-             "the tree, and a tree with another number of lines than classes= marks the wrong "
-             "outputs.",
+     darknet="read_tree reads one 'name parent' per line and writes through each parent "
+             "index: one at or past the number of lines writes outside the tree's arrays, and "
+             "the original Darknet's also for a parent listed after its child (heap "
+             "corruption, usually a crash). With fewer lines than classes= the tree's softmax "
+             "leaves the last outputs at 0 (an inf loss) and fill_hierarchy reads parent[] "
+             "past the tree; with more it reads and writes past the layer's arrays. A "
+             "negative parent other than -1 is a root that starts a softmax group of its own. "
+             "The original's train_classifier also reads tree= from the .data file, which "
+             "replaces the cfg's; AlexeyAB's ignores that line.",
      bad="tree with 3 lines, classes=4", good="tree with 4 lines, classes=4",
      reference="§labels", examples="data")
