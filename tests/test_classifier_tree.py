@@ -81,3 +81,12 @@ def test_a_tree_named_in_both_files_is_checked_once(tmp_path: Path,
     result = CliRunner().invoke(main, ["--no-color", "--format", "concise", "-q", "--dialect",
                                        "pjreddie", "--check-labels", "cls.data", "cls.cfg"])
     assert [line for line in result.output.splitlines() if "DN449" in line] == found
+
+
+def test_a_loop_the_original_already_corrupts_on_is_one_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # b's parent is c, listed after it: read_tree's heap write comes before fill_hierarchy
+    found = tree_findings(tmp_path, monkeypatch, "a -1\nb 2\nc 1\n", "cfg", "--dialect",
+                          "pjreddie")
+    assert [line.split(": ", 2)[:2] for line in found] == [["t.tree:2:1", "DN449 error"]]
+    assert "comes after this line" in found[0]

@@ -468,7 +468,9 @@ def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ("a\nb\nc\n", "a -1\nb -2\nc 1\n", [
         "t.tree:2:1: DN449 warning: parent -2: read_tree takes any negative parent as a root, "
         "but a new softmax group starts wherever the parent differs from the line before, so "
-        "these roots are not one group (hint: write -1 for a root)"]),
+        "roots written with another number than the others' are not in their group (hint: "
+        "write -1 for every root)"]),
+    ("a\nb\nc\n", "a -2\nb -2\nc 1\n", []),  # every root the same: one group, as with -1
     ("a\nb\nc\n", "a 2\nb -1\nc 1\n", []),  # AlexeyAB's read_tree: a later parent is fine
 ])
 def test_classifier_labels_and_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -132,8 +132,9 @@ def _count_effect(count: int, classes: int) -> str:
 
 def _parent_problems(parents: list[int], shown: str, dialect: Dialect | None,
                      sink: Sink, level: Severity | None) -> bool:
-    """The first parent out of the tree (an error; True: a loop cannot be looked for), the
-    first the original Darknet writes before its line exists, and the first under -1."""
+    """The first parent out of the tree, the first the original Darknet writes before its
+    line exists (True for either where it is an error: the heap is corrupt before a loop
+    could matter), and the first root written unlike the others."""
     count = len(parents)
     for index, parent in enumerate(parents):
         if parent >= count:
@@ -144,24 +145,35 @@ def _parent_problems(parents: list[int], shown: str, dialect: Dialect | None,
                                          "use the line index of the parent, -1 for a root",
                                          level))
             return True
+    corrupt = False
     if dialect is None or dialect is Dialect.PJ:
         # the original's read_tree sets child[parent] while child[] has one entry per line
         # read so far (tree.c); AlexeyAB's sets no child there
         ahead = next((i for i, parent in enumerate(parents) if parent > i), None)
+        corrupt = ahead is not None and dialect is Dialect.PJ
         if ahead is not None:
             sink.items.append(diagnostic(
                 "DN449", shown, ahead + 1, f"parent {parents[ahead]} comes after this line: "
                 "the original Darknet's read_tree writes the parent's child entry before it "
                 "has one, outside its array (heap corruption)", "list each parent before its "
                 "children", Severity.WARNING if dialect is None else level))
-    low = next((i for i, parent in enumerate(parents) if parent < -1), None)
-    if low is not None:
-        sink.items.append(diagnostic(
-            "DN449", shown, low + 1, f"parent {parents[low]}: read_tree takes any negative "
-            "parent as a root, but a new softmax group starts wherever the parent differs "
-            "from the line before, so these roots are not one group", "write -1 for a root",
-            Severity.WARNING))
-    return False
+    _mixed_roots(parents, shown, sink)
+    return corrupt
+
+
+def _mixed_roots(parents: list[int], shown: str, sink: Sink) -> None:
+    """Roots written with two negative numbers: read_tree takes any negative parent as a
+    root, and a new softmax group starts wherever a line's parent differs from the line
+    before's, so -1 and -2 split siblings into groups of their own."""
+    roots = {parent for parent in parents if parent < 0}
+    if len(roots) < 2:
+        return
+    odd = next(i for i, parent in enumerate(parents) if parent < 0 and parent != -1)
+    sink.items.append(diagnostic(
+        "DN449", shown, odd + 1, f"parent {parents[odd]}: read_tree takes any negative parent "
+        "as a root, but a new softmax group starts wherever the parent differs from the line "
+        "before, so roots written with another number than the others' are not in their group",
+        "write -1 for every root", Severity.WARNING))
 
 
 def _first_loop(parents: list[int]) -> int | None:

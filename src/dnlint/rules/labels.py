@@ -180,8 +180,9 @@ rule("DN449", "classifier-tree", E,
              "the original Darknet's also for a parent listed after its child (heap "
              "corruption, usually a crash). With fewer lines than classes= the tree's softmax "
              "leaves the last outputs at 0 (an inf loss) and fill_hierarchy reads parent[] "
-             "past the tree; with more it reads and writes past the layer's arrays. A "
-             "negative parent other than -1 is a root that starts a softmax group of its own. "
+             "past the tree; with more it reads and writes past the layer's arrays. Any "
+             "negative parent is a root, but roots written with two numbers (-1 and -2) fall "
+             "into different softmax groups. "
              "The original's train_classifier also reads tree= from the .data file, which "
              "replaces the cfg's; AlexeyAB's ignores that line.",
      bad="tree with 3 lines, classes=4", good="tree with 4 lines, classes=4",
