@@ -22,6 +22,10 @@ SHORT = ("t.tree: DN449 {level}: 2 lines in the tree but classes=3: the tree's s
          "drawn), and fill_hierarchy reads parent[] past the tree (hint: make classes= the "
          "number of tree lines)")
 
+IGNORED = ("cls.data:5:1: DN449 warning: tree=t.tree is read by the original Darknet's "
+           "train_classifier only: AlexeyAB's ignores it (no tree is used) (hint: give the tree "
+           "as tree= in the cfg's [softmax] section)")
+
 
 def tree_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tree: str, where: str,
                   *dialect: str, cfg_given: bool = True) -> list[str]:
@@ -60,8 +64,8 @@ def test_a_parent_after_its_child_is_the_originals_heap_write(
 @pytest.mark.parametrize(("dialect", "cfg_given", "found"), [
     (("--dialect", "pjreddie"), True, [SHORT.format(level="error")]),
     ((), False, [SHORT.format(level="warning")]),  # no cfg, no dialect: which fork is not known
-    ((), True, []),  # the cfg reads as AlexeyAB's
-    (("--dialect", "alexeyab"), True, []),  # AlexeyAB's train_classifier has no tree= option
+    ((), True, [IGNORED]),  # the cfg reads as AlexeyAB's
+    (("--dialect", "alexeyab"), True, [IGNORED]),  # its train_classifier has no tree= option
 ])
 def test_the_data_files_tree_is_the_originals_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dialect: tuple[str, ...],
@@ -90,3 +94,16 @@ def test_a_loop_the_original_already_corrupts_on_is_one_error(
                           "pjreddie")
     assert [line.split(": ", 2)[:2] for line in found] == [["t.tree:2:1", "DN449 error"]]
     assert "comes after this line" in found[0]
+
+
+def test_alexeyabs_train_uses_the_cfgs_tree_not_the_data_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tree_findings(tmp_path, monkeypatch, "a -1\nb 0\nc 0\n", "data")
+    (tmp_path / "cfg.tree").write_text("a -1\nb 0\nc 0\n")
+    (tmp_path / "cls.cfg").write_text(CLASSIFIER + "tree=cfg.tree\n")
+    result = CliRunner().invoke(main, ["--no-color", "--format", "concise", "-q", "--dialect",
+                                       "alexeyab", "--check-labels", "cls.data", "cls.cfg"])
+    assert [line for line in result.output.splitlines() if "DN449" in line] == [
+        "cls.data:5:1: DN449 warning: tree=t.tree is read by the original Darknet's "
+        "train_classifier only: AlexeyAB's ignores it (the cfg's [softmax] tree=cfg.tree is "
+        "the one used) (hint: give the tree as tree= in the cfg's [softmax] section)"]

@@ -18,6 +18,7 @@ from dnlint.checks.data_file import (
 )
 from dnlint.cnumbers import c_atoi
 from dnlint.dataset.classifier_files import CLASSIFIER_CLASSES, check_tree, classifier_labels
+from dnlint.dataset.folding import diagnostic
 from dnlint.dataset.list_pass import ListCheck
 from dnlint.dataset.lists import first_lines
 from dnlint.diagnostics import Severity, Sink
@@ -56,14 +57,23 @@ def check_dataset(data: DataFile, settings: DataSettings, lists: list[tuple[str,
 
 def check_trees(data: DataFile, settings: DataSettings, classes: int, sink: Sink) -> None:
     """The classifier's trees read_tree reads: [softmax] tree=, and the .data file's tree=,
-    which only the original Darknet's train_classifier reads (it replaces the cfg's)."""
+    which only the original Darknet's train_classifier reads (it replaces the cfg's; with
+    AlexeyAB's, a warning that it is ignored)."""
     facts = settings.facts
     dialect = settings.dialect or (facts.dialect if facts is not None else None)
     if facts is not None and facts.tree:
         check_tree(facts.tree, facts.cfg, dialect, settings, classes, sink)
     entry = data.get("tree")
-    if (entry is not None and entry[0] and dialect in (None, Dialect.PJ)
-            and (facts is None or entry[0] != facts.tree)):
+    if entry is None or not entry[0]:
+        return
+    if dialect is Dialect.AB:
+        used = (f"the cfg's [softmax] tree={facts.tree} is the one used" if facts and facts.tree
+                else "no tree is used")
+        sink.items.append(diagnostic(
+            "DN449", str(data.path), entry[1], f"tree={entry[0]} is read by the original "
+            f"Darknet's train_classifier only: AlexeyAB's ignores it ({used})",
+            "give the tree as tree= in the cfg's [softmax] section", Severity.WARNING))
+    elif facts is None or entry[0] != facts.tree:
         check_tree(entry[0], str(data.path), dialect, settings, classes, sink,
                    Severity.WARNING if dialect is None else None)
 
