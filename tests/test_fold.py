@@ -4,6 +4,8 @@ some (then every finding is listed, so suppression stays exact)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from conftest import SOURCES_ONLY
@@ -11,7 +13,7 @@ from dnlint.diagnostics import FOLD_AFTER, Severity, Sink
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.network.build import Network
-from dnlint.read.darknet_reader import CfgDocument, read_cfg
+from dnlint.read.darknet_reader import CfgDocument, LexFinding, read_cfg
 from dnlint.read.hank_reader import read_cfg_hank
 from dnlint.result import FileResult
 from dnlint.settings.policy import Policy, apply_policy, selection_for
@@ -441,3 +443,80 @@ def test_a_count_of_findings_both_forks_report_is_not_said_to_hold_in_one() -> N
     found = _found(result, "DN201")
     assert len(found) == FOLD_AFTER + 1 and found[-1][1].startswith("50 more DN201 findings")
     assert not any("only in" in message for _, message in found)
+
+
+# --- counted without being read again --------------------------------------------------------
+
+NOTED_FLOODS = {
+    "DN019": NET + b"[\n" * 300,
+    "DN028": NET + b"[convolutional]\n" + b"a=1 2\n" * 300,
+    "DN010": NET + b"[convolutional]\n" + b"".join(b"k%d=a b\n" % i for i in range(300)),
+    "DN035": NET + b"[convolutional]\n" + b"//x=1\n" * 300,
+}
+
+
+def _lint_counting_rereads(data: bytes, dialect: Dialect,
+                           templates: bool) -> tuple[list[tuple[object, ...]], int]:
+    """The folded findings of one lint of ``data``, and how many lines were read again;
+    ``templates=False`` reads every noted line again, as before the first noted ones were
+    kept."""
+    from dnlint.lint import lint_document
+
+    doc = read_cfg(data)
+    if not templates:
+        doc.first_noted = None
+    reader = doc.reread
+    assert reader is not None
+    lines_read = 0
+
+    def counting() -> Callable[[str, int], list[LexFinding]]:
+        read = reader()
+
+        def one(text: str, number: int) -> list[LexFinding]:
+            nonlocal lines_read
+            lines_read += 1
+            return read(text, number)
+        return one
+
+    doc.reread = counting
+    sink = Sink("f.cfg", fold=True)
+    lint_document(doc, dialect, sink)
+    return [(d.code, d.line, d.column, d.severity, d.message) for d in sink.sorted()], lines_read
+
+
+@pytest.mark.parametrize("code", sorted(NOTED_FLOODS))
+@pytest.mark.parametrize("dialect", list(Dialect))
+def test_noted_findings_are_counted_without_reading_their_lines_again(
+        code: str, dialect: Dialect) -> None:
+    """Past a rule's first hundred, a folding lint reports the first noted finding as it was
+    made and counts the others by their lines: the same findings as reading each line again
+    (DN010 is an error for hank-ai's), and no line read again."""
+    data = NOTED_FLOODS[code]
+    noted = read_cfg(data).unlisted
+    assert noted is not None and len(noted[code]) == 200
+    first, last = noted[code][0], noted[code][-1]
+    fast, read_fast = _lint_counting_rereads(data, dialect, templates=True)
+    slow, read_slow = _lint_counting_rereads(data, dialect, templates=False)
+    assert (read_fast, read_slow) == (0, 200)
+    assert fast == slow
+    summary = [found for found in fast if found[0] == code][-1]
+    assert summary[1] == first
+    assert str(summary[4]).startswith(
+        f"200 more {code} findings in this file (lines {first} to {last})")
+
+
+def test_noted_findings_that_hold_differently_are_read_again() -> None:
+    """A rule whose noted findings differ in where or how they hold keeps no first one: each
+    line is read again to learn its own."""
+    from dnlint.read.document import LexFinding
+    from dnlint.read.notes import FindingNotes
+
+    notes = FindingNotes([])
+    for line in range(1, FOLD_AFTER + 3):
+        notes.add(LexFinding("DN010", line, 1, "m"))
+    assert notes.first_noted["DN010"] is not None
+    notes.add(LexFinding("DN010", FOLD_AFTER + 3, 1, "m", by_dialect={Dialect.HANK:
+                                                                      Severity.ERROR}))
+    assert notes.first_noted["DN010"] is None
+    notes.add(LexFinding("DN010", FOLD_AFTER + 4, 1, "m"))
+    assert notes.first_noted["DN010"] is None  # once mixed, always read again

@@ -380,6 +380,18 @@ class Sink:
         folded.add(line, column)
         return True
 
+    def count_more(self, code: str, severity: Severity | None, lines: Sequence[int]) -> bool:
+        """Count findings of ``code`` at ``lines`` (later than every finding of it so far)
+        without making them, as :meth:`report` would count them: only where the rule already
+        counts rather than lists (False, and nothing counted, otherwise)."""
+        folded = self._folded.get((code, severity or rule_severity(code))) if self.fold else None
+        if folded is None:
+            return False
+        for line in lines:
+            folded.add(line, None)
+        self.made += len(lines)
+        return True
+
     def counted_error_at(self, code: str, line: int | None) -> bool:
         """Whether an error of ``code`` at ``line`` is among those counted rather than listed
         (known by line in a sink without detail, and for MISREAD_CODES)."""

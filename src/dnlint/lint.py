@@ -22,6 +22,9 @@ from dnlint.result import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from dnlint.read.document import LexFinding
     from dnlint.weights.layout import WeightsReport
 
 __all__ = ["FileResult", "lint_cfg_bytes", "lint_document"]
@@ -63,12 +66,9 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink,
     document serves both forks (:func:`_say_guessed`). ``errors_only``: a lint that only asks
     which lines fail leaves out the checks that can only warn (DN123 and DN124: the memory
     estimate of a large network is the costliest part of a second lint)."""
-    for finding in chain(doc.findings, doc.reread_findings()):
-        if finding.only is not None and dialect not in finding.only:
-            continue
-        override = finding.by_dialect.get(dialect) if finding.by_dialect else None
-        sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
-                    override)
+    for finding in chain(doc.findings, doc.remade() if doc.remade is not None else ()):
+        _report_read(finding, dialect, sink)
+    _report_noted(doc, dialect, sink)
     network = build_network(doc, dialect, sink)
     if network is not None:
         check_net(network.net_values, dialect, sink)
@@ -79,6 +79,35 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink,
             check_common_card(network, doc, dialect, sink)  # after DN124, whose cause it shares
         suppress_cascades(network, doc, sink)  # last: it drops what follows from a broken layer
     return network
+
+
+def _report_read(finding: LexFinding, dialect: Dialect, sink: Sink) -> None:
+    """One of the reader's findings, if it holds in ``dialect``, at its severity there."""
+    if finding.only is not None and dialect not in finding.only:
+        return
+    override = finding.by_dialect.get(dialect) if finding.by_dialect else None
+    sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
+                override)
+
+
+def _report_noted(doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
+    """The lexer's findings noted by line only (past a rule's first hundred). Where the sink
+    counts them and they all hold alike, the first is reported and the others counted by
+    their lines; else each line is read again to make its finding (in a file of a million
+    such lines, reading each again was most of the lint)."""
+    for code, numbers in (doc.unlisted or {}).items():
+        first = doc.first_noted.get(code) if doc.first_noted is not None else None
+        rest: Sequence[int] = numbers
+        if first is not None and sink.fold:
+            if first.only is not None and dialect not in first.only:
+                continue  # none of them holds in this dialect
+            _report_read(first, dialect, sink)
+            rest = numbers[1:]
+            override = first.by_dialect.get(dialect) if first.by_dialect else None
+            if sink.count_more(code, override, rest):
+                continue
+        for finding in doc.reread_lines(code, rest):
+            _report_read(finding, dialect, sink)
 
 
 def attach_prediction(result: FileResult) -> WeightsReport | None:
@@ -116,12 +145,16 @@ def _load_flags(network: Network, dialect: Dialect) -> bool:
 
 
 # Errors the original and AlexeyAB's Darknet share by construction: the same strip() and
-# read_option, the same first-match lookup, and a section type that neither knows (DN020) or a
-# second [net] (DN022), which both build as an all-zero layer. A file whose errors are all of
+# read_option, the same first-match lookup, and a section type that neither knows (DN020), a
+# malformed header, whose whole line is that type (DN019), or a second [net] (DN022), which
+# both build as an all-zero layer ("Type not recognized", parse_network_cfg); and no input
+# size (DN106), which parse_net_options of both reads and refuses in the same lines. A file
+# whose errors are all of
 # these needs no second lint to learn that the other fork refuses it too (a tenth of a corpus
 # run, and half of a file of a million unknown sections).
 _SAME_IN_BOTH_FORKS = frozenset({"DN002", "DN003", "DN004", "DN005", "DN006", "DN007", "DN008",
-                                 "DN009", "DN011", "DN020", "DN022", "DN028"})
+                                 "DN009", "DN011", "DN019", "DN020", "DN022", "DN028",
+                                 "DN106"})
 
 
 def _may_depend_on_dialect(diagnostics: list[Diagnostic]) -> bool:

@@ -104,7 +104,8 @@ def read_cfg(data: bytes) -> CfgDocument:
     lexer = _Lexer(findings)
     lexer.run(data)
     doc = CfgDocument(lexer.sections, Lines(lexer._whole, lexer.has_cr), lexer.comments, findings,
-                      unlisted=lexer.notes.unlisted, reread=_line_rereader)
+                      unlisted=lexer.notes.unlisted, reread=_line_rereader,
+                      first_noted=lexer.notes.first_noted)
     check_structure(doc)
     return doc
 

@@ -495,15 +495,15 @@ _COMMENT_SHARED_LENGTH = 4
 
 
 class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses imports inspect)
-    __slots__ = ("_directives", "comments", "fatal", "findings", "lines", "remade", "reread",
-                 "sections", "unlisted")
+    __slots__ = ("_directives", "comments", "fatal", "findings", "first_noted", "lines",
+                 "remade", "reread", "sections", "unlisted")
 
     def __init__(self, sections: Sections, lines: Sequence[str], comments: Sequence[Comment],
                  findings: list[LexFinding], fatal: bool = False,
                  _directives: bool | None = None,
                  unlisted: dict[str, array[int]] | None = None,
-                 reread: Callable[[], Callable[[str, int], list[LexFinding]]] | None = None
-                 ) -> None:
+                 reread: Callable[[], Callable[[str, int], list[LexFinding]]] | None = None,
+                 first_noted: dict[str, LexFinding | None] | None = None) -> None:
         self.sections = sections
         self.lines = lines
         self.comments = comments if isinstance(comments, Comments) else Comments(comments)
@@ -513,6 +513,9 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         self.findings = findings
         self.unlisted = unlisted
         self.reread = reread
+        # per rule of ``unlisted``: the finding of its first line, when all its lines' findings
+        # hold in the same dialects at the same severities (FindingNotes.first_noted)
+        self.first_noted = first_noted
         # what makes again the findings read.structure noted by line only (check_structure)
         self.remade: Callable[[], Iterator[LexFinding]] | None = None
         self.fatal = fatal
@@ -542,15 +545,19 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         (:class:`~dnlint.read.notes.FindingNotes`) by reading each line alone."""
         if self.remade is not None:
             yield from self.remade()
-        unlisted, rereader = self.unlisted, self.reread
-        if not unlisted or rereader is None:
+        for code, numbers in (self.unlisted or {}).items():
+            yield from self.reread_lines(code, numbers)
+
+    def reread_lines(self, code: str, numbers: Iterable[int]) -> Iterator[LexFinding]:
+        """The lexer's findings of ``code`` on the lines ``numbers``, made again by reading
+        each line alone."""
+        if self.reread is None:
             return
-        reread = rereader()  # one line reader for the whole pass
+        reread = self.reread()  # one line reader for the whole pass
         lines = self.lines
-        for code, numbers in unlisted.items():
-            for number in numbers:
-                yield from (found for found in reread(lines[number - 1], number)
-                            if found.code == code)
+        for number in numbers:
+            yield from (found for found in reread(lines[number - 1], number)
+                        if found.code == code)
 
     def may_hold_directives(self) -> bool:
         """:func:`may_hold_directives` of this file, searched once: the lint (whether to fold

@@ -61,7 +61,7 @@ def read_cfg_hank(data: bytes) -> CfgDocument:
         lexer.line(text, number)
     doc = CfgDocument(lexer.sections, Lines(decoder._whole, True), lexer.comments,
                       findings, fatal=lexer.fatal, unlisted=lexer.notes.unlisted,
-                      reread=_line_rereader)
+                      reread=_line_rereader, first_noted=lexer.notes.first_noted)
     _check_structure(doc)
     return doc
 

@@ -20,13 +20,17 @@ class FindingNotes:
     the finding again (a file of a million '[' or '=' lines kept a finding of a hundred bytes
     for each two bytes of input)."""
 
-    __slots__ = ("exact", "findings", "listed", "noted", "unlisted")
+    __slots__ = ("exact", "findings", "first_noted", "listed", "noted", "unlisted")
 
     def __init__(self, findings: list[LexFinding]) -> None:
         self.findings = findings
         self.exact = True
         self.listed: dict[str, int] = {}  # findings listed, per rule
         self.unlisted: dict[str, array[int]] | None = None  # the lines of the rest, per rule
+        # per rule, the first finding noted by line only, while every later one has the same
+        # dialects and severities (else None): a folding lint counts the rest by their lines
+        # and reads none of them again
+        self.first_noted: dict[str, LexFinding | None] = {}
         self.noted = 0  # how many findings are noted by line only
 
     def add(self, finding: LexFinding) -> None:
@@ -43,6 +47,12 @@ class FindingNotes:
             from array import array  # here: the array module imports collections (start-up)
 
             lines = self.unlisted[code] = array("L")
+            self.first_noted[code] = finding
+        else:
+            first = self.first_noted[code]
+            if first is not None and (first.only != finding.only
+                                      or first.by_dialect != finding.by_dialect):
+                self.first_noted[code] = None
         lines.append(finding.line or 0)
         self.noted += 1
 
