@@ -108,6 +108,26 @@ def oracle_cases() -> list[tuple[str, str]]:
     return cases
 
 
+# --- data sets (--check-labels) ---------------------------------------------------------------
+DETECTOR_CFG = ("[net]\nbatch=64\nsubdivisions=64\nwidth=416\nheight=416\nchannels=3\n\n"
+                "[convolutional]\nfilters=24\nsize=1\nactivation=linear\n\n[yolo]\n"
+                "mask=0,1,2\nanchors=10,13, 16,30, 33,23\nclasses=3\nnum=3\n")
+CLASSIFIER_CFG = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
+                  "[convolutional]\nfilters=3\nsize=1\nactivation=linear\n\n[avgpool]\n\n"
+                  "[softmax]\n")
+
+
+def detector_job(root: Path) -> None:
+    """A detector's training job in ``root``: 3 classes (obj.names), model.cfg, obj.data
+    naming train.txt, an empty img/ and backup/."""
+    (root / "img").mkdir()
+    (root / "backup").mkdir()
+    (root / "obj.names").write_text("cat\ndog\nbird\n")
+    (root / "model.cfg").write_text(DETECTOR_CFG)
+    (root / "obj.data").write_text(
+        "classes=3\ntrain=train.txt\nnames=obj.names\nbackup=backup/\n")
+
+
 def lint_text(text: str, dialect: Dialect | None = Dialect.AB, path: str = "t.cfg") -> FileResult:
     return lint_cfg_bytes(textwrap.dedent(text).lstrip("\n").encode(), path, dialect)
 

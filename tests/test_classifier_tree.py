@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import CLASSIFIER_CFG
 from dnlint.cli import main
 
-CLASSIFIER = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
-              "[convolutional]\nfilters=3\nsize=1\nactivation=linear\n\n[avgpool]\n\n"
-              "[softmax]\n")
+CLASSIFIER = CLASSIFIER_CFG
 AHEAD = ("t.tree:1:1: DN449 {level}: parent 2 comes after this line: the original Darknet's "
          "read_tree writes the parent's child entry before it has one, outside its array "
          "(heap corruption) (hint: list each parent before its children)")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import CLASSIFIER_CFG, DETECTOR_CFG, detector_job
 from dnlint.cli import main
 from dnlint.dataset.classify import LabelMatcher, contained_pairs
 from dnlint.dataset.label_file import MAX_LABEL_BYTES, LabelError, parse_boxes, read_label_file
@@ -18,9 +19,7 @@ from dnlint.dataset.lists import encoding_problem
 from dnlint.dialects import Dialect
 
 PJ, AB, HANK = Dialect.PJ, Dialect.AB, Dialect.HANK
-CFG = ("[net]\nbatch=64\nsubdivisions=64\nwidth=416\nheight=416\nchannels=3\n\n"
-       "[convolutional]\nfilters=24\nsize=1\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-       "anchors=10,13, 16,30, 33,23\nclasses=3\nnum=3\n")
+CFG = DETECTOR_CFG
 BOX = "0 0.5 0.5 0.2 0.2\n"
 
 
@@ -221,12 +220,7 @@ def concise(*args: str) -> list[str]:
 def job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A detector job in the working directory: 3 classes, img/ with labels beside."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "img").mkdir()
-    (tmp_path / "backup").mkdir()
-    (tmp_path / "obj.names").write_text("cat\ndog\nbird\n")
-    (tmp_path / "model.cfg").write_text(CFG)
-    (tmp_path / "obj.data").write_text(
-        "classes=3\ntrain=train.txt\nnames=obj.names\nbackup=backup/\n")
+    detector_job(tmp_path)
     return tmp_path
 
 
@@ -393,9 +387,7 @@ def test_hostile_label_files_in_a_run(job: Path) -> None:
         "with one that cannot be read, 0 missing; 0 boxes")
 
 
-CLASSIFIER = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
-              "[convolutional]\nfilters=3\nsize=1\nactivation=linear\n\n[avgpool]\n\n"
-              "[softmax]\n")
+CLASSIFIER = CLASSIFIER_CFG
 
 
 def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

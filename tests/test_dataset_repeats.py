@@ -9,16 +9,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from conftest import CLASSIFIER_CFG, detector_job
 from dnlint.cli import main
 from dnlint.dataset import label_pass
 from dnlint.dataset.summary import COUNTERS, ListSummary
-
-CFG = ("[net]\nbatch=64\nsubdivisions=64\nwidth=416\nheight=416\nchannels=3\n\n"
-       "[convolutional]\nfilters=24\nsize=1\nactivation=linear\n\n[yolo]\nmask=0,1,2\n"
-       "anchors=10,13, 16,30, 33,23\nclasses=3\nnum=3\n")
-CLASSIFIER = ("[net]\nbatch=64\nsubdivisions=1\nwidth=32\nheight=32\nchannels=3\n\n"
-              "[convolutional]\nfilters=3\nsize=1\nactivation=linear\n\n[avgpool]\n\n"
-              "[softmax]\n")
 
 
 def run_json(*args: str) -> dict[str, Any]:
@@ -35,12 +29,7 @@ def found(entry: dict[str, Any]) -> list[tuple[str, str | None, int | None]]:
 @pytest.fixture
 def job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "img").mkdir()
-    (tmp_path / "backup").mkdir()
-    (tmp_path / "obj.names").write_text("cat\ndog\nbird\n")
-    (tmp_path / "model.cfg").write_text(CFG)
-    (tmp_path / "obj.data").write_text(
-        "classes=3\ntrain=train.txt\nnames=obj.names\nbackup=backup/\n")
+    detector_job(tmp_path)
     for name, label in {"a": "0 0.5 0.5 0.2 0.2\n7 0.5 0.5 0.2 0.2\n2 0.5 0.5 0.2 0.2\n",
                         "b": "1 0.5 0.5 0.2 0.2\n", "c": ""}.items():
         (tmp_path / "img" / f"{name}.jpg").write_bytes(b"\xff\xd8")
@@ -96,7 +85,7 @@ def test_a_classifier_counts_a_repeated_image_again(tmp_path: Path,
     (tmp_path / "backup").mkdir()
     (tmp_path / "cls.data").write_text("classes=2\ntrain=train.list\nlabels=labels.txt\n"
                                        "backup=backup/\n")
-    (tmp_path / "cls.cfg").write_text(CLASSIFIER)
+    (tmp_path / "cls.cfg").write_text(CLASSIFIER_CFG)
     entry = run_json("--dialect", "alexeyab", "--check-labels", "cls.data", "cls.cfg")
     assert found(entry) == [("DN446", "train.list", 2), ("DN443", "train.list", 3),
                             ("DN443", "train.list", 4)]
