@@ -128,6 +128,23 @@ def detector_job(root: Path) -> None:
         "classes=3\ntrain=train.txt\nnames=obj.names\nbackup=backup/\n")
 
 
+def classifier_job(root: Path, folders: tuple[str, ...], listed: tuple[str, ...],
+                   labels: tuple[str, ...]) -> None:
+    """A classifier's training job in ``root``: train/<folder>/1.jpg for each folder, the list
+    train.list of train/<name>/1.jpg for each of ``listed``, labels.txt, backup/, cls.data
+    (classes= the number of labels; no names=, which classifier training never reads) and
+    cls.cfg."""
+    for folder in folders:
+        (root / "train" / folder).mkdir(parents=True)
+        (root / "train" / folder / "1.jpg").write_bytes(b"\xff\xd8")
+    (root / "train.list").write_text("".join(f"train/{name}/1.jpg\n" for name in listed))
+    (root / "labels.txt").write_text("".join(f"{label}\n" for label in labels))
+    (root / "backup").mkdir()
+    (root / "cls.data").write_text(f"classes={len(labels)}\ntrain=train.list\n"
+                                   "labels=labels.txt\nbackup=backup/\n")
+    (root / "cls.cfg").write_text(CLASSIFIER_CFG)
+
+
 def lint_text(text: str, dialect: Dialect | None = Dialect.AB, path: str = "t.cfg") -> FileResult:
     return lint_cfg_bytes(textwrap.dedent(text).lstrip("\n").encode(), path, dialect)
 

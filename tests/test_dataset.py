@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import CLASSIFIER_CFG, DETECTOR_CFG, detector_job
+from conftest import CLASSIFIER_CFG, DETECTOR_CFG, classifier_job, detector_job
 from dnlint.cli import main
 from dnlint.dataset.classify import LabelMatcher, contained_pairs
 from dnlint.dataset.label_file import MAX_LABEL_BYTES, LabelError, parse_boxes, read_label_file
@@ -392,17 +392,9 @@ CLASSIFIER = CLASSIFIER_CFG
 
 def test_a_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    for folder in ("cat", "bobcat", "dog", "bird"):
-        (tmp_path / "train" / folder).mkdir(parents=True)
-        (tmp_path / "train" / folder / "1.jpg").write_bytes(b"\xff\xd8")
-    (tmp_path / "train.list").write_text(
-        "train/cat/1.jpg\ntrain/bobcat/1.jpg\ntrain/dog/1.jpg\ntrain/bird/1.jpg\n")
-    (tmp_path / "labels.txt").write_text("cat\nbobcat\ndog\n")
-    (tmp_path / "backup").mkdir()
     # no names=: classifier training never reads it (test_data_classifier.py)
-    (tmp_path / "cls.data").write_text("classes=3\ntrain=train.list\nlabels=labels.txt\n"
-                                       "backup=backup/\n")
-    (tmp_path / "cls.cfg").write_text(CLASSIFIER)
+    classifier_job(tmp_path, ("cat", "bobcat", "dog", "bird"), ("cat", "bobcat", "dog", "bird"),
+                   ("cat", "bobcat", "dog"))
     status, output = run("--format", "concise", "--dialect", "alexeyab", "--check-labels",
                          "cls.data", "cls.cfg")
     assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in output.splitlines()[:5]] == [

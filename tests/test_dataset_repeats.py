@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import CLASSIFIER_CFG, detector_job
+from conftest import classifier_job, detector_job
 from dnlint.cli import main
 from dnlint.dataset import label_pass
 from dnlint.dataset.summary import COUNTERS, ListSummary
@@ -76,16 +76,8 @@ def test_a_label_file_listed_many_times_is_read_once(job: Path,
 def test_a_classifier_counts_a_repeated_image_again(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    for folder in ("cat", "dog", "bird"):
-        (tmp_path / "train" / folder).mkdir(parents=True)
-        (tmp_path / "train" / folder / "1.jpg").write_bytes(b"\xff\xd8")
-    (tmp_path / "train.list").write_text("train/cat/1.jpg\ntrain/bird/1.jpg\ntrain/cat/1.jpg\n"
-                                         "train/bird/1.jpg\ntrain/dog/1.jpg\n")
-    (tmp_path / "labels.txt").write_text("cat\ndog\n")
-    (tmp_path / "backup").mkdir()
-    (tmp_path / "cls.data").write_text("classes=2\ntrain=train.list\nlabels=labels.txt\n"
-                                       "backup=backup/\n")
-    (tmp_path / "cls.cfg").write_text(CLASSIFIER_CFG)
+    classifier_job(tmp_path, ("cat", "dog", "bird"), ("cat", "bird", "cat", "bird", "dog"),
+                   ("cat", "dog"))
     entry = run_json("--dialect", "alexeyab", "--check-labels", "cls.data", "cls.cfg")
     assert found(entry) == [("DN446", "train.list", 2), ("DN443", "train.list", 3),
                             ("DN443", "train.list", 4)]
