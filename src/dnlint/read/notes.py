@@ -30,7 +30,7 @@ class FindingNotes:
         # per rule, the first finding noted by line only, while every later one has the same
         # dialects and severities (else None): a folding lint counts the rest by their lines
         # and reads none of them again
-        self.first_noted: dict[str, LexFinding | None] = {}
+        self.first_noted: dict[str, LexFinding | None] | None = None  # made with unlisted
         self.noted = 0  # how many findings are noted by line only
 
     def add(self, finding: LexFinding) -> None:
@@ -40,8 +40,8 @@ class FindingNotes:
             self.listed[code] = listed + 1
             self.findings.append(finding)
             return
-        if self.unlisted is None:
-            self.unlisted = {}
+        if self.unlisted is None or self.first_noted is None:
+            self.unlisted, self.first_noted = {}, {}
         lines = self.unlisted.get(code)
         if lines is None:
             from array import array  # here: the array module imports collections (start-up)
