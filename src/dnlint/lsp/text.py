@@ -73,7 +73,7 @@ class TextDocument:
             if "\r" not in text:  # the common file: LSP's lines are dnlint's
                 self._starts = self._raw_lf_starts()
             else:
-                self._starts = [0, *(m.end() for m in _BREAK.finditer(text))]
+                self._starts = _lsp_starts(text)
         return self._starts
 
     def line_count(self) -> int:
@@ -86,12 +86,7 @@ class TextDocument:
             return ""
         start = starts[line]
         end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
-        text = self.text[start:end]
-        if text.endswith("\r\n"):
-            return text[:-2]
-        if text.endswith(("\n", "\r")):
-            return text[:-1]
-        return text
+        return _without_break(self.text[start:end])
 
     def eol(self) -> str:
         """The line ending a new line should get: the document's first one, else '\\n'."""
@@ -167,16 +162,13 @@ class TextDocument:
     # --- edits ----------------------------------------------------------------------------
     def apply_change(self, change: Any, encoding: str) -> None:
         """One ``TextDocumentContentChangeEvent``: a whole new text, or a range replaced."""
-        if not isinstance(change, dict):
+        parts = _change_parts(change)
+        if parts is None:
             return
-        new = change.get("text")
-        if not isinstance(new, str):
-            return
-        where = change.get("range")
+        new, where = parts
         if where is None:
             self.set_text(new)
             return
-        where = where if isinstance(where, dict) else {}
         start = self.offset_at(where.get("start"), encoding)
         end = self.offset_at(where.get("end"), encoding)
         if end < start:
@@ -196,17 +188,17 @@ class TextDocument:
             return
         lines: _Lines | None = None
         for change in changes:
-            if not isinstance(change, dict) or not isinstance(change.get("text"), str):
+            parts = _change_parts(change)
+            if parts is None:
                 continue
-            where = change.get("range")
+            new, where = parts
             if where is None:
-                lines = _Lines(change["text"])
+                lines = _Lines(new)
                 continue
             if lines is None:
                 lines = _Lines(self.text)
-            where = where if isinstance(where, dict) else {}
             lines.replace(_line_character(where.get("start")),
-                          _line_character(where.get("end")), change["text"], encoding)
+                          _line_character(where.get("end")), new, encoding)
         if lines is not None:
             self.set_text("".join(lines.pieces))
             self._starts = list(accumulate(map(len, lines.pieces[:-1]), initial=0))
@@ -249,9 +241,23 @@ class _Lines:
         return line, code_points(text, character, encoding)
 
 
+def _change_parts(change: Any) -> tuple[str, dict[str, Any] | None] | None:
+    """A change event's new text and its range (None: the whole text; a range that is not an
+    object is taken as the start of the document); None for an event that is not one."""
+    if not isinstance(change, dict) or not isinstance(change.get("text"), str):
+        return None
+    where = change.get("range")
+    return change["text"], None if where is None else where if isinstance(where, dict) else {}
+
+
+def _lsp_starts(text: str) -> list[int]:
+    """0 and the offset after each LSP line break of ``text``."""
+    return [0, *(m.end() for m in _BREAK.finditer(text))]
+
+
 def _split_keeping_breaks(text: str) -> list[str]:
-    ends = [m.end() for m in _BREAK.finditer(text)]
-    return [text[a:b] for a, b in zip([0, *ends], [*ends, len(text)], strict=True)]
+    starts = _lsp_starts(text)
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
 
 
 def _without_break(line: str) -> str:
