@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import classifier_job, detector_job
 from dnlint.cli import main
 from dnlint.dataset import label_pass
-from dnlint.dataset.summary import COUNTERS, ListSummary
+from dnlint.dataset.summary import COUNTERS, ImageCounts, ListSummary
 
 
 def run_json(*args: str) -> dict[str, Any]:
@@ -91,7 +91,7 @@ def test_what_an_image_adds_names_every_counter() -> None:
     counters = {name for name, value in vars(summary).items()
                 if isinstance(value, int) and name != "classes"}
     assert set(COUNTERS) == counters
-    scratch = summary.scratch()
+    scratch = ImageCounts(summary)
     scratch.per_class[2] += 5
     scratch.boxes += 5
     scratch.contribution().add_to(summary)

@@ -31,7 +31,7 @@ from dnlint.dataset.classify import LabelMatcher
 from dnlint.dataset.folding import FOLDED, Folder, diagnostic
 from dnlint.dataset.label_pass import LabelPass
 from dnlint.dataset.lists import encoding_problem, exists, head, text_of
-from dnlint.dataset.summary import Contribution, ListSummary
+from dnlint.dataset.summary import Contribution, ImageCounts, ListSummary
 from dnlint.dataset.words import plural, shown
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
@@ -150,7 +150,7 @@ class ListCheck:
     def _counted_apart(self, number: int, text: str) -> Contribution:
         """Check the image into a scratch summary, add that to the list's, and return it."""
         summary = self.summary
-        scratch = summary.scratch()
+        scratch = ImageCounts(summary)
         self.summary = scratch
         if self.label_files is not None:
             self.label_files.summary = scratch

@@ -81,21 +81,6 @@ class ListSummary:
         self.past_table = 0  # boxes (or images) of classes past MAX_CLASS_TABLE
         self.not_a_class = 0  # boxes (or images) with no class in range
 
-    def scratch(self) -> ListSummary:
-        """An empty summary of the same classes, its table sparse: one image's counts."""
-        scratch = ListSummary(self.key, self.path, self.kind, 0, self.names)
-        scratch.classes = self.classes
-        scratch.per_class = SparseCounts(len(self.per_class))  # type: ignore[assignment]
-        return scratch
-
-    def contribution(self) -> Contribution:
-        """This (scratch) summary's counts, to add to the list's."""
-        counts: object = self.per_class  # a scratch's is sparse
-        items = (counts.counts.items() if isinstance(counts, SparseCounts)
-                 else enumerate(self.per_class))
-        return Contribution(tuple(getattr(self, name) for name in COUNTERS),
-                            tuple((i, n) for i, n in items if n))
-
     def count_class(self, class_id: int) -> None:
         if 0 <= class_id < len(self.per_class):
             self.per_class[class_id] += 1
@@ -146,3 +131,19 @@ class ListSummary:
             entry["classes_not_listed"] = {"classes": self.classes - len(self.per_class),
                                            unit: self.past_table}
         return entry
+
+
+class ImageCounts(ListSummary):
+    """What one image adds to a list's summary: a summary of the same classes whose table
+    holds only the classes counted."""
+
+    def __init__(self, summary: ListSummary) -> None:
+        super().__init__(summary.key, summary.path, summary.kind, 0, summary.names)
+        self.classes = summary.classes
+        self.sparse = SparseCounts(len(summary.per_class))
+        self.per_class = self.sparse  # type: ignore[assignment]
+
+    def contribution(self) -> Contribution:
+        """These counts, to add to the list's (again where the list repeats the image)."""
+        return Contribution(tuple(getattr(self, name) for name in COUNTERS),
+                            tuple((i, n) for i, n in self.sparse.counts.items() if n))
