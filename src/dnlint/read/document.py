@@ -539,15 +539,6 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         """Every section after the first ([net]), one at a time."""
         return islice(self.sections, 1, None)
 
-    def reread_findings(self) -> Iterator[LexFinding]:
-        """The findings the reader noted by line only, in file order per rule: the structure
-        pass's made again from the options (``remade``), and the lexer's
-        (:class:`~dnlint.read.notes.FindingNotes`) by reading each line alone."""
-        if self.remade is not None:
-            yield from self.remade()
-        for code, numbers in (self.unlisted or {}).items():
-            yield from self.reread_lines(code, numbers)
-
     def reread_lines(self, code: str, numbers: Iterable[int]) -> Iterator[LexFinding]:
         """The lexer's findings of ``code`` on the lines ``numbers``, made again by reading
         each line alone."""

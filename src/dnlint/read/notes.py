@@ -1,6 +1,6 @@
 """The reader's findings about one line each, past a rule's first hundred, kept as the line
 only (a file of a million faulty lines kept a finding of a hundred bytes for each two bytes of
-input); :meth:`dnlint.read.document.CfgDocument.reread_findings` makes them again."""
+input); :meth:`dnlint.read.document.CfgDocument.reread_lines` makes them again."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class FindingNotes:
     """A lexer's findings about one line each that reading the line alone makes again: listed
     up to FOLD_AFTER per rule; past that, when the document keeps the lines as the lexer read
-    them (``exact``), only the line is noted, and :meth:`CfgDocument.reread_findings` makes
+    them (``exact``), only the line is noted, and :meth:`CfgDocument.reread_lines` makes
     the finding again (a file of a million '[' or '=' lines kept a finding of a hundred bytes
     for each two bytes of input)."""
 
