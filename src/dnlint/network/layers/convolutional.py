@@ -5,6 +5,7 @@ from __future__ import annotations
 from dnlint.dialects import ALL, Dialect
 from dnlint.network.layers import register
 from dnlint.network.layers.base import Block, LayerContext, LayerType, shared_geometry
+from dnlint.network.layers.facts import Geometry
 from dnlint.options.schema import (
     AB_AND_HANK,
     GENERIC_LAYER_OPTIONS,
@@ -18,6 +19,8 @@ from dnlint.options.value_checks import remember
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
+
+    from dnlint.read.section_text import SectionText
 
 OPTIONS = (
     Int("filters", 1, min=1, doc="number of output channels"),
@@ -137,7 +140,43 @@ def _check_deform(ctx: LayerContext, size: int) -> None:
         )
 
 
+# What a convolution's build worked out, by its section's shared text, the dialect and its
+# input (w, h, c, inputs): the kernel, the output, its size, BFLOPs and weight blocks
+Built = tuple[Geometry, tuple[int, int, int], int, float, tuple[Block, ...]]
+_BUILT: Final[dict[tuple[SectionText, Dialect, int, int, int, int], Built]] = {}
+
+
 def build(ctx: LayerContext) -> None:
+    """A convolution built once per text and input: a network repeats its blocks (61% of the
+    stock cfgs' convolutions repeat an earlier one of the same file, text and input alike). A
+    section the reader made from a shared text (:attr:`Section.text`) types to the same
+    values, and this build reads nothing else but its input (no other layer, no [net]), so a
+    build that reported nothing and set no rarer fact (share_index, antialiasing, numload,
+    dontloadscales) is kept and handed to the next one of the same text and input."""
+    text = ctx.v.section.text
+    if text is None:
+        _build(ctx)
+        return
+    key = (text, ctx.dialect, ctx.w, ctx.h, ctx.c, ctx.inputs)
+    layer = ctx.layer
+    found = _BUILT.get(key)
+    if found is not None:
+        geometry, output, outputs, bflops, saved = found
+        layer.geometry = geometry
+        layer.output = layer.input if output == layer.input else output
+        layer.outputs = outputs
+        layer.bflops = bflops
+        layer.saved = saved
+        return
+    made = ctx.sink.made
+    _build(ctx)
+    kernel = layer.geometry
+    if ctx.sink.made == made and not layer.broken and layer.facts is None and kernel is not None:
+        remember(_BUILT, key, (kernel, layer.output, layer.outputs, layer.bflops, layer.saved))
+
+
+def _build(ctx: LayerContext) -> None:
+    """parse_convolutional + make_convolutional_layer."""
     d = ctx.v.merged()  # every option of the dialect, parsed or default (hot path: no getters)
     pj = ctx.pj
     # every one an Int option: typed, so the arithmetic and tests below are on C integers
