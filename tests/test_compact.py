@@ -109,6 +109,16 @@ def test_repeated_keys_values_and_names_share_one_string() -> None:
     assert len({id(s.options[1].value) for s in convs}) == 1
 
 
+def test_repeated_lines_that_strip_glues_share_their_text_and_value() -> None:
+    # 'a=1 2': Darknet's strip() reads a=12; the line's text stays for its positions
+    doc = read_cfg(NET + b"[convolutional]\nfilters=16\n" + b"a=1 2\n" * 3)
+    glued = doc.sections[1].options[1:]
+    assert [(o.key, o.value, o.raw, o.line, o.column, o.value_column) for o in glued] == [
+        ("a", "12", "a=1 2", line, 1, 3) for line in (7, 8, 9)]
+    assert len({id(o.value) for o in glued}) == 1
+    assert len({id(o.raw) for o in glued}) == 1
+
+
 def _route_layers(count: int) -> tuple[object, object]:
     body = NET + b"[convolutional]\nfilters=2\n[route]\nlayers=" + b"-1," * (count - 1) + b"-1\n"
     result = lint_cfg_bytes(body, "r.cfg", Dialect.AB)

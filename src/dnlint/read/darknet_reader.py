@@ -517,8 +517,11 @@ class _Lexer:
             option = (Option(stripped, None, number) if len(stripped) == len(text) else
                       Option(stripped, None, number, key_column, key_column, text))
         else:
-            key, value = stripped[:eq], stripped[eq + 1 :]
-            option = Option(key, value, number, key_column, value_column, text,
+            # shared like a plain line's: a file that repeats one such line ('a=1 2', which
+            # Darknet's strip() reads as a=12) kept a copy of its text and value per line
+            share = self.share
+            key, value = share(stripped[:eq]), share(stripped[eq + 1 :])
+            option = Option(key, value, number, key_column, value_column, share(text),
                             inline_comment_at(value))
         if not self.sections:
             if self.option_before_section:
