@@ -102,7 +102,8 @@ def test_a_repeated_block_is_built_once_per_input(builds: list[int]) -> None:
 @SOURCES_ONLY
 def test_a_new_input_builds_again(builds: list[int]) -> None:
     pool = "[maxpool]\nsize=2\nstride=2\n"
-    result = lint_cfg_bytes((NET + CONV + CONV + pool + CONV + CONV + END).encode(), "m.cfg", Dialect.AB)
+    text = NET + CONV + CONV + pool + CONV + CONV + END
+    result = lint_cfg_bytes(text.encode(), "m.cfg", Dialect.AB)
     assert result.network is not None
     assert [layer.output for layer in result.network.layers[:5]] == [
         (64, 64, 16), (64, 64, 16), (32, 32, 16), (32, 32, 16), (32, 32, 16)]
