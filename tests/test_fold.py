@@ -257,6 +257,44 @@ def test_a_lines_finding_past_the_first_hundred_is_made_again_from_the_line(
     assert all(finding[2:] == found[0][2:] for finding in found)
 
 
+@SOURCES_ONLY
+def test_a_repeated_line_with_blanks_is_looked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """blank_finding runs once per text: 150 'mask=0,1 2' lines and 150 'ac tivation=leaky'
+    lines, interleaved, make two calls; the 101st and later of each rule are noted by line
+    only, never made, and the lint says what it said when each line was looked at."""
+    import dnlint.read.darknet_reader as reader
+
+    data = NET + b"[yolo]\nclasses=1\n" + b"mask=0,1 2\nac tivation=leaky\n" * 150
+    texts = ["mask=0,1 2", "ac tivation=leaky"] * 150
+    afresh = [(f.code, f.line, f.column, f.message) for f in (
+        reader.blank_finding(text, text.find("="), number)
+        for number, text in enumerate(texts, start=7)) if f is not None]
+    calls: list[int] = []
+    made: list[int] = []
+    blank_finding, finding = reader.blank_finding, reader.LexFinding
+
+    def counted(text: str, raw_eq: int, number: int) -> LexFinding | None:
+        calls.append(number)
+        return blank_finding(text, raw_eq, number)
+
+    def making(*args: object, **kwargs: object) -> LexFinding:
+        made.append(1)
+        return finding(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "blank_finding", counted)
+    monkeypatch.setattr("dnlint.read.notes.LexFinding", making)
+    doc = read_cfg(data)
+    assert calls == [7, 8]
+    assert len(made) == 2 * (FOLD_AFTER - 1) + 2  # the listed copies and each first noted
+    assert doc.unlisted is not None
+    assert list(doc.unlisted["DN028"]) == list(range(7 + 2 * FOLD_AFTER, 307, 2))
+    assert list(doc.unlisted["DN010"]) == list(range(8 + 2 * FOLD_AFTER, 307, 2))
+    monkeypatch.undo()
+    assert [(d.code, d.line, d.column, d.message) for d in
+            lint_cfg_bytes(data, "f.cfg", Dialect.PJ, fold=False).diagnostics
+            if d.code in ("DN010", "DN028")] == afresh
+
+
 @pytest.mark.parametrize("end", [b"\n", b"\r\n"])
 def test_bare_keys_past_the_first_hundred_are_noted_and_made_again_from_their_options(
         end: bytes) -> None:

@@ -129,6 +129,8 @@ class _Lexer:
         # 'leaky', 'convolutional'): a copy per line cost more than the line's bytes. Bounded,
         # so a file of unique names grows it no further than _SHARED_MAX entries.
         self._shared: dict[str, str] = {}
+        # blank_finding of each line text with blanks, bounded as the shared strings are
+        self._blanks: dict[str, LexFinding | None] = {}
 
     @property
     def found(self) -> int:
@@ -551,7 +553,21 @@ class _Lexer:
             )
             return
         if " " in text or "\t" in text:
-            blanks = blank_finding(text, raw_eq, number)
-            if blanks is not None:
-                self.notes.add(blanks)
+            self._blank(text, raw_eq, number)
         self.sections.live().add(option)
+
+    def _blank(self, text: str, raw_eq: int, number: int) -> None:
+        """blank_finding of line ``number``, worked out once per text: the finding of a line
+        read before is its first's at this line (noted by line only past its rule's first
+        hundred, never made)."""
+        blanks = self._blanks
+        if text in blanks:
+            known = blanks[text]
+            if known is not None:
+                self.notes.add_again(known, number)
+            return
+        finding = blank_finding(text, raw_eq, number)
+        if len(blanks) < _SHARED_MAX and len(text) <= _SHARED_LENGTH:
+            blanks[text] = finding
+        if finding is not None:
+            self.notes.add(finding)

@@ -40,6 +40,22 @@ class FindingNotes:
             self.listed[code] = listed + 1
             self.findings.append(finding)
             return
+        self._note(finding, finding.line or 0)
+
+    def add_again(self, finding: LexFinding, line: int) -> None:
+        """``finding``, made for another line of the same text, at ``line``: made again only
+        where it is listed or is its rule's first noted (a file that repeats one faulty line
+        made a finding per line only to keep its line)."""
+        code = finding.code
+        if (self.listed.get(code, 0) < FOLD_AFTER or not self.exact or self.unlisted is None
+                or code not in self.unlisted):
+            self.add(LexFinding(code, line, finding.column, finding.message, finding.hint,
+                                finding.by_dialect, finding.only))
+        else:
+            self._note(finding, line)
+
+    def _note(self, finding: LexFinding, line: int) -> None:
+        code = finding.code
         if self.unlisted is None or self.first_noted is None:
             self.unlisted, self.first_noted = {}, {}
         lines = self.unlisted.get(code)
@@ -53,7 +69,7 @@ class FindingNotes:
             if first is not None and (first.only != finding.only
                                       or first.by_dialect != finding.by_dialect):
                 self.first_noted[code] = None
-        lines.append(finding.line or 0)
+        lines.append(line)
         self.noted += 1
 
 
