@@ -453,6 +453,40 @@ def test_a_sink_without_detail_keeps_the_lines_it_counts() -> None:
     assert not sink.counted_error_at("DN020", 120)
 
 
+@pytest.mark.parametrize("detail", [True, False])
+def test_lines_counted_at_once_count_as_one_at_a_time(detail: bool) -> None:
+    """Sink.count_more counts a packed array of lines (the lexer's, type code 'L', or any
+    sequence) as report() would one finding at a time: the count, the span, the first
+    line's place and each line (kept for DN028 by any sink), also after an earlier one."""
+    from array import array
+
+    def sink_with(more: Callable[[Sink], None]) -> Sink:
+        sink = Sink(fold=True, detail=detail)
+        for line in range(1, FOLD_AFTER + 2):
+            sink.report("DN028", line, 3, "glued numbers", severity=Severity.ERROR)
+        more(sink)
+        return sink
+
+    def one_at_a_time(sink: Sink) -> None:
+        for line in [*range(200, 300), *range(400, 410), 150]:
+            sink.report("DN028", line, None, "glued numbers", severity=Severity.ERROR)
+
+    def at_once(sink: Sink) -> None:
+        assert sink.count_more("DN028", Severity.ERROR, array("L", range(200, 300)))
+        assert sink.count_more("DN028", Severity.ERROR, list(range(400, 410)))
+        assert sink.count_more("DN028", Severity.ERROR, array("L", [150]))
+
+    counted, made = sink_with(at_once), sink_with(one_at_a_time)
+    summary = [(d.line, d.column, d.message) for d in counted.sorted()]
+    assert summary == [(d.line, d.column, d.message) for d in made.sorted()]
+    assert "112 more DN028 findings in this file (lines 101 to 409)" in summary[-1][2]
+    asked = [150, 151, 250, 300, 405, 410]
+    assert ([counted.counted_at("DN028", [line]) for line in asked]
+            == [made.counted_at("DN028", [line]) for line in asked]
+            == [True, False, True, False, True, False])  # DN028 keeps its lines (MISREAD_CODES)
+    assert counted.made == made.made
+
+
 def test_counted_findings_out_of_file_order_are_still_found_and_spanned() -> None:
     """A later stage may report a rule's finding above those already counted (the reader's
     DN028 and a build-time one): the lines asked about are found, and the summary spans them."""
