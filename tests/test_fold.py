@@ -487,6 +487,66 @@ def test_lines_counted_at_once_count_as_one_at_a_time(detail: bool) -> None:
     assert counted.made == made.made
 
 
+# floods of the structure pass's noted findings: bare keys, repeats of one value (a warning
+# in pjreddie's and AlexeyAB's forks) and of another (an error), keys a bare line hides
+STRUCTURE_FLOODS = [
+    NET + b"[yolo]\nclasses=1\n" + b"  pad\n" * 150 + b"pad=1\n",
+    NET + b"[convolutional]\nsize=1\n" + b"size=1\nsize=3\nsize=1\n" * 100,
+    NET + b"[convolutional]\n" + b"".join(b"k%d\n" % i for i in range(150))
+    + b"".join(b"k%d=1\n" % i for i in range(150)) + b"size=3\n" * 120,
+    (NET + b"[convolutional]\nstride=1\n" + b"stride=1\n" * 150 + b"[maxpool]\nsize=2\n"
+     + b"size = 2\n" * 150),
+]
+
+
+@SOURCES_ONLY
+@pytest.mark.parametrize("data", STRUCTURE_FLOODS)
+@pytest.mark.parametrize("dialect", [None, Dialect.PJ, Dialect.AB])  # hank-ai's reader has
+def test_noted_structure_findings_are_counted_as_made(  # no structure pass of this kind
+        data: bytes, dialect: Dialect | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folding lint counts the structure pass's noted findings (DN006, DN009) where their
+    rule already counts, without making them: the report is what making each gave, and
+    each rule's noted findings are made at most once per severity and lint."""
+    import dnlint.lint as lint
+    import dnlint.read.structure as structure
+
+    def report(result: FileResult) -> list[tuple[object, ...]]:
+        return [(d.code, d.line, d.column, d.message, d.hint, d.severity)
+                for d in result.diagnostics]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(lint, "_counter", lambda dialect, sink: None)  # each one made
+        made = report(lint_cfg_bytes(data, "f.cfg", dialect, fold=True))
+    calls: list[int] = []
+    linting: list[bool] = []  # made in a lint, not by the structure pass for its list
+    for name in ("bare_key_finding", "repeated_key_finding"):
+        real = getattr(structure, name)
+        monkeypatch.setattr(structure, name, lambda *args, real=real: (
+            linting and calls.append(args[0].line), real(*args))[1])
+    real_lint = lint.lint_document
+
+    def in_lint(doc: CfgDocument, dialect: Dialect, sink: Sink,
+                errors_only: bool = False) -> Network | None:
+        linting.append(True)
+        try:
+            return real_lint(doc, dialect, sink, errors_only)
+        finally:
+            linting.pop()
+
+    monkeypatch.setattr(lint, "lint_document", in_lint)
+    result = lint_cfg_bytes(data, "f.cfg", dialect, fold=True)
+    assert report(result) == made
+    noted = {finding.line for finding in _remade(read_cfg(data))}  # outside a lint
+    assert noted
+    # a noted finding is made where the lint lists it, and the first of each rule and
+    # severity it counts (two lints when the dialect is guessed); the others are counted
+    listed = {d.line for d in result.diagnostics
+              if d.code in ("DN006", "DN009") and "not listed" not in d.message}
+    made_to_count = [line for line in calls if line not in listed]
+    assert len(made_to_count) <= 2 * 2 * (2 if dialect is None else 1)
+    assert len(made_to_count) < len(noted - listed)
+
+
 def test_counted_findings_out_of_file_order_are_still_found_and_spanned() -> None:
     """A later stage may report a rule's finding above those already counted (the reader's
     DN028 and a build-time one): the lines asked about are found, and the summary spans them."""

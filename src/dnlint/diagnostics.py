@@ -400,6 +400,18 @@ class Sink:
         folded.add(line, column)
         return True
 
+    def count_one(self, code: str, severity: Severity | None, line: int,
+                  column: int | None) -> bool:
+        """Count a finding of ``code`` at ``line``:``column`` without making it, as
+        :meth:`report` would count it: only where the rule already counts rather than lists
+        (False, and nothing counted, otherwise)."""
+        folded = self._folded.get((code, severity or rule_severity(code))) if self.fold else None
+        if folded is None:
+            return False
+        folded.add(line, column)
+        self.made += 1
+        return True
+
     def count_more(self, code: str, severity: Severity | None, lines: Sequence[int]) -> bool:
         """Count findings of ``code`` at ``lines`` (later than every finding of it so far)
         without making them, as :meth:`report` would count them: only where the rule already

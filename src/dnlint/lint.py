@@ -7,8 +7,6 @@ see a :class:`FileResult`.
 
 from __future__ import annotations
 
-from itertools import chain
-
 from dnlint.checks.cascade import suppress_cascades
 from dnlint.checks.memory import check_common_card, check_memory, check_testing_block
 from dnlint.checks.net_values import check_net
@@ -22,7 +20,7 @@ from dnlint.result import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from dnlint.read.document import LexFinding
     from dnlint.weights.layout import WeightsReport
@@ -66,8 +64,11 @@ def lint_document(doc: CfgDocument, dialect: Dialect, sink: Sink,
     document serves both forks (:func:`_say_guessed`). ``errors_only``: a lint that only asks
     which lines fail leaves out the checks that can only warn (DN123 and DN124: the memory
     estimate of a large network is the costliest part of a second lint)."""
-    for finding in chain(doc.findings, doc.remade() if doc.remade is not None else ()):
+    for finding in doc.findings:
         _report_read(finding, dialect, sink)
+    if doc.remade is not None:
+        for finding in doc.remade(_counter(dialect, sink) if sink.fold else None):
+            _report_read(finding, dialect, sink)
     _report_noted(doc, dialect, sink)
     network = build_network(doc, dialect, sink)
     if network is not None:
@@ -88,6 +89,17 @@ def _report_read(finding: LexFinding, dialect: Dialect, sink: Sink) -> None:
     override = finding.by_dialect.get(dialect) if finding.by_dialect else None
     sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
                 override)
+
+
+def _counter(dialect: Dialect, sink: Sink) -> Callable[
+        [str, dict[Dialect, Severity] | None, int, int | None], bool]:
+    """What counts, without making it, a finding of the structure pass noted by line only
+    (a repeated key's DN009, a bare key's DN006) where ``sink`` counts its rule already."""
+    def count(code: str, by_dialect: dict[Dialect, Severity] | None, line: int,
+              column: int | None) -> bool:
+        return sink.count_one(code, by_dialect.get(dialect) if by_dialect else None, line,
+                              column)
+    return count
 
 
 def _report_noted(doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:

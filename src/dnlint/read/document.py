@@ -517,7 +517,8 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         # hold in the same dialects at the same severities (FindingNotes.first_noted)
         self.first_noted = first_noted
         # what makes again the findings read.structure noted by line only (check_structure)
-        self.remade: Callable[[], Iterator[LexFinding]] | None = None
+        # (given a folding lint's count, it counts those it can instead of making them)
+        self.remade: Callable[..., Iterator[LexFinding]] | None = None
         self.fatal = fatal
         # may_hold_directives(), once known
         self._directives = _directives

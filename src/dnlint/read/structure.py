@@ -17,7 +17,11 @@ from dnlint.read.document import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+
+    # a folding lint's count of a finding it need not see (rule, severities by dialect, line,
+    # column): True when counted
+    Counter = Callable[[str, dict[Dialect, Severity] | None, int, int | None], bool]
 
 
 def check_structure(doc: CfgDocument) -> None:
@@ -103,7 +107,9 @@ class NotedOptions:
         self.sections = sections
         self.lines = lines
 
-    def findings(self) -> Iterator[LexFinding]:
+    def findings(self, count: Counter | None = None) -> Iterator[LexFinding]:
+        """The findings noted, in file order; those ``count`` takes (by rule, severities per
+        dialect, line and column: a folding lint's count) are counted instead of made."""
         wanted = iter(self.lines)
         target = next(wanted, 0)
         for section in self.sections.built():
@@ -118,8 +124,12 @@ class NotedOptions:
                 if line != target:
                     continue
                 first = section.find(option.key)
-                yield (bare_key_finding(option) if option.value is None or first is None
-                       else repeated_key_finding(option, first, section.name))
+                if option.value is None or first is None:
+                    if count is None or not count("DN006", None, line, option.column):
+                        yield bare_key_finding(option)
+                elif count is None or not count("DN009", _repeat_severities(option, first),
+                                                line, option.column):
+                    yield repeated_key_finding(option, first, section.name)
                 target = next(wanted, 0)
                 if not target:
                     return
@@ -139,10 +149,15 @@ def bare_key_finding(option: Option, messages: dict[str, str] | None = None) -> 
 _SAME_VALUE_REPEAT = {Dialect.PJ: Severity.WARNING, Dialect.AB: Severity.WARNING}
 
 
+def _repeat_severities(option: Option, first: Option) -> dict[Dialect, Severity] | None:
+    """The severities by dialect of a repeat's DN009 (None: the rule's own)."""
+    return _SAME_VALUE_REPEAT if option.value == first.value else None
+
+
 def repeated_key_finding(option: Option, first: Option, section_name: str,
                          messages: dict[str, str] | None = None) -> LexFinding:
     """The DN009 of a 'key=value' line whose key came before in its section (at ``first``)."""
-    if option.value == first.value:
+    if _repeat_severities(option, first) is not None:
         # option_find returns the first line, which says the same: nothing is misread
         message = (f"'{option.key}={option.value}' is repeated in [{section_name}] with the "
                    f"same value (first at line {first.line}); Darknet reads the first, which "
