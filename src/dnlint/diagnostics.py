@@ -405,7 +405,7 @@ class Sink:
         """Count a finding of ``code`` at ``line``:``column`` without making it, as
         :meth:`report` would count it: only where the rule already counts rather than lists
         (False, and nothing counted, otherwise)."""
-        folded = self._folded.get((code, severity or rule_severity(code))) if self.fold else None
+        folded = self._counting(code, severity)
         if folded is None:
             return False
         folded.add(line, column)
@@ -416,12 +416,17 @@ class Sink:
         """Count findings of ``code`` at ``lines`` (later than every finding of it so far)
         without making them, as :meth:`report` would count them: only where the rule already
         counts rather than lists (False, and nothing counted, otherwise)."""
-        folded = self._folded.get((code, severity or rule_severity(code))) if self.fold else None
+        folded = self._counting(code, severity)
         if folded is None:
             return False
         folded.add_lines(lines)
         self.made += len(lines)
         return True
+
+    def _counting(self, code: str, severity: Severity | None) -> _Folded | None:
+        """The count of ``code`` at ``severity`` (None: its rule's), once the rule counts
+        rather than lists there."""
+        return self._folded.get((code, severity or rule_severity(code))) if self.fold else None
 
     def counted_error_at(self, code: str, line: int | None) -> bool:
         """Whether an error of ``code`` at ``line`` is among those counted rather than listed

@@ -20,9 +20,9 @@ from dnlint.result import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
-    from dnlint.read.document import LexFinding
+    from dnlint.read.document import FindingCount, LexFinding
     from dnlint.weights.layout import WeightsReport
 
 __all__ = ["FileResult", "lint_cfg_bytes", "lint_document"]
@@ -86,19 +86,23 @@ def _report_read(finding: LexFinding, dialect: Dialect, sink: Sink) -> None:
     """One of the reader's findings, if it holds in ``dialect``, at its severity there."""
     if finding.only is not None and dialect not in finding.only:
         return
-    override = finding.by_dialect.get(dialect) if finding.by_dialect else None
+    override = _in_dialect(finding.by_dialect, dialect)
     sink.report(finding.code, finding.line, finding.column, finding.message, finding.hint,
                 override)
 
 
-def _counter(dialect: Dialect, sink: Sink) -> Callable[
-        [str, dict[Dialect, Severity] | None, int, int | None], bool]:
+def _in_dialect(by_dialect: dict[Dialect, Severity] | None,
+                dialect: Dialect) -> Severity | None:
+    """A finding's severity in ``dialect`` where it overrides its rule's (else None)."""
+    return by_dialect.get(dialect) if by_dialect else None
+
+
+def _counter(dialect: Dialect, sink: Sink) -> FindingCount:
     """What counts, without making it, a finding of the structure pass noted by line only
     (a repeated key's DN009, a bare key's DN006) where ``sink`` counts its rule already."""
     def count(code: str, by_dialect: dict[Dialect, Severity] | None, line: int,
               column: int | None) -> bool:
-        return sink.count_one(code, by_dialect.get(dialect) if by_dialect else None, line,
-                              column)
+        return sink.count_one(code, _in_dialect(by_dialect, dialect), line, column)
     return count
 
 
@@ -115,7 +119,7 @@ def _report_noted(doc: CfgDocument, dialect: Dialect, sink: Sink) -> None:
                 continue  # none of them holds in this dialect
             _report_read(first, dialect, sink)
             rest = numbers[1:]
-            override = first.by_dialect.get(dialect) if first.by_dialect else None
+            override = _in_dialect(first.by_dialect, dialect)
             if sink.count_more(code, override, rest):
                 continue
         for finding in doc.reread_lines(code, rest):

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any, Final
 
+    # a folding lint's count of a finding it need not make (rule, severities by dialect,
+    # line, column): True when it counted it
+    FindingCount = Callable[[str, dict[Dialect, Severity] | None, int, int | None], bool]
+
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Final[Any] = object()  # Option.parsed before (or without) typing
 PACK_AFTER = 4096  # sections whose header lines Sections keeps in a list
@@ -518,7 +522,7 @@ class CfgDocument:  # a plain class, not a dataclass: start-up (dataclasses impo
         self.first_noted = first_noted
         # what makes again the findings read.structure noted by line only (check_structure)
         # (given a folding lint's count, it counts those it can instead of making them)
-        self.remade: Callable[..., Iterator[LexFinding]] | None = None
+        self.remade: Callable[[FindingCount | None], Iterator[LexFinding]] | None = None
         self.fatal = fatal
         # may_hold_directives(), once known
         self._directives = _directives

@@ -17,11 +17,9 @@ from dnlint.read.document import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
-    # a folding lint's count of a finding it need not see (rule, severities by dialect, line,
-    # column): True when counted
-    Counter = Callable[[str, dict[Dialect, Severity] | None, int, int | None], bool]
+    from dnlint.read.document import FindingCount
 
 
 def check_structure(doc: CfgDocument) -> None:
@@ -107,7 +105,7 @@ class NotedOptions:
         self.sections = sections
         self.lines = lines
 
-    def findings(self, count: Counter | None = None) -> Iterator[LexFinding]:
+    def findings(self, count: FindingCount | None = None) -> Iterator[LexFinding]:
         """The findings noted, in file order; those ``count`` takes (by rule, severities per
         dialect, line and column: a folding lint's count) are counted instead of made."""
         wanted = iter(self.lines)
