@@ -268,7 +268,7 @@ def startup_section(starts: int) -> list[str]:
     ]
     for label, usage in (("`dnlint --version`", version),
                          ("`dnlint tiny-detector.cfg`", one),
-                         ("`dnlint warned.cfg` (one warning: loads the rule registry)", finding)):
+                         ("`dnlint warned.cfg` (one warning: loads its rule's family)", finding)):
         cpu, wall = usage.cpu - bare.cpu, usage.wall - bare.wall
         rows.append(f"| {label} | {usage.cpu * 1000:.0f} ms | {cpu * 1000:.0f} ms | "
                     f"{usage.wall * 1000:.0f} ms | {wall * 1000:.0f} ms |")
