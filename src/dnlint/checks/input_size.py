@@ -94,6 +94,10 @@ def _gcd(a: int, b: int) -> int:
 
 def _lcm(a: int, b: int) -> int:
     """math.lcm of two integers (0 when either is 0), compiled as gcd is."""
+    if a == b or b == 1:
+        return abs(a)  # the common calls (most joins and heads agree): no division
+    if a == 1:
+        return abs(b)
     if a == 0 or b == 0:
         return 0
     return abs(a // _gcd(a, b) * b)
