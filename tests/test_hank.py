@@ -15,7 +15,7 @@ from dnlint.cnumbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult
-from dnlint.read.hank_reader import _header_end, _key_value
+from dnlint.read.hank_reader import _header_end, _key_value, read_cfg_hank
 
 HANK, AB = Dialect.HANK, Dialect.AB
 
@@ -329,3 +329,35 @@ def test_byte_order_mark_hides_the_net_header() -> None:
     result = lint_text("\ufeff" + NET + "[convolutional]\nfilters=8\nsize=3\n", HANK)
     assert codes(result) == [("DN014", 1)]
     assert result.network is None
+
+
+# --- plain lines: Options without positions, typing shared ----------------------------------
+def test_a_plain_line_makes_a_plain_option_and_others_keep_their_columns() -> None:
+    doc = read_cfg_hank(b"[net]\nwidth=32\n  height = 32\nchannels=3 # rgb\nbatch=1\r\n")
+    options = {option.key: option for option in doc.sections[0].options}
+    where = {key: (option.plain, option.column, option.value_column, option.raw)
+             for key, option in options.items()}
+    assert where == {
+        "width": (True, 1, 7, "width=32"),
+        "height": (False, 3, 12, "  height = 32"),
+        "channels": (False, 1, 10, "channels=3 # rgb"),
+        "batch": (False, 1, 7, "batch=1\r"),  # hank trims the CR, the line as read keeps it
+    }
+    assert [options[key].value for key in where] == ["32", "32", "3", "1"]
+
+
+def test_sections_of_one_text_share_their_typing() -> None:
+    body = "[convolutional]\nfilters=8\nsize=3\nactivation=leaky\n\n"
+    result = lint_text(NET + body * 3 + "[convolutional]\n  filters = 8\nsize=3\n", HANK)
+    assert result.network is not None
+    typed = [layer.values.typed if layer.values else None for layer in result.network.layers]
+    assert typed[0] is not None and typed[0] is typed[1] is typed[2]
+    assert typed[3] is None  # a line with blanks: typed on its own
+    assert [layer.output for layer in result.network.layers] == [
+        (30, 30, 8), (28, 28, 8), (26, 26, 8), (24, 24, 8)]
+
+
+def test_findings_on_plain_and_indented_lines_point_at_their_columns() -> None:
+    result = conv("filters=8\nsize=3\nfoo=1\n  bar = 2\n")
+    assert [(d.code, d.line, d.column) for d in result.diagnostics] == [
+        ("DN201", 9, 1), ("DN201", 10, 3)]
