@@ -41,6 +41,8 @@ FORMATS: dict[str, tuple[str, ...]] = {
     # the opt-in checks a run can turn on: every target, a GPU memory budget, the recipe
     "opt-in": ("--format", "json", "--target", "opencv", "--target", "tensorrt-demos",
                "--target", "hank-onnx", "--gpu-memory", "8G", "--extend-select", "DN7"),
+    # hank-ai's reader and getters, which the other formats (AlexeyAB's dialect) never run
+    "hank": ("--format", "json", "--layers", "--dialect", "hank"),
 }
 
 
