@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dnlint import cnumbers
 from dnlint.cnumbers import (
     HANK_NUMBER_CHARS,
     c_atof,
@@ -237,3 +238,25 @@ def test_committed_tables_are_what_glibc_prints(
     subprocess.run([compiler, "-O0", "-o", str(program), str(SOURCE)], check=True)
     printed = subprocess.run([str(program), *flags], check=True, capture_output=True).stdout
     assert printed == (HERE / name).read_bytes()
+
+
+# halfway between two floats as doubles (the exact decimal decides), subnormal, huge, plain
+_STRTOF_CASES = ["0.1", "1.00000005960464477539062500001", "1.000000059604644775390625",
+                 "3.4028235677973366e38", "1e-45", "7e-46", "0.0005", "-2.5", "16777217"]
+
+
+@given(st.one_of(st.sampled_from(_STRTOF_CASES),
+                 st.floats(allow_nan=False, allow_infinity=False).map(repr),
+                 st.decimals(allow_nan=False, allow_infinity=False, places=30).map(str)))
+def test_strtof_read_again_is_strtof_worked_out(decimal: str) -> None:
+    worked_out = cnumbers._strtof_decimal(decimal)
+    first, again = cnumbers.strtof_decimal(decimal), cnumbers.strtof_decimal(decimal)
+    assert struct.pack("<d", first) == struct.pack("<d", again) == struct.pack("<d", worked_out)
+
+
+def test_strtof_memory_is_bounded() -> None:
+    for number in range(cnumbers._STRTOF_SIZE + 10):
+        cnumbers.strtof_decimal(f"{number}.5")
+    assert 0 < len(cnumbers._STRTOF) <= cnumbers._STRTOF_SIZE
+    assert cnumbers.strtof_decimal("1" * 80) == cnumbers._strtof_decimal("1" * 80)
+    assert "1" * 80 not in cnumbers._STRTOF  # long texts are worked out each time

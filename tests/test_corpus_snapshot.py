@@ -1,7 +1,7 @@
 """The whole command's reports on the stock cfgs are what ``fixtures/corpus_snapshot.json``
 stored: the text, concise, JSON, SARIF and layer-table output, the opt-in checks and a JSON
-layer table in hank-ai's dialect, byte for byte (one SHA-256 each). A change that means to change them regenerates the file with
-``python tools/corpus_snapshot.py --write``."""
+layer table in hank-ai's dialect, byte for byte (one SHA-256 each). A change that means to
+change them regenerates the file with ``python tools/corpus_snapshot.py --write``."""
 
 from __future__ import annotations
 

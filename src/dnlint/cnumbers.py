@@ -278,12 +278,30 @@ def _strtof_refuses(decimal: str) -> bool:
     return value == 0 or _exact(decimal) != _exact(value)
 
 
+# strtof of the decimals read before (a network repeats its few numbers, and working one out
+# can take exact fractions: 30,000 instructions for '0.1'); short texts only, bounded
+_STRTOF: Final[dict[str, float]] = {}
+_STRTOF_SIZE: Final = 4096
+
+
 def strtof_decimal(decimal: str) -> float:
     """``strtof`` of a plain decimal: the float nearest it, rounded once (ties to even).
 
     Rounding to a double first and then to a float, as ``(float) atof`` does, differs only
     when the double falls exactly halfway between two floats: there the exact decimal decides.
     """
+    known = _STRTOF.get(decimal)
+    if known is not None:
+        return known
+    value = _strtof_decimal(decimal)
+    if len(decimal) <= 64:
+        if len(_STRTOF) >= _STRTOF_SIZE:
+            _STRTOF.clear()
+        _STRTOF[decimal] = value
+    return value
+
+
+def _strtof_decimal(decimal: str) -> float:
     wide = float(decimal)
     narrowed = to_float32(wide)
     if narrowed == wide or not math.isfinite(wide):

@@ -337,8 +337,11 @@ def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
     """The careful path: type_section has found ``option`` not to be a plain value."""
     if dialect is _HANK:
-        from dnlint.options.hank_convert import convert_hank
+        convert_hank = _LATE.get("hank")
+        if convert_hank is None:  # imported once: compiled, an import statement costs a call
+            from dnlint.options.hank_convert import convert_hank as imported
 
+            convert_hank = _LATE["hank"] = imported
         return convert_hank(option, spec, sink)
     value = option.value or ""
     kind = spec.kind
@@ -357,6 +360,8 @@ _INT: Final = Kind.INT
 _REF: Final = Kind.REF
 _FLOAT: Final = Kind.FLOAT
 _HANK: Final = Dialect.HANK
+# hank_convert's getter, imported on first use (hank_convert reads this module's helpers)
+_LATE: Final[dict[str, Callable[[Option, Opt, Sink], Any]]] = {}
 
 
 def _plain_list(value: str, is_float: bool) -> Numbers | None:
