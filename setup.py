@@ -63,6 +63,7 @@ COMPILED = [
     "dnlint/network/memory.py",
     "dnlint/network/layer_memory.py",
     "dnlint/read/sniff.py",
+    "dnlint/read/hank_reader.py",
     "dnlint/reporters/json_.py",
 ]
 
