@@ -15,6 +15,7 @@ from dnlint.cnumbers import INT32_MIN, hank_int, hank_list, hank_stof, hank_stoi
 from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.lint import FileResult
+from dnlint.read import hank_reader
 from dnlint.read.hank_reader import _header_end, _key_value, read_cfg_hank
 
 HANK, AB = Dialect.HANK, Dialect.AB
@@ -361,3 +362,18 @@ def test_findings_on_plain_and_indented_lines_point_at_their_columns() -> None:
     result = conv("filters=8\nsize=3\nfoo=1\n  bar = 2\n")
     assert [(d.code, d.line, d.column) for d in result.diagnostics] == [
         ("DN201", 9, 1), ("DN201", 10, 3)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="=# \tab1", max_size=10))
+def test_a_line_read_again_reads_as_matched(line: str) -> None:
+    assert _key_value(line) == _key_value(line) == hank_reader._match_key_value(line)
+
+
+def test_kept_lines_are_bounded() -> None:
+    for number in range(hank_reader._KEY_VALUES_SIZE + 10):
+        _key_value(f"k{number}=1")
+    assert 0 < len(hank_reader._KEY_VALUES) <= hank_reader._KEY_VALUES_SIZE
+    long_line = "k=" + "1" * 100
+    assert _key_value(long_line) == ("k", 2, "1" * 100)
+    assert long_line not in hank_reader._KEY_VALUES

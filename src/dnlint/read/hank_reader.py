@@ -34,11 +34,20 @@ from dnlint.read.darknet_reader import (
 from dnlint.read.notes import LineRereader
 from dnlint.read.sniff import sniff_fatal
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 _HANK = Dialect.HANK
 _TRIM = " \t\r\n"
 _KEY_STOP = "#= \t"  # what ends a key in hank's pattern '[^#= \t]+'
 # the key=value half of CfgFile::read's pattern, on a line already trimmed (no leading blanks)
 _KEY_VALUE = re.compile(r"([^#= \t]+)[ \t]*=[ \t]*([^#]+)")
+# what _key_value found on each short line read before (bounded: emptied when full)
+_KEY_VALUES: Final[dict[str, tuple[str, int, str] | None]] = {}
+_KEY_VALUES_SIZE: Final = 4096
+_KEPT_LINE: Final = 64
+_UNSEEN: Final = object()
 
 
 def read_cfg_hank(data: bytes) -> CfgDocument:
@@ -184,7 +193,20 @@ class _HankLexer:
 
 def _key_value(line: str) -> tuple[str, int, str] | None:
     """(key, index of the value, value) where hank's key=value pattern matches the trimmed
-    ``line``, the value trimmed; ``None`` when it does not match."""
+    ``line``, the value trimmed; ``None`` when it does not match. A short line matched before
+    is looked up (a network repeats its few lines; a match cost 5,600 instructions)."""
+    known = _KEY_VALUES.get(line, _UNSEEN)
+    if known is not _UNSEEN:
+        return known  # type: ignore[return-value]  # (a reading or None, never _UNSEEN)
+    parsed = _match_key_value(line)
+    if len(line) <= _KEPT_LINE:
+        if len(_KEY_VALUES) >= _KEY_VALUES_SIZE:
+            _KEY_VALUES.clear()
+        _KEY_VALUES[line] = parsed
+    return parsed
+
+
+def _match_key_value(line: str) -> tuple[str, int, str] | None:
     match = _KEY_VALUE.match(line)
     if match is None:
         return None
