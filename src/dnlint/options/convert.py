@@ -315,9 +315,7 @@ def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         if spec is None:
             option.parsed = UNPARSED  # not read by this table
             if dialect is _HANK:
-                from dnlint.options.hank_convert import unknown_hank
-
-                unknown_hank(option, section, specs, table.foreign, sink)
+                _hank("unknown_hank")(option, section, specs, table.foreign, sink)
             else:
                 report_unknown_option(option, section, specs, table.foreign, dialect, sink)
             continue
@@ -337,12 +335,7 @@ def _type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
 def _convert(option: Option, spec: Opt, dialect: Dialect, sink: Sink) -> Any:
     """The careful path: type_section has found ``option`` not to be a plain value."""
     if dialect is _HANK:
-        convert_hank = _LATE.get("hank")
-        if convert_hank is None:  # imported once: compiled, an import statement costs a call
-            from dnlint.options.hank_convert import convert_hank as imported
-
-            convert_hank = _LATE["hank"] = imported
-        return convert_hank(option, spec, sink)
+        return _hank("convert_hank")(option, spec, sink)
     value = option.value or ""
     kind = spec.kind
     if kind is _INT or kind is _REF:
@@ -360,8 +353,19 @@ _INT: Final = Kind.INT
 _REF: Final = Kind.REF
 _FLOAT: Final = Kind.FLOAT
 _HANK: Final = Dialect.HANK
-# hank_convert's getter, imported on first use (hank_convert reads this module's helpers)
-_LATE: Final[dict[str, Callable[[Option, Opt, Sink], Any]]] = {}
+# hank_convert's functions by name, imported on first use (hank_convert reads this module's
+# helpers): compiled, an import statement in a function body costs a call every time it runs
+# (7,700 instructions an unknown option)
+_HANK_FUNCTIONS: Final[dict[str, Callable[..., Any]]] = {}
+
+
+def _hank(name: str) -> Callable[..., Any]:
+    found = _HANK_FUNCTIONS.get(name)
+    if found is None:
+        from dnlint.options import hank_convert
+
+        found = _HANK_FUNCTIONS[name] = getattr(hank_convert, name)
+    return found
 
 
 def _plain_list(value: str, is_float: bool) -> Numbers | None:
