@@ -349,13 +349,18 @@ def test_a_plain_line_makes_a_plain_option_and_others_keep_their_columns() -> No
 
 def test_sections_of_one_text_share_their_typing() -> None:
     body = "[convolutional]\nfilters=8\nsize=3\nactivation=leaky\n\n"
-    result = lint_text(NET + body * 3 + "[convolutional]\n  filters = 8\nsize=3\n", HANK)
+    blanks = "[convolutional]\n  filters = 8\nsize=3\n[convolutional]\nfilters= 8\nsize=3\n"
+    single = "[maxpool]\nsize=2\n"
+    result = lint_text(NET + body * 3 + blanks + single * 2, HANK)
     assert result.network is not None
     typed = [layer.values.typed if layer.values else None for layer in result.network.layers]
     assert typed[0] is not None and typed[0] is typed[1] is typed[2]
-    assert typed[3] is None  # a line with blanks: typed on its own
+    # where a line's parts stand does not change its typing; one option is a text too
+    assert typed[3] is not None and typed[3] is typed[4] is not typed[0]
+    assert typed[5] is not None and typed[5] is typed[6]
     assert [layer.output for layer in result.network.layers] == [
-        (30, 30, 8), (28, 28, 8), (26, 26, 8), (24, 24, 8)]
+        (30, 30, 8), (28, 28, 8), (26, 26, 8), (24, 24, 8), (22, 22, 8), (22, 22, 8),
+        (22, 22, 8)]
 
 
 def test_findings_on_plain_and_indented_lines_point_at_their_columns() -> None:

@@ -25,8 +25,10 @@ CONV = "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=3\nstride=1\npad=1\
 OPTIONS = ["filters=16", "filters=8", "filters=0", "size=3", "size=1", "size=-2", "stride=2",
            "pad=1", "activation=leaky", "activation=mish", "activation=swish",
            "batch_normalize=1", "groups=2", "filtres=4", "stride_x=2", "dontload=1",
-           "antialiasing=1", "mask=0,1", "size=3 # kernel", "size = 3", "dilation=2"]
+           "antialiasing=1", "mask=0,1", "size=3 # kernel", "size = 3", "dilation=2",
+           "  size=3", "filters= 8", "\tstride=1"]
 SECTIONS = [CONV, "[maxpool]\nsize=2\nstride=2\n", "[maxpool]\nsize=2\nstride=0\n",
+            "[maxpool]\nsize=2\n", "[maxpool]\n  size = 2\n",
             "[route]\nlayers=-1\n", "[shortcut]\nfrom=-2\nactivation=linear\n",
             "[upsample]\nstride=2\n", "[avgpool]\n"]
 section = st.one_of(

@@ -243,9 +243,9 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
         typed = same_text.memo.get(table)
         if typed is not None:
             return _shared_typing(section, table, first, typed)
-    elif type(first) is not dict:
+    elif first is None:
         return _type_section(section, table, sink)
-    text = text_of(first, table) if type(first) is dict else None
+    text = text_of(first, table) if first is not None else None
     typed = typed_before(text) if text is not None else None
     if typed is not None:
         values = _shared_typing(section, table, first, typed)

@@ -7,8 +7,9 @@ found for a section that reported nothing and whose values are numbers, names or
 numbers: a later section of the same table and text is given the same values (each list a
 copy of its own) and reports nothing either. Two ways find the earlier section: the
 :class:`~dnlint.read.section_text.SectionText` the reader made both from (its ``memo``, by
-table), or, for a section whose options are all plain ``key=value`` lines, the text of its
-options (``_TYPED``, bounded by :func:`~dnlint.options.value_checks.remember`, so a file of
+table), or, for a section whose options are all ``key=value`` lines without an inline
+comment, the text of its options (``_TYPED``, bounded by
+:func:`~dnlint.options.value_checks.remember`, so a file of
 unique sections grows it no further).
 """
 
@@ -40,15 +41,20 @@ class Typed:
 _TYPED: Final[dict[tuple[Any, ...], Typed]] = {}
 
 
-def text_of(options: dict[str, Option], table: object) -> tuple[Any, ...] | None:
+def text_of(options: dict[str, Option] | Option, table: object) -> tuple[Any, ...] | None:
     """The memo's key for a section's options read with ``table``, or None unless every one is
-    a plain ``key=value`` line (a comment, whitespace or a bare key: findings with positions)."""
+    a ``key=value`` line without an inline comment (a bare key, or a comment, which typing
+    reads: findings). Where a line's parts stand (blanks around '=', indentation) only moves
+    a finding, and a section that reports one is never kept."""
     text: list[Any] = [table]
-    for key, option in options.items():
+    for option in (options.values() if isinstance(options, dict) else (options,)):
         value = option.value
-        if value is None or type(option._more) is Unplain:
+        if value is None:
             return None
-        text.append(key)
+        more = option._more
+        if type(more) is Unplain and more.comment_at >= 0:
+            return None
+        text.append(option.key)
         text.append(value)
     return tuple(text)
 
