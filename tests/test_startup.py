@@ -127,6 +127,13 @@ def test_a_misspelt_option_imports_no_difflib_re_or_array(cwd: Path) -> None:
     assert loaded(["--no-color", "m.cfg"], cwd, watched) == ["dnlint.fixes"]
 
 
+def test_a_cfg_that_starts_with_a_blank_line_imports_no_re(cwd: Path) -> None:
+    """The sniffer asks whether a file that starts with a blank is blank throughout (DN001)
+    without a regex."""
+    (cwd / "m.cfg").write_text("\n  \n" + CFG)
+    assert loaded(["--no-color", "m.cfg"], cwd, ("re", "enum")) == []
+
+
 def test_colour_loads_rich_and_a_config_loads_the_toml_parser(cwd: Path) -> None:
     """The probe itself works: the modules appear when they are needed."""
     assert "rich" in loaded(["--color", "always", "m.cfg"], cwd)
