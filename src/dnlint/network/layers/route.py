@@ -71,17 +71,18 @@ def build(ctx: LayerContext) -> None:
         return
     read, shapes = _references(ctx, refs)
     groups, group_id = (1, 0) if ctx.pj else (v.int("groups"), v.int("group_id"))
-    # map, not a generator expression: compiled, that becomes a list of every item first
-    indices = map(_index, map(read.get, refs), refs)
     # a long line's numbers come packed (cnumbers.Numbers): so do the layers they name
     if isinstance(refs, list):
-        ctx.layer.refs = list(indices)
+        ctx.layer.refs = [_index(read.get(raw), raw) for raw in refs]  # a C loop, compiled
     else:  # a long list, packed
         from array import array
 
-        ctx.layer.refs = array("i", indices)
+        # map, not a generator expression: compiled, that becomes a list of every item first
+        ctx.layer.refs = array("i", map(_index, map(read.get, refs), refs))
     out_w, out_h, out_c = _concat(ctx, refs, read, shapes)
-    outputs = sum(shapes[id(read.get(raw))][3] for raw in refs)
+    outputs = 0
+    for raw in refs:
+        outputs += shapes[id(read.get(raw))][3]
     if groups != 1:
         ctx.layer.group = (group_id, groups)
         _check_groups(ctx, groups, group_id, list(shapes.values()))
