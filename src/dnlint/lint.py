@@ -150,10 +150,7 @@ def _load_flags(network: Network, dialect: Dialect) -> bool:
         values = layer.values
         if values is None:
             continue
-        first = values.section.first  # a quick look before the exact question
-        if ("dontload" in first or "dontloadscales" in first or "dontsave" in first) and any(
-            values.given(flag) for flag in _LOAD_FLAGS
-        ):
+        if values.given_any(_LOAD_FLAGS):
             return True
         if pj and layer.type == "deconvolutional":
             return True

@@ -106,7 +106,7 @@ def _cast(section: Section, votes: dict[str, Vote | dict[str, Vote]]) -> tuple[V
     """The votes the options of ``section`` cast, in file order."""
     cast: list[Vote] = []
     # Section.options without its list copy when the section's dict holds them all
-    first, listed = section._first, section.listed
+    first, listed = section.made(), section.listed  # once per text: made (SectionText.memo)
     options = (listed if listed is not None
                else first.values() if type(first) is dict else section.options)
     for option in options:

@@ -85,14 +85,18 @@ def read_ints(values: Values, names: tuple[str, ...]) -> list[int]:
     """``values.int(name)`` of each of ``names``, in one call: a convolution reads seven, and
     the calls were most of the cost of the lint's memory check (Values.get inlined: the first
     option of the key when typed, else the table's default)."""
-    given = values.section.first
+    shared = values.shared
+    given = values.section.first if shared is None else {}
     # a dict when the section has two options or more (compiled: a dict's own get)
     first = given if isinstance(given, dict) else dict(given)
     defaults = values.defaults
     found: list[int] = []
     for name in names:
-        option = first.get(name)
-        value = option.parsed if option is not None else UNPARSED
+        if shared is not None:
+            value = shared.get(name, UNPARSED)  # an unmade section's values (Values.shared)
+        else:
+            option = first.get(name)
+            value = option.parsed if option is not None else UNPARSED
         if value is UNPARSED:
             value = defaults.get(name)
         if type(value) is not int:

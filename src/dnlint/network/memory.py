@@ -113,7 +113,7 @@ def _last_stop_backward(network: Network, dialect: Dialect) -> int:
     last = -1
     for layer in network.layers:
         values = layer.values
-        if values is None or (values.section.find("stopbackward") is None
+        if values is None or (not values.given("stopbackward")
                               and not values.defaults.get("stopbackward")):
             continue  # not given, and a default that reads as 0: almost every layer
         stop = values.int("stopbackward")

@@ -30,6 +30,12 @@ from dnlint.cnumbers import (
 )
 from dnlint.diagnostics import Severity, Sink
 from dnlint.dialects import Dialect
+from dnlint.options.inline_comments import (
+    comment_breaks,
+    comment_prefix,
+    comment_survives,
+    comment_survives_list,
+)
 from dnlint.options.list_items import ZERO_FRACTION, check_list_items, item_span
 from dnlint.options.schema import Kind, Opt
 from dnlint.options.section_memo import (
@@ -41,7 +47,7 @@ from dnlint.options.section_memo import (
 )
 from dnlint.options.value_checks import check_range, report_unknown_choice, report_unknown_option
 from dnlint.read.darknet_reader import UNPARSED, Option, Section
-from dnlint.read.document import Unplain
+from dnlint.read.document import Unmade, Unplain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,7 +122,7 @@ class Values:
     builder that wants every option in one dict on its hot path asks :meth:`merged`.
     """
 
-    __slots__ = ("defaults", "section", "specs", "typed")
+    __slots__ = ("defaults", "section", "shared", "specs", "typed")
 
     def __init__(self, section: Section, table: OptionTable) -> None:
         self.section = section
@@ -125,10 +131,15 @@ class Values:
         # what every section of the same table and text shares (dnlint.options.section_memo),
         # when it may
         self.typed: Typed | None = None
+        # for a section whose options were never made (document.Unmade): its values by key,
+        # every one given and parsed (Typed.by_key); None: read them off the options
+        self.shared: dict[str, Any] | None = None
 
     @property
     def data(self) -> dict[str, Any]:
         """Each parsed option's value, by key: a new dict."""
+        if self.shared is not None:
+            return dict(self.shared)
         return {key: option.parsed for key, option in self.section.first.items()
                 if option.parsed is not UNPARSED}
 
@@ -144,6 +155,9 @@ class Values:
 
     def _merged(self) -> dict[str, Any]:
         merged = self.defaults.copy()
+        if self.shared is not None:
+            merged.update(self.shared)
+            return merged
         first = self.section._first  # Section.first without its Mapping view (hot: per layer)
         options = first.values() if type(first) is dict else self.section.first.values()
         for option in options:
@@ -156,9 +170,16 @@ class Values:
     def given(self, name: str) -> bool:
         """Whether Darknet finds a value for ``name`` (a bare ``key`` line hides later ones):
         exactly the options type_section parsed."""
+        shared = self.shared
+        if shared is not None:
+            return name in shared  # all given, all declared
         first = self.section._first
         option = first.get(name) if type(first) is dict else self.section.find(name)
         return option is not None and option.value is not None and name in self.specs
+
+    def given_any(self, names: tuple[builtins.str, ...]) -> bool:
+        """Whether any of ``names`` is :meth:`given`."""
+        return any(self.given(name) for name in names)
 
     def option(self, name: str) -> Option | None:
         return self.section.find(name)
@@ -181,6 +202,12 @@ class Values:
         """Darknet's value for ``name``: parsed when given, else ``default`` or the declared one."""
         # the hottest lookup (thousands per lint): given(), Section.find and Option.parsed
         # inlined, the option looked up once
+        shared = self.shared
+        if shared is not None:
+            found = shared.get(name, UNPARSED)
+            if found is UNPARSED:
+                return default if default is not None else self.defaults.get(name)
+            return found
         first = self.section._first
         option = first.get(name) if type(first) is dict else self.section.find(name)
         if option is None:
@@ -195,12 +222,16 @@ class Values:
         if default is None:
             # get() inlined for the common call (no default): the memory estimate alone asks
             # a thousand and more per lint of a large network
-            first = self.section._first
-            option = first.get(name) if type(first) is dict else self.section.find(name)
+            shared = self.shared
             value: Any = UNPARSED
-            if option is not None:
-                more = option._more
-                value = more.parsed if type(more) is Unplain else more
+            if shared is not None:
+                value = shared.get(name, UNPARSED)
+            else:
+                first = self.section._first
+                option = first.get(name) if type(first) is dict else self.section.find(name)
+                if option is not None:
+                    more = option._more
+                    value = more.parsed if type(more) is Unplain else more
             if value is UNPARSED:
                 value = self.defaults.get(name)
         else:
@@ -230,6 +261,8 @@ class Values:
     def sequence(self, name: builtins.str) -> Sequence[Any] | None:
         """The list given for ``name`` as it is stored, not a copy: a list, or for a long line
         a packed array (cnumbers.Numbers), which a copy would turn into objects again."""
+        if self.shared is not None:
+            return self.shared.get(name)  # every value given and parsed
         option = self.section.find(name) if self.given(name) else None
         return option.parsed if option is not None and option.parsed is not UNPARSED else None
 
@@ -237,13 +270,16 @@ class Values:
 def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
     """Check every option of ``section`` against ``table`` and return Darknet's values; a
     section of a table and text typed before shares that typing (:mod:`.section_memo`)."""
-    first = section._first
     same_text = section.text  # the reader made it from a text it had read: typed before?
     if same_text is not None:
         typed = same_text.memo.get(table)
         if typed is not None:
-            return _shared_typing(section, table, first, typed)
-    elif first is None:
+            unmade = section._first
+            if type(unmade) is Unmade:
+                return _unmade_typing(section, table, unmade, typed)
+            return _shared_typing(section, table, section.made(), typed)
+    first = section.made()
+    if first is None and same_text is None:
         return _type_section(section, table, sink)
     text = text_of(first, table) if first is not None else None
     typed = typed_before(text) if text is not None else None
@@ -260,6 +296,21 @@ def type_section(section: Section, table: OptionTable, sink: Sink) -> Values:
             return values
     if same_text is not None:
         same_text.memo[table] = typed  # OptionTables are few: one per type and dialect
+    return values
+
+
+def _unmade_typing(section: Section, table: OptionTable, unmade: Unmade,
+                   typed: Typed) -> Values:
+    """The typing of a section of a text typed before, its options left unmade: its values
+    are read by key (Values.shared), and left for options made later (Section.made)."""
+    unmade.parsed = typed.parsed
+    values = Values(section, table)
+    values.typed = typed
+    shared = typed.by_key()
+    if typed.lists:  # each section's lists its own, as share_typing gives them
+        shared = {key: value.copy() if type(value) is list else value
+                  for key, value in shared.items()}
+    values.shared = shared
     return values
 
 
@@ -411,17 +462,11 @@ def _plain_decimal(value: str, is_float: bool) -> int | float | None:
     return None
 
 
-def _comment_prefix(option: Option, value: str) -> str | None:
-    """The part of ``value`` before an inline comment, or ``None`` when there is none."""
-    at = option.comment_at
-    return value[:at] if at > 0 and at <= len(value) else None
-
-
 def _convert_int(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> int:
     result = c_atoi(value)
-    body = _comment_prefix(option, value)
+    body = comment_prefix(option, value)
     if body is not None and is_plain_int(body):
-        _inline_comment_survives(option, result, sink)
+        comment_survives(option, result, sink)
         body_ok = True
     else:
         body = value
@@ -480,9 +525,9 @@ def _bad_int(option: Option, value: str, result: int, sink: Sink) -> None:
 
 def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> float:
     result = c_atof(value)
-    body = _comment_prefix(option, value)
+    body = comment_prefix(option, value)
     if body is not None and is_plain_float(body):
-        _inline_comment_survives(option, result, sink)
+        comment_survives(option, result, sink)
     else:
         body = value
         if not is_plain_float(body):
@@ -508,41 +553,11 @@ def _convert_float(option: Option, value: str, spec: Opt, dialect: Dialect, sink
     return result
 
 
-def _comment_column(option: Option) -> int:
-    """The column of the marker ('#', ';' or '//') that starts ``option``'s inline comment."""
-    raw = option.raw
-    start = option.value_column - 1
-    found = [p for p in (raw.find("#", start), raw.find(";", start), raw.find("//", start))
-             if p > start]
-    return min(found) + 1 if found else option.value_column
-
-
-def _inline_comment_survives(option: Option, result: float, sink: Sink) -> None:
-    sink.report(
-        "DN012",
-        option.line,
-        _comment_column(option),
-        f"inline comment after {option.key}: Darknet has no inline comments and keeps "
-        f"'{option.value}' as the value; the number still reads as {result:g}",
-        "put the comment on a line of its own",
-    )
-
-
-def _inline_comment_breaks(option: Option, reads: str, sink: Sink) -> None:
-    sink.report(
-        "DN011",
-        option.line,
-        option.value_column,
-        f"inline comment after {option.key}: Darknet has no inline comments and reads {reads}",
-        "put the comment on a line of its own",
-    )
-
-
 def _convert_string(option: Option, value: str, spec: Opt, dialect: Dialect, sink: Sink) -> str:
     if spec.kind is Kind.PATH and value.startswith("//", option.comment_at):
         return value  # 'data//voc.map': a doubled slash is still the same path, not a comment
     if option.comment_at > 0:
-        _inline_comment_breaks(option, f"the string '{value}'", sink)
+        comment_breaks(option, f"the string '{value}'", sink)
     choices = spec.choices_for(dialect)
     if choices is not None and value not in choices:
         report_unknown_choice(option, value, spec, dialect, choices, sink)
@@ -565,21 +580,10 @@ def _convert_list(option: Option, value: str, spec: Opt, dialect: Dialect, sink:
         # AlexeyAB's walk of steps stops at a '#' but reads on past a ';' or '//'
         extra = len(result) - len(c_list(body, convert, False))
         if extra > 0:
-            _inline_comment_breaks(
+            comment_breaks(
                 option, f"the commas of the comment as {extra} extra list item(s)", sink
             )
         else:
-            _inline_comment_survives_list(option, sink)
+            comment_survives_list(option, sink)
     check_list_items(option, body, is_float, spec.kind is Kind.REF_LIST, sink)
     return result
-
-
-def _inline_comment_survives_list(option: Option, sink: Sink) -> None:
-    sink.report(
-        "DN012",
-        option.line,
-        _comment_column(option),
-        f"inline comment after {option.key}: Darknet has no inline comments; the list still "
-        "reads the same, but a comma in the comment would add items",
-        "put the comment on a line of its own",
-    )

@@ -26,15 +26,25 @@ if TYPE_CHECKING:
 
 class Typed:
     """What typing a section found, for every section of the same table and text: the parsed
-    value of each option in order, and the merged values once a build has asked for them
-    (never when a value is a list: each section gets lists of its own)."""
+    value of each option in order (``keys``), the values by key, and, never when a value is a
+    list (each section gets lists of its own), the merged values once a build has asked for
+    them."""
 
-    __slots__ = ("lists", "merged", "parsed")
+    __slots__ = ("_by_key", "keys", "lists", "merged", "parsed")
 
-    def __init__(self, parsed: list[Any], lists: bool) -> None:
+    def __init__(self, keys: tuple[str, ...], parsed: list[Any], lists: bool) -> None:
+        self.keys = keys
         self.parsed = parsed
         self.lists = lists  # whether a value is a list
         self.merged: dict[str, Any] | None = None
+        self._by_key: dict[str, Any] | None = None
+
+    def by_key(self) -> dict[str, Any]:
+        """Each option's value by its key (shared: never to write)."""
+        found = self._by_key
+        if found is None:
+            found = self._by_key = dict(zip(self.keys, self.parsed, strict=True))
+        return found
 
 
 # (table, key, value, key, value, ...) -> what typing that section found
@@ -97,9 +107,11 @@ def remember_typing(text: tuple[Any, ...] | None,
     None (nothing kept) when a value is not a number, a name or a list of numbers, or an
     option was left unparsed."""
     parsed = []
+    keys: list[str] = []
     lists = False
     for option in (options.values() if type(options) is dict
                    else (options,) if isinstance(options, Option) else ()):
+        keys.append(option.key)
         value = option._more
         if type(value) is Unplain:
             value = value.parsed
@@ -112,7 +124,7 @@ def remember_typing(text: tuple[Any, ...] | None,
         elif type(value) is not int and type(value) is not float and type(value) is not str:
             return None
         parsed.append(value)
-    typed = Typed(parsed, lists)
+    typed = Typed(tuple(keys), parsed, lists)
     return typed if text is None else remember(_TYPED, text, typed)
 
 

@@ -22,6 +22,7 @@ from dnlint.read.document import (
     Option,
     Section,
     Sections,
+    Unmade,
     Unplain,
 )
 from dnlint.read.headers import (
@@ -258,14 +259,7 @@ class _Lexer:
         else:
             section = Section(made.name, number, 1)
             section.text = made
-            first: dict[str, Option] = {}
-            for key, value, offset, where in options:
-                option = first[key] = Option(key, value, number + offset)
-                if where is not None:
-                    column, value_column, raw, comment_at = where
-                    option._more = Unplain(column, value_column, raw, comment_at)
-            # one option is kept as itself, not in a dict (Section._first)
-            section._first = first if len(options) > 1 else option
+            section._first = Unmade()  # its options are made when asked for (Section.made)
             sections._items.append(section)
             sections._lines.append(number)
         comments = self.comments

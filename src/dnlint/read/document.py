@@ -19,6 +19,7 @@ from dnlint.diagnostics import Severity
 from dnlint.dialects import Dialect
 from dnlint.read.lines import may_hold_directives
 from dnlint.read.section_text import SectionText
+from dnlint.read.storage import PACK_AFTER, packed, shared_text
 from dnlint.records import overload
 
 TYPE_CHECKING = False
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 _NO_OPTIONS: Mapping[str, Option] = MappingProxyType({})  # Section.first when empty
 UNPARSED: Final[Any] = object()  # Option.parsed before (or without) typing
-PACK_AFTER = 4096  # sections whose header lines Sections keeps in a list
 
 
 class Option:
@@ -126,6 +126,20 @@ class Unplain:
         self.parsed: Any = UNPARSED
 
 
+class Unmade:
+    """The options of a section made from a shared text (:attr:`Section.text`) before anything
+    asked for them as objects. Typing shares its values through the text
+    (:mod:`dnlint.options.section_memo`) and leaves them here, in the text's order
+    (``parsed``), for the options :meth:`Section.made` makes on first look: most sections'
+    options are only ever read as typed values, and an object per line was a third of what a
+    file left behind."""
+
+    __slots__ = ("parsed",)
+
+    def __init__(self) -> None:
+        self.parsed: list[Any] | None = None
+
+
 def _joined(key: str, value: str | None) -> str:
     return key if value is None else f"{key}={value}"
 
@@ -144,7 +158,7 @@ class Section:
         # ``first`` (the first option of every key) as stored: None for no option, the option
         # itself while it is the only one, then a dict. A dict costs 184 bytes even for one
         # entry, six times the bytes of a section such as '[upsample]\nstride=2'.
-        self._first: dict[str, Option] | Option | None = None
+        self._first: dict[str, Option] | Option | Unmade | None = None
         # every option in file order, once a key repeats; until then ``first`` holds them all,
         # in order (a second container per section cost more than its line of input)
         self.listed: list[Option] | None = None
@@ -171,6 +185,9 @@ class Section:
             return first
         if first is None:
             return _NO_OPTIONS
+        if type(first) is Unmade:
+            self.made()
+            return self.first
         assert isinstance(first, Option)
         return {first.key: first}
 
@@ -190,9 +207,35 @@ class Section:
     def find(self, key: str) -> Option | None:
         """The option Darknet's ``option_find`` returns: the first with that key."""
         first = self._first
+        if type(first) is Unmade:
+            first = self.made()
         if type(first) is dict:
             return first.get(key)
         return first if isinstance(first, Option) and first.key == key else None
+
+    def made(self) -> dict[str, Option] | Option | None:
+        """``first`` as stored (None, the one option, or a dict), the options of a section
+        made from a shared text made now if they were not yet, each with the value typing
+        left for it."""
+        first = self._first
+        if not isinstance(first, Unmade):
+            return first
+        text = self.text
+        assert text is not None  # only the reader's Lexer._make leaves options unmade
+        number, parsed = self.line, first.parsed
+        made: dict[str, Option] = {}
+        option: Option | None = None
+        for index, (key, value, offset, where) in enumerate(text.options):
+            option = made[key] = Option(key, value, number + offset)
+            if where is not None:
+                column, value_column, raw, comment_at = where
+                option._more = Unplain(column, value_column, raw, comment_at)
+            if parsed is not None:
+                item = parsed[index]
+                option.parsed = item.copy() if type(item) is list else item
+        kept = made if len(made) > 1 else option
+        self._first = kept
+        return kept
 
     def offer(self, option: Option) -> Option:
         """Make ``option`` the first of its key unless one came before: return that one."""
@@ -229,32 +272,6 @@ def malformed_section(name: str, line: int, column: int) -> Section:
     (A function, not a classmethod: compiled, ``cls(...)`` is a generic call five times the
     cost of the constructor, and a flood of malformed headers makes one per line and check.)"""
     return Section(name, line, -column)
-
-
-def packed(lines: list[int] | array[int]) -> list[int] | array[int]:
-    """``lines``, moved to an array('L') once there are PACK_AFTER of them (8 bytes a line, not
-    an int object's 36): only a long file pays for the array module's import, which imports
-    collections (start-up). ('L': array('q') parses every item it stores through PyArg_Parse,
-    several times the cost.)"""
-    if len(lines) >= PACK_AFTER and isinstance(lines, list):
-        from array import array
-
-        return array("L", lines)
-    return lines
-
-
-def shared_text(table: dict[str, str], text: str) -> str:
-    """``text``, or the equal string ``table`` holds: a file of one line repeated a million
-    times would keep as many copies. ``table`` is bounded (SHARED_TEXTS_MAX entries)."""
-    known = table.get(text)
-    if known is not None:
-        return known
-    if len(table) < SHARED_TEXTS_MAX:
-        table[text] = text
-    return text
-
-
-SHARED_TEXTS_MAX: Final = 4096
 
 
 class Malformed:

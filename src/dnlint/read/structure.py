@@ -11,8 +11,8 @@ from dnlint.read.document import (
     Option,
     Section,
     Sections,
-    shared_text,
 )
+from dnlint.read.storage import shared_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def check_structure(doc: CfgDocument) -> None:
 class _Notes:
     """The structure pass's findings: the DN006 of each key's first bare line by line (it may
     yet name a line it hides), and the findings of repeated lines past their rule's first
-    FOLD_AFTER noted by line only; texts shared (document.shared_text)."""
+    FOLD_AFTER noted by line only; texts shared (storage.shared_text)."""
 
     __slots__ = ("findings", "first_bare", "listed", "messages", "noted")
 
