@@ -19,6 +19,7 @@ from conftest import SOURCES_ONLY
 from dnlint.dialects import Dialect
 from dnlint.lint import lint_cfg_bytes
 from dnlint.options.value_checks import MEMO_SIZE
+from dnlint.read.document import Unmade
 
 NET = "[net]\nwidth=64\nheight=64\nchannels=3\n"
 CONV = "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
@@ -129,3 +130,24 @@ def test_a_section_with_blanks_around_equals_shares_its_typing_through_its_text(
     assert [(o.parsed, o.line, o.value_column, o.comment_at) for o in options] == [
         ([-1], 8, 10, -1), ([-1], 10, 10, -1), ([-1], 12, 10, -1)]
     assert options[0].parsed is not options[1].parsed
+
+
+def test_a_repeated_section_leaves_its_options_unmade_until_asked() -> None:
+    """The second and third copies of a text are typed by key (Values.shared), their options
+    made, with those values and their own lines, only when something asks for them."""
+    section_memo.forget_typing()
+    # (a last section's text ends the file, not at a '[': another text)
+    result = lint_cfg_bytes((NET + CONV * 3 + "[avgpool]\n").encode(), "m.cfg", Dialect.AB)
+    sections = list(result.document.sections)[1:4]
+    assert [type(section._first) is Unmade for section in sections] == [False, True, True]
+    assert result.network is not None
+    values = [layer.values for layer in result.network.layers]
+    assert values[0] is not None and values[0].shared is None
+    assert values[2] is not None and values[2].shared == {
+        "batch_normalize": 1, "filters": 16, "size": 3, "stride": 1, "pad": 1,
+        "activation": "leaky"}
+    made = [(o.key, o.parsed, o.line) for o in sections[2].options]
+    assert type(sections[2]._first) is dict
+    assert made == [("batch_normalize", 1, 20), ("filters", 16, 21), ("size", 3, 22),
+                    ("stride", 1, 23), ("pad", 1, 24), ("activation", "leaky", 25)]
+    assert [(o.key, o.parsed) for o in sections[0].options] == [(k, v) for k, v, _ in made]

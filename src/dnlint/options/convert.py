@@ -303,14 +303,13 @@ def _unmade_typing(section: Section, table: OptionTable, unmade: Unmade,
                    typed: Typed) -> Values:
     """The typing of a section of a text typed before, its options left unmade: its values
     are read by key (Values.shared), and left for options made later (Section.made)."""
-    unmade.parsed = typed.parsed
     values = Values(section, table)
     values.typed = typed
     shared = typed.by_key()
     if typed.lists:  # each section's lists its own, as share_typing gives them
         shared = {key: value.copy() if type(value) is list else value
                   for key, value in shared.items()}
-    values.shared = shared
+    values.shared = unmade.values = shared
     return values
 
 

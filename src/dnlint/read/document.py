@@ -129,15 +129,15 @@ class Unplain:
 class Unmade:
     """The options of a section made from a shared text (:attr:`Section.text`) before anything
     asked for them as objects. Typing shares its values through the text
-    (:mod:`dnlint.options.section_memo`) and leaves them here, in the text's order
-    (``parsed``), for the options :meth:`Section.made` makes on first look: most sections'
-    options are only ever read as typed values, and an object per line was a third of what a
-    file left behind."""
+    (:mod:`dnlint.options.section_memo`) and leaves them here by key (``values``: the
+    section's typed values, each list its own) for the options :meth:`Section.made` makes on
+    first look: most sections' options are only ever read as typed values, and an object per
+    line was a third of what a file left behind."""
 
-    __slots__ = ("parsed",)
+    __slots__ = ("values",)
 
     def __init__(self) -> None:
-        self.parsed: list[Any] | None = None
+        self.values: dict[str, Any] | None = None
 
 
 def _joined(key: str, value: str | None) -> str:
@@ -222,17 +222,16 @@ class Section:
             return first
         text = self.text
         assert text is not None  # only the reader's Lexer._make leaves options unmade
-        number, parsed = self.line, first.parsed
+        number, typed = self.line, first.values
         made: dict[str, Option] = {}
         option: Option | None = None
-        for index, (key, value, offset, where) in enumerate(text.options):
+        for key, value, offset, where in text.options:
             option = made[key] = Option(key, value, number + offset)
             if where is not None:
                 column, value_column, raw, comment_at = where
                 option._more = Unplain(column, value_column, raw, comment_at)
-            if parsed is not None:
-                item = parsed[index]
-                option.parsed = item.copy() if type(item) is list else item
+            if typed is not None:
+                option.parsed = typed[key]  # the very value (list) Values.shared hands out
         kept = made if len(made) > 1 else option
         self._first = kept
         return kept
