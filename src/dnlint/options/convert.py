@@ -178,8 +178,12 @@ class Values:
         return option is not None and option.value is not None and name in self.specs
 
     def given_any(self, names: tuple[builtins.str, ...]) -> bool:
-        """Whether any of ``names`` is :meth:`given`."""
-        return any(self.given(name) for name in names)
+        """Whether any of ``names`` is :meth:`given` (asked of every layer: a loop, where
+        any() over a generator makes a generator object each call, compiled)."""
+        for name in names:  # noqa: SIM110
+            if self.given(name):
+                return True
+        return False
 
     def option(self, name: str) -> Option | None:
         return self.section.find(name)
