@@ -104,13 +104,10 @@ class _HankLexer:
             self._ignored(line, number, offset + 1)
             return
         key, value_at, value = parsed
-        if offset == 0 and value_at == len(key) + 1 and len(text) == value_at + len(value):
-            # a plain 'key=value' line: an Option without its positions, as the other reader
-            # makes one, so that typing shares what it found with sections of the same text
-            option = Option(key, value, number)
-        else:
-            option = Option(key, value, number, offset + 1, offset + value_at + 1, text)
-        self._option(option, line)
+        # a line that is exactly 'key=value' keeps no raw text: Option then makes the plain
+        # option the other reader makes, and typing shares it with sections of the same text
+        raw = None if text == f"{key}={value}" else text
+        self._option(Option(key, value, number, offset + 1, offset + value_at + 1, raw), line)
 
     def _header(self, line: str, number: int, column: int) -> bool:
         close = _header_end(line)
