@@ -104,9 +104,11 @@ class _HankLexer:
             self._ignored(line, number, offset + 1)
             return
         key, value_at, value = parsed
-        # a line that is exactly 'key=value' keeps no raw text: Option then makes the plain
-        # option the other reader makes, and typing shares it with sections of the same text
-        raw = None if text == f"{key}={value}" else text
+        # a line that is exactly 'key=value' (no indentation, no blank, nothing after the
+        # value: its length says so, without building the text) keeps no raw text: Option then
+        # makes the plain option the other reader makes, and typing shares it with sections
+        # of the same text
+        raw = None if offset == 0 and len(text) == len(key) + 1 + len(value) else text
         self._option(Option(key, value, number, offset + 1, offset + value_at + 1, raw), line)
 
     def _header(self, line: str, number: int, column: int) -> bool:
